@@ -1,0 +1,216 @@
+"""The stepping loop shared by the asyncio and trio interpreters.
+
+One coroutine drives a whole program: effects pass up the ``yield from`` chain of the layers
+to this loop, so there is no task per layer. Only scopes (deadlines, cancel signals) and
+program-valued tools recurse into a nested drive; backends supply time, sleeping, scopes
+and threads.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from types import GeneratorType
+from typing import Any, TypeVar
+
+from returns.result import Failure, Result, Success
+
+from interpreters._core import BaseInterpreter, failed, verifier_call
+from toolpipe.context import CancelSignal
+from toolpipe.effects import (
+    AskApproval,
+    CallCancelled,
+    CallOutcome,
+    CallTool,
+    Effect,
+    Interrupted,
+    ProcessResult,
+    RunProcess,
+    RunVerifier,
+    ScopeExit,
+    Sleep,
+    WithDeadline,
+)
+from toolpipe.errors import ProgramError
+from toolpipe.program import Program, not_an_effect
+
+R = TypeVar("R")
+
+
+class Interruption(Exception):
+    """Raised by a backend's ``_cancellable`` when the watched signal fired."""
+
+
+class AsyncInterpreter(BaseInterpreter):
+    """Backend-neutral driver; subclasses implement the abstract coroutines below."""
+
+    def _clock(self) -> float:
+        raise NotImplementedError
+
+    def _now_effect(self, _: object) -> float:
+        return self._clock()
+
+    async def _sleep(self, seconds: float) -> None:
+        raise NotImplementedError
+
+    async def _cancellable(
+        self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None,
+        deadline: float | None,
+    ) -> Any:
+        """Await ``make()`` under an absolute ``deadline`` (None: no new timer) and a signal.
+
+        Returns its value; returns ``_EXPIRED`` when this deadline fired; raises
+        ``Interruption`` when the signal fired. Other exceptions propagate.
+        """
+        raise NotImplementedError
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        raise NotImplementedError
+
+    async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
+        raise NotImplementedError
+
+    # --- public API ----------------------------------------------------------------------
+
+    async def run(self, program: Program[R]) -> R:
+        """Run a program to completion on the current event loop."""
+        if type(program) is not GeneratorType:
+            raise ProgramError(
+                f"run() expects a program (a generator), got {type(program).__name__}"
+            )
+        return await self._drive(program, None)  # type: ignore[no-any-return]
+
+    # --- the loop --------------------------------------------------------------------------
+
+    async def _drive(self, gen: Any, deadline: float | None) -> Any:
+        immediate = self._immediate
+        trace = self.trace
+        value: Any = None
+        throw: BaseException | None = None
+        try:
+            while True:
+                try:
+                    if throw is None:
+                        eff = gen.send(value)
+                    else:
+                        error, throw = throw, None
+                        eff = gen.throw(error)
+                except StopIteration as stop:
+                    return stop.value
+                if trace is not None:
+                    trace.append(eff)
+                kind = type(eff)
+                handler = immediate.get(kind)
+                if handler is not None:
+                    value = handler(eff)
+                    continue
+                try:
+                    if kind is CallTool:
+                        tool = eff.tool
+                        args = (eff.input, eff.context)
+                        if tool.blocking and tool.kind == "function":
+                            value = await self._invoke_thread(tool.fn, args, eff.cancel)
+                        else:
+                            value = await self._invoke(tool.fn, args, eff.cancel, deadline)
+                    elif kind is Sleep:
+                        value = await self._sleep(eff.seconds)
+                    elif kind is WithDeadline:
+                        value = await self._scope(eff, deadline)
+                    elif kind is RunVerifier:
+                        call = verifier_call(eff.verifier)
+                        args = (eff.context, eff.tool_name, eff.input)
+                        value = await self._invoke(call, args, None, deadline)
+                    elif kind is AskApproval:
+                        args = (eff.prompt, eff.tool)
+                        value = await self._invoke(eff.resolver, args, None, deadline)
+                    elif kind is RunProcess:
+                        value = await self._process(eff)
+                    elif isinstance(eff, Effect):
+                        value, throw = None, ProgramError(f"no handler for {eff!r:.80}")
+                    else:
+                        value, throw = None, not_an_effect(gen, eff)
+                except Exception as error:  # a scope body raised: re-raise it in the program
+                    value, throw = None, error
+        except BaseException:
+            gen.close()
+            raise
+
+    async def _scope(self, eff: WithDeadline, deadline: float | None) -> Result[Any, ScopeExit]:
+        signal = eff.cancel
+        if signal is not None and signal.cancelled:
+            return Failure(Interrupted())
+        body = eff.body()
+        if type(body) is not GeneratorType:
+            raise ProgramError(
+                f"WithDeadline body factory returned {type(body).__name__}, not a program"
+            )
+        new_deadline = None
+        if eff.seconds is not None:
+            due = self._clock() + eff.seconds
+            if deadline is None or due < deadline:  # only a tightening deadline arms a timer
+                new_deadline = due
+        if new_deadline is None and signal is None:
+            return Success(await self._drive(body, deadline))
+        inner = new_deadline if new_deadline is not None else deadline
+        try:
+            out = await self._cancellable(lambda: self._drive(body, inner), signal, new_deadline)
+        except Interruption:
+            return Failure(Interrupted())
+        finally:
+            body.close()
+        if out is _EXPIRED:
+            from toolpipe.effects import Expired
+
+            return Failure(Expired(eff.seconds))  # type: ignore[arg-type]
+        return Success(out)
+
+    async def _invoke(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        signal: CancelSignal | None,
+        deadline: float | None,
+    ) -> CallOutcome:
+        if signal is not None and signal.cancelled:
+            return CallOutcome(Failure(CallCancelled()), 0.0)
+        start = self._clock()
+        try:
+            out = fn(*args)
+            if type(out) is GeneratorType:
+                program = out
+                out = await self._guard(lambda: self._drive(program, deadline), signal)
+            elif inspect.isawaitable(out):
+                awaitable = out
+                out = await self._guard(lambda: awaitable, signal)
+        except Interruption:
+            return CallOutcome(Failure(CallCancelled()), self._clock() - start)
+        except Exception as error:
+            return failed(error, self._clock() - start)
+        return CallOutcome(Success(out), self._clock() - start)
+
+    async def _guard(self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None) -> Any:
+        if signal is None:
+            return await make()
+        return await self._cancellable(make, signal, None)
+
+    async def _invoke_thread(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], signal: CancelSignal | None
+    ) -> CallOutcome:
+        if signal is not None and signal.cancelled:
+            return CallOutcome(Failure(CallCancelled()), 0.0)
+        start = self._clock()
+        try:
+            out = await self._guard(lambda: self._in_thread(fn, *args), signal)
+        except Interruption:
+            return CallOutcome(Failure(CallCancelled()), self._clock() - start)
+        except Exception as error:
+            return failed(error, self._clock() - start)
+        return CallOutcome(Success(out), self._clock() - start)
+
+
+class _Expired:
+    def __repr__(self) -> str:
+        return "<expired>"
+
+
+_EXPIRED: Any = _Expired()

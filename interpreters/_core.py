@@ -1,0 +1,117 @@
+"""The part every interpreter shares: the handler table of immediate effects, the store,
+events, effect traces, and how failures of user code are classified."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from returns.result import Failure, Result
+
+from interpreters.stores import MemoryStore, Store
+from toolpipe.effects import (
+    CacheDelete,
+    CacheEpoch,
+    CacheGet,
+    CacheInvalidate,
+    CachePut,
+    CallFailure,
+    CallOutcome,
+    Effect,
+    Emit,
+    HistoryAppend,
+    HistoryGet,
+    IsCancelled,
+    Now,
+    Raised,
+    SoftError,
+)
+from toolpipe.errors import ToolError
+
+log = logging.getLogger("toolpipe.interpreters")
+
+
+def failure_of(exc: Exception) -> Result[Any, CallFailure]:
+    """A user callable's exception as a failure value (a panic, or a ToolError soft error)."""
+    if isinstance(exc, ToolError):
+        return Failure(SoftError(exc.message))
+    return Failure(Raised(type(exc).__name__, str(exc)))
+
+
+def failed(exc: Exception, duration: float) -> CallOutcome:
+    return CallOutcome(failure_of(exc), duration)
+
+
+def verifier_call(verifier: Any) -> Callable[..., Any]:
+    verify = getattr(verifier, "verify", None)
+    if callable(verify):
+        return verify  # type: ignore[no-any-return]
+    if callable(verifier):
+        return verifier  # type: ignore[no-any-return]
+    raise TypeError(f"{verifier!r:.60} is not a verifier (no verify() method)")
+
+
+class BaseInterpreter:
+    """Immediate effects (answered without waiting) and shared configuration.
+
+    ``on_event`` receives every ``Emit``; with ``collect_events=True`` they are also kept in
+    ``events``. With ``record=True`` every effect yielded is appended to ``trace``.
+    """
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        on_event: Callable[[Any], None] | None = None,
+        collect_events: bool = False,
+        record: bool = False,
+    ) -> None:
+        self.store: Store = store if store is not None else MemoryStore()
+        self.on_event = on_event
+        self.events: list[Any] = []
+        self._collect = collect_events
+        self.trace: list[Effect] | None = [] if record else None
+        self._immediate: dict[type[Any], Callable[[Any], Any]] = {
+            Now: self._now_effect,
+            IsCancelled: lambda e: e.signal.cancelled,
+            CacheGet: lambda e: self.store.get(e.namespace, e.key),
+            CachePut: lambda e: self.store.put(e.namespace, e.key, e.value, e.paths, e.if_epoch),
+            CacheDelete: lambda e: self.store.delete(e.namespace, e.key),
+            CacheInvalidate: lambda e: self.store.invalidate(e.namespace, e.paths),
+            CacheEpoch: lambda e: self.store.epoch(e.namespace),
+            HistoryAppend: lambda e: self.store.append(e.namespace, e.item, e.keep),
+            HistoryGet: lambda e: self.store.history(e.namespace),
+            Emit: self._emit,
+        }
+
+    def _now_effect(self, _: Now) -> float:
+        raise NotImplementedError
+
+    def _emit(self, effect: Emit) -> None:
+        if self._collect:
+            self.events.append(effect.event)
+        if self.on_event is not None:
+            try:
+                self.on_event(effect.event)
+            except Exception:  # a broken listener must not break a dispatch
+                log.exception("toolpipe event listener failed on %r", effect.event)
+
+
+def run_process_blocking(argv: tuple[str, ...], cwd: str, timeout: float) -> Any:
+    """Run a subprocess synchronously (the simulated interpreter's default)."""
+    import subprocess
+
+    from returns.result import Success
+
+    from toolpipe.effects import ProcessResult
+
+    try:
+        done = subprocess.run(
+            list(argv), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return Failure(f"command timed out after {timeout:g}s")
+    except OSError as exc:
+        return Failure(f"could not run {argv[0]!r}: {exc}")
+    return Success(ProcessResult(done.returncode, done.stdout, done.stderr))

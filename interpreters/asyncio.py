@@ -1,0 +1,108 @@
+"""The production interpreter, on asyncio.
+
+Deadlines use ``asyncio.timeout_at`` (one timer per deadline, armed only when it tightens
+the current one); a timed-out tool's coroutine is cancelled and its program closed.
+Sync tools run inline (or in a worker thread with ``Tool(blocking=True)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from returns.result import Failure, Result, Success
+
+from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption
+from toolpipe.context import CancelSignal
+from toolpipe.effects import ProcessResult, RunProcess
+from toolpipe.program import Program
+
+R = TypeVar("R")
+
+__all__ = ["AsyncioInterpreter", "run"]
+
+
+class AsyncioInterpreter(AsyncInterpreter):
+    """``await AsyncioInterpreter().run(pipeline.dispatch(ctx))``."""
+
+    def _clock(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def _sleep(self, seconds: float) -> None:
+        if seconds == float("inf"):
+            await asyncio.get_running_loop().create_future()
+            return
+        await asyncio.sleep(seconds)
+
+    async def _cancellable(
+        self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None,
+        deadline: float | None,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        state = {"active": True, "fired": False}
+
+        def cancel_now() -> None:
+            if state["active"]:
+                state["fired"] = True
+                task.cancel()
+
+        def on_signal() -> None:
+            try:
+                loop.call_soon_threadsafe(cancel_now)
+            except RuntimeError:  # the loop is closed: nothing left to cancel
+                pass
+
+        remove = signal.add_listener(on_signal) if signal is not None else None
+        try:
+            if deadline is None:
+                return await make()
+            cm = asyncio.timeout_at(deadline)
+            try:
+                async with cm:
+                    return await make()
+            except TimeoutError:
+                if cm.expired():
+                    return _EXPIRED
+                raise
+        except asyncio.CancelledError:
+            if state["fired"] and task.uncancel() == 0:
+                raise Interruption() from None
+            raise
+        finally:
+            state["active"] = False
+            if remove is not None:
+                remove()
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *effect.argv, cwd=effect.cwd,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:
+            return Failure(f"could not run {effect.argv[0]!r}: {exc}")
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), effect.timeout)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return Failure(f"command timed out after {effect.timeout:g}s")
+        except BaseException:
+            if proc.returncode is None:
+                proc.kill()
+            raise
+        return Success(ProcessResult(
+            proc.returncode if proc.returncode is not None else -1,
+            out.decode(errors="replace"), err.decode(errors="replace"),
+        ))
+
+
+async def run(program: Program[R]) -> R:
+    """Run one program on a fresh ``AsyncioInterpreter``."""
+    return await AsyncioInterpreter().run(program)

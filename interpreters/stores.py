@@ -1,0 +1,118 @@
+"""State that outlives a call (memo entries, epochs, shield history), behind one protocol.
+
+Layers reach a store only through effects, so an interpreter can be handed a shared store
+(another process, a database) without any layer changing.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Protocol
+
+from returns.maybe import Maybe, Nothing, Some
+
+
+class Store(Protocol):
+    def get(self, namespace: str, key: str) -> Maybe[Any]: ...
+
+    def put(
+        self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None
+    ) -> bool: ...
+
+    def delete(self, namespace: str, key: str) -> None: ...
+
+    def invalidate(self, namespace: str, paths: frozenset[str] | None) -> int: ...
+
+    def epoch(self, namespace: str) -> int: ...
+
+    def append(self, namespace: str, item: Any, keep: int) -> None: ...
+
+    def history(self, namespace: str) -> tuple[Any, ...]: ...
+
+
+class _Namespace:
+    __slots__ = ("by_path", "entries", "epoch", "history", "pathless")
+
+    def __init__(self) -> None:
+        self.entries: dict[str, tuple[Any, frozenset[str]]] = {}
+        self.by_path: dict[str, set[str]] = {}
+        self.pathless: set[str] = set()
+        self.epoch = 0
+        self.history: deque[Any] = deque()
+
+
+class MemoryStore:
+    """The in-memory default. No capacity limit (pair caches with a short TTL)."""
+
+    def __init__(self) -> None:
+        self._spaces: dict[str, _Namespace] = {}
+
+    def _ns(self, namespace: str) -> _Namespace:
+        space = self._spaces.get(namespace)
+        if space is None:
+            space = self._spaces[namespace] = _Namespace()
+        return space
+
+    def get(self, namespace: str, key: str) -> Maybe[Any]:
+        space = self._spaces.get(namespace)
+        if space is None or key not in space.entries:
+            return Nothing
+        return Some(space.entries[key][0])
+
+    def put(
+        self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None
+    ) -> bool:
+        space = self._ns(namespace)
+        if if_epoch is not None and space.epoch != if_epoch:
+            return False
+        self.delete(namespace, key)
+        space.entries[key] = (value, paths)
+        if paths:
+            for path in paths:
+                space.by_path.setdefault(path, set()).add(key)
+        else:
+            space.pathless.add(key)
+        return True
+
+    def delete(self, namespace: str, key: str) -> None:
+        space = self._spaces.get(namespace)
+        if space is None or key not in space.entries:
+            return
+        _, paths = space.entries.pop(key)
+        space.pathless.discard(key)
+        for path in paths:
+            keys = space.by_path.get(path)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del space.by_path[path]
+
+    def invalidate(self, namespace: str, paths: frozenset[str] | None) -> int:
+        space = self._ns(namespace)
+        space.epoch += 1
+        if paths is None:
+            doomed = set(space.entries)
+        else:
+            doomed = set(space.pathless)
+            for path in paths:
+                doomed |= space.by_path.get(path, set())
+        for key in doomed:
+            self.delete(namespace, key)
+        return len(doomed)
+
+    def epoch(self, namespace: str) -> int:
+        space = self._spaces.get(namespace)
+        return 0 if space is None else space.epoch
+
+    def append(self, namespace: str, item: Any, keep: int) -> None:
+        history = self._ns(namespace).history
+        history.append(item)
+        while len(history) > keep:
+            history.popleft()
+
+    def history(self, namespace: str) -> tuple[Any, ...]:
+        space = self._spaces.get(namespace)
+        return () if space is None else tuple(space.history)
+
+    def __len__(self) -> int:
+        return sum(len(s.entries) for s in self._spaces.values())

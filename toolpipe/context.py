@@ -1,0 +1,141 @@
+"""What a layer can touch: the immutable dispatch context and its parts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from toolpipe._json import JSONObject, check_json_object
+
+
+class CancelSignal:
+    """A one-way cancellation flag shared by everyone working on a call.
+
+    It holds no I/O: interpreters register listeners to interrupt in-flight waits, and layers
+    poll it through the ``IsCancelled`` effect so that traces stay complete.
+    Equality is identity.
+    """
+
+    __slots__ = ("_cancelled", "_listeners", "reason")
+
+    def __init__(self) -> None:
+        self._cancelled = False
+        self._listeners: list[Callable[[], None]] = []
+        self.reason: str | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self, reason: str | None = None) -> None:
+        """Cancel once; later calls do nothing. Listeners run synchronously, in order."""
+        if self._cancelled:
+            return
+        self._cancelled = True
+        self.reason = reason
+        listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            listener()
+
+    def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` on cancellation; returns a function that removes it."""
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            try:
+                self._listeners.remove(listener)
+            except ValueError:
+                pass
+
+        return remove
+
+    def __repr__(self) -> str:
+        return f"CancelSignal(cancelled={self._cancelled})"
+
+
+def _validate_input(value: object) -> dict[str, Any]:
+    return check_json_object(value, "input")
+
+
+@attrs.frozen
+class ToolContext:
+    """What the tool receives. Hosts enrich ``state`` (the sanctioned injection point)."""
+
+    cwd: str = "."
+    state: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Allow:
+    pass
+
+
+@attrs.frozen
+class Deny:
+    reason: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+@attrs.frozen
+class Ask:
+    prompt: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+@attrs.frozen
+class Modify:
+    modified_input: JSONObject = attrs.field(converter=_validate_input)
+
+
+class PermissionCheck:
+    """The permission decision type: ``Allow | Deny(reason) | Ask(prompt) | Modify(input)``."""
+
+    Allow = Allow
+    Deny = Deny
+    Ask = Ask
+    Modify = Modify
+
+    @staticmethod
+    def allow() -> Allow:
+        return Allow()
+
+    @staticmethod
+    def deny(reason: str) -> Deny:
+        return Deny(reason)
+
+    @staticmethod
+    def ask(prompt: str) -> Ask:
+        return Ask(prompt)
+
+    @staticmethod
+    def modify(modified_input: JSONObject) -> Modify:
+        return Modify(modified_input)
+
+
+Decision = Allow | Deny | Ask | Modify
+
+_ALLOW = Allow()
+
+
+def _check_turn(_: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"turn_number must be a non-negative int, got {value!r}")
+
+
+@attrs.frozen
+class DispatchContext:
+    """One tool call on its way through the pipeline. Rewrite with ``attrs.evolve``."""
+
+    tool_name: str = attrs.field(validator=attrs.validators.instance_of(str))
+    input: JSONObject = attrs.field(factory=dict, converter=_validate_input)
+    call_id: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
+    turn_number: int = attrs.field(default=1, validator=_check_turn)
+    cancel: CancelSignal = attrs.field(
+        factory=CancelSignal, validator=attrs.validators.instance_of(CancelSignal)
+    )
+    permission: Decision = attrs.field(
+        default=_ALLOW, validator=attrs.validators.instance_of((Allow, Deny, Ask, Modify))
+    )
+    tool_context: ToolContext = attrs.field(
+        factory=ToolContext, validator=attrs.validators.instance_of(ToolContext)
+    )

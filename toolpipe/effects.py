@@ -1,0 +1,244 @@
+"""Effect instructions: frozen values a program yields and an interpreter answers.
+
+Every effect documents the answer it receives. Scoped effects carry a *factory* of their
+sub-program, never a generator object, so that they can be re-run (retries).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+from returns.result import Result
+
+from toolpipe.context import CancelSignal, ToolContext
+
+
+class Effect:
+    """Marker base class of every instruction an interpreter understands."""
+
+    __slots__ = ()
+
+
+def _non_negative(_: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if type(value) not in (int, float) or math.isnan(value) or value < 0:
+        raise ValueError(f"{attribute.name} must be a non-negative number, got {value!r}")
+
+
+def _optional_positive(_: object, attribute: attrs.Attribute[float | None], value: object) -> None:
+    if value is None:
+        return
+    if type(value) not in (int, float) or math.isnan(value) or value <= 0:  # type: ignore[arg-type]
+        raise ValueError(f"{attribute.name} must be a positive number or None, got {value!r}")
+
+
+# --- answers -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Expired:
+    """A deadline scope ran out; the body was cancelled."""
+
+    seconds: float
+
+
+@attrs.frozen
+class Interrupted:
+    """A scope's cancel signal fired; the body was cancelled."""
+
+
+ScopeExit = Expired | Interrupted
+
+
+@attrs.frozen
+class Raised:
+    """A user callable raised an exception (a "panic")."""
+
+    type_name: str
+    message: str
+
+
+@attrs.frozen
+class SoftError:
+    """A tool raised ``ToolError``: a soft error with exactly this text."""
+
+    message: str
+
+
+@attrs.frozen
+class CallCancelled:
+    """The call's cancel signal fired while it ran (or before it started)."""
+
+
+@attrs.frozen
+class Unsupported:
+    """The interpreter cannot run this kind of callable (e.g. a coroutine in the simulator)."""
+
+    message: str
+
+
+CallFailure = Raised | SoftError | CallCancelled | Unsupported
+
+
+@attrs.frozen
+class CallOutcome:
+    """The answer to calling user code: its value or failure, and the time it took."""
+
+    value: Result[Any, CallFailure]
+    duration: float
+
+
+@attrs.frozen
+class ProcessResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+# --- instructions --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Now(Effect):
+    """Answer: the interpreter's clock, in seconds (float)."""
+
+
+@attrs.frozen
+class Sleep(Effect):
+    """Answer: None, after ``seconds`` (``math.inf`` sleeps until cancelled)."""
+
+    seconds: float = attrs.field(validator=_non_negative)
+
+
+@attrs.frozen
+class WithDeadline(Effect):
+    """Run ``body()`` under a deadline and/or a cancel signal.
+
+    Answer: ``Success(value)``, or ``Failure(Expired | Interrupted)`` after the body was
+    cancelled (its generators closed, so ``finally`` blocks run). ``seconds=None`` means no
+    deadline. An exception raised by the body is re-raised into the yielding program.
+    """
+
+    seconds: float | None = attrs.field(validator=_optional_positive)
+    body: Callable[[], Any] = attrs.field(eq=False)
+    cancel: CancelSignal | None = None
+
+
+@attrs.frozen
+class IsCancelled(Effect):
+    """Answer: whether the signal has fired (cancellation polling)."""
+
+    signal: CancelSignal
+
+
+@attrs.frozen
+class CallTool(Effect):
+    """Run a tool's function. Answer: ``CallOutcome``."""
+
+    tool: Any  # toolpipe.registry.Tool (kept loose to avoid an import cycle)
+    input: Any
+    context: ToolContext
+    cancel: CancelSignal | None = None
+
+
+@attrs.frozen
+class RunVerifier(Effect):
+    """Run ``verifier.verify(context, tool_name, input)``. Answer: ``CallOutcome``."""
+
+    verifier: Any
+    context: ToolContext
+    tool_name: str
+    input: Any
+
+
+@attrs.frozen
+class AskApproval(Effect):
+    """Ask a human through ``resolver(prompt, tool)``. Answer: ``CallOutcome`` (a bool value)."""
+
+    resolver: Callable[..., Any] = attrs.field(eq=False)
+    prompt: str
+    tool: str
+
+
+@attrs.frozen
+class RunProcess(Effect):
+    """Run a subprocess. Answer: ``Result[ProcessResult, str]`` (failure text on timeout)."""
+
+    argv: tuple[str, ...] = attrs.field(converter=tuple)
+    cwd: str
+    timeout: float = attrs.field(validator=_non_negative)
+
+
+@attrs.frozen
+class CacheGet(Effect):
+    """Answer: ``Maybe`` of the stored value."""
+
+    namespace: str
+    key: str
+
+
+@attrs.frozen
+class CachePut(Effect):
+    """Store a value tagged with paths. With ``if_epoch``, only if the namespace's epoch is
+    still that value. Answer: whether it was stored."""
+
+    namespace: str
+    key: str
+    value: Any
+    paths: frozenset[str] = frozenset()
+    if_epoch: int | None = None
+
+
+@attrs.frozen
+class CacheDelete(Effect):
+    """Answer: None."""
+
+    namespace: str
+    key: str
+
+
+@attrs.frozen
+class CacheInvalidate(Effect):
+    """Remove the entries sharing a path with ``paths`` (``None``: every entry) and advance
+    the namespace's epoch. Entries stored without paths are removed by any invalidation.
+    Answer: how many entries were removed."""
+
+    namespace: str
+    paths: frozenset[str] | None
+
+
+@attrs.frozen
+class CacheEpoch(Effect):
+    """Answer: the namespace's invalidation epoch (int)."""
+
+    namespace: str
+
+
+@attrs.frozen
+class HistoryAppend(Effect):
+    """Append to a bounded history, keeping the last ``keep`` items. Answer: None."""
+
+    namespace: str
+    item: Any
+    keep: int
+
+
+@attrs.frozen
+class HistoryGet(Effect):
+    """Answer: the history as a tuple, oldest first."""
+
+    namespace: str
+
+
+@attrs.frozen
+class Emit(Effect):
+    """Emit a trace event to the interpreter's listeners. Answer: None."""
+
+    event: Any
+
+
+def effect_types() -> Sequence[type[Effect]]:
+    return [c for c in globals().values() if isinstance(c, type) and issubclass(c, Effect)
+            and c is not Effect]

@@ -1,0 +1,39 @@
+"""Exceptions: programming mistakes are raised; what the model should see is a soft error."""
+
+from __future__ import annotations
+
+from toolpipe._json import NotJSONError
+
+
+class ToolpipeError(Exception):
+    """Base class of toolpipe's own exceptions."""
+
+
+class PipelineError(ToolpipeError):
+    """A pipeline was built wrongly (empty, missing core, core twice...)."""
+
+
+class ProgramError(ToolpipeError, TypeError):
+    """A program broke the rules: yielded a non-effect, or a layer returned a non-program."""
+
+
+class ConfigError(ToolpipeError, ValueError):
+    """A bad argument to a layer or profile; the message names the argument."""
+
+
+class ToolError(Exception):
+    """Raise inside a tool to return a soft error whose text is exactly the message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+__all__ = [
+    "ConfigError",
+    "NotJSONError",
+    "PipelineError",
+    "ProgramError",
+    "ToolError",
+    "ToolpipeError",
+]

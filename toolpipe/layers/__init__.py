@@ -1,0 +1,1 @@
+"""The shipped layers, one module each."""

@@ -1,0 +1,174 @@
+"""The ``Middleware`` protocol, ``ToolPipeline`` and its immutable builder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from types import GeneratorType
+from typing import Protocol, runtime_checkable
+
+import attrs
+from returns.result import Failure, Result, Success
+
+from toolpipe.context import CancelSignal, DispatchContext
+from toolpipe.effects import IsCancelled
+from toolpipe.errors import PipelineError, ProgramError
+from toolpipe.program import Program
+from toolpipe.registry import ToolCallMiddleware, ToolRegistry
+from toolpipe.result import DispatchResult
+
+Next = Callable[[DispatchContext], Program[DispatchResult]]
+"""The rest of the chain: call it with a (possibly rewritten) context to get its program."""
+
+
+@runtime_checkable
+class Middleware(Protocol):
+    """A layer: a pure function from a context and the rest of the chain to a program."""
+
+    @property
+    def name(self) -> str: ...
+
+    def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]: ...
+
+
+def _check_layer(layer: object, where: str) -> Middleware:
+    name = getattr(layer, "name", None)
+    if not isinstance(name, str) or not callable(getattr(layer, "dispatch", None)):
+        raise TypeError(
+            f"{where}: {layer!r:.60} is not a middleware (needs a str `name` and a "
+            "`dispatch(ctx, next)` method)"
+        )
+    return layer  # type: ignore[return-value]
+
+
+@attrs.frozen
+class DispatchCancelled:
+    """The hard failure of ``dispatch_all``: the batch was cancelled; results were dropped."""
+
+    completed: int
+
+
+class ToolPipeline:
+    """Layers, outermost first, around the core. Immutable once built."""
+
+    __slots__ = ("_entry", "core", "layers")
+
+    def __init__(self, layers: Sequence[Middleware], core: ToolCallMiddleware) -> None:
+        self.layers: tuple[Middleware, ...] = tuple(
+            _check_layer(m, f"layers[{i}]") for i, m in enumerate(layers)
+        )
+        if not isinstance(core, ToolCallMiddleware):
+            raise TypeError(f"core must be a ToolCallMiddleware, got {type(core).__name__}")
+        self.core = core
+        self._entry = self._chain()
+
+    @staticmethod
+    def new(registry: ToolRegistry) -> ToolPipeline:
+        """Zero layers, core only."""
+        return ToolPipeline((), ToolCallMiddleware(registry))
+
+    @staticmethod
+    def builder() -> PipelineBuilder:
+        return PipelineBuilder()
+
+    def _chain(self) -> Next:
+        core_dispatch = self.core.dispatch
+
+        def core_next(ctx: DispatchContext) -> Program[DispatchResult]:
+            return core_dispatch(ctx, None)
+
+        nxt: Next = core_next
+        for layer in reversed(self.layers):
+            nxt = _link(layer, nxt)
+        return nxt
+
+    def middleware_names(self) -> list[str]:
+        """Outermost first, ending with ``"tool_call"``."""
+        return [m.name for m in self.layers] + [self.core.name]
+
+    def dispatch(self, ctx: DispatchContext) -> Program[DispatchResult]:
+        if not isinstance(ctx, DispatchContext):
+            raise TypeError(f"dispatch() expects a DispatchContext, got {type(ctx).__name__}")
+        return self._entry(ctx)
+
+    def dispatch_all(
+        self, calls: Iterable[DispatchContext], cancel: CancelSignal | None = None
+    ) -> Program[Result[list[DispatchResult], DispatchCancelled]]:
+        """Run calls in order; check cancellation before and after each call.
+
+        On cancellation the answer is the hard failure ``DispatchCancelled`` and the results
+        gathered so far are dropped. ``cancel`` defaults to each call's own signal.
+        """
+        results: list[DispatchResult] = []
+        for ctx in calls:
+            signal = cancel or ctx.cancel
+            if (yield IsCancelled(signal)):
+                return Failure(DispatchCancelled(len(results)))
+            results.append((yield from self.dispatch(ctx)))
+            if (yield IsCancelled(signal)):
+                return Failure(DispatchCancelled(len(results)))
+        return Success(results)
+
+
+def _link(layer: Middleware, inner: Next) -> Next:
+    dispatch = layer.dispatch
+
+    def step(ctx: DispatchContext) -> Program[DispatchResult]:
+        program = dispatch(ctx, inner)
+        if type(program) is not GeneratorType:
+            raise ProgramError(
+                f"layer {layer.name!r} returned {type(program).__name__} from dispatch(); "
+                "it must return a program (a generator: use `yield from next(ctx)`)"
+            )
+        return program
+
+    return step
+
+
+@attrs.frozen
+class PipelineBuilder:
+    """Immutable: every ``with_*`` returns a new builder."""
+
+    layers: tuple[Middleware, ...] = ()
+    core: ToolCallMiddleware | None = None
+    engine_owned: bool = False
+
+    def with_middleware(self, middleware: Middleware) -> PipelineBuilder:
+        layer = _check_layer(middleware, "with_middleware(middleware)")
+        return attrs.evolve(self, layers=(*self.layers, layer))
+
+    def with_middlewares(self, middlewares: Iterable[Middleware]) -> PipelineBuilder:
+        builder = self
+        for m in middlewares:
+            builder = builder.with_middleware(m)
+        return builder
+
+    def then(self, other: PipelineBuilder) -> PipelineBuilder:
+        """Concatenate: ``self``'s layers outside ``other``'s."""
+        if self.core is not None and other.core is not None:
+            raise PipelineError("both builders have a core")
+        return attrs.evolve(
+            self, layers=self.layers + other.layers, core=self.core or other.core
+        )
+
+    def with_core(self, registry: ToolRegistry) -> PipelineBuilder:
+        if self.engine_owned:
+            raise PipelineError(
+                "with_core() on a builder handed to an engine: the engine injects its own "
+                "registry as the core"
+            )
+        if self.core is not None:
+            raise PipelineError("the builder already has a core")
+        return attrs.evolve(self, core=ToolCallMiddleware(registry))
+
+    def build(self) -> ToolPipeline:
+        if self.core is None:
+            if not self.layers:
+                raise PipelineError("cannot build an empty pipeline: no layers and no core")
+            raise PipelineError("missing core: call with_core(registry) before build()")
+        return ToolPipeline(self.layers, self.core)
+
+    def build_with(self, registry: ToolRegistry) -> ToolPipeline:
+        """What an engine does: inject its own registry as the core."""
+        if self.core is not None:
+            raise PipelineError("the builder already has a core; an engine injects its own")
+        return ToolPipeline(self.layers, ToolCallMiddleware(registry))

@@ -1,0 +1,221 @@
+"""Tools, their declarations, the registry, and the core ``ToolCallMiddleware``."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+from returns.result import Success
+
+from toolpipe.context import DispatchContext
+from toolpipe.effects import (
+    CallCancelled,
+    CallOutcome,
+    CallTool,
+    Raised,
+    SoftError,
+    Unsupported,
+)
+from toolpipe.program import Program
+from toolpipe.result import (
+    DispatchResult,
+    DisplayHint,
+    ImageContent,
+    MultipartContent,
+    TextContent,
+    ToolContent,
+)
+
+TOOL_KINDS = ("function", "coroutine", "program")
+
+
+def _name(_: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{attribute.name} must be a non-empty string, got {value!r}")
+
+
+@attrs.frozen
+class ToolDeclaration:
+    """What the model is shown, and what the engine plans waves from."""
+
+    name: str = attrs.field(validator=_name)
+    description: str = ""
+    input_schema: Mapping[str, Any] = attrs.field(
+        factory=lambda: {"type": "object", "properties": {}}
+    )
+    concurrency_safe: bool = False
+    resource_key: str | None = None
+
+
+def _kind_of(fn: Callable[..., Any]) -> str:
+    if inspect.iscoroutinefunction(fn):
+        return "coroutine"
+    if inspect.isgeneratorfunction(fn):
+        return "program"
+    return "function"
+
+
+@attrs.frozen
+class Tool:
+    """A declaration and the function that runs it: ``fn(input, context)``.
+
+    ``fn`` may be a plain function, a coroutine function (asyncio/trio only) or a function
+    returning a program (runs everywhere). It returns ``str`` or a ``ToolContent``; raise
+    ``ToolError`` for a soft error. ``blocking=True`` runs a plain function in a worker
+    thread on the async interpreters so that deadlines can abandon it.
+    """
+
+    declaration: ToolDeclaration
+    fn: Callable[..., Any] = attrs.field(eq=False)
+    display_hint: DisplayHint = attrs.field(factory=DisplayHint)
+    blocking: bool = False
+    kind: str = attrs.field(init=False)
+
+    @fn.validator
+    def _check_fn(self, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not callable(value):
+            raise TypeError(f"fn of tool {self.declaration.name!r} must be callable")
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "kind", _kind_of(self.fn))
+
+    @property
+    def name(self) -> str:
+        return self.declaration.name
+
+    @classmethod
+    def from_function(
+        cls,
+        name: str,
+        fn: Callable[..., Any],
+        *,
+        description: str = "",
+        input_schema: Mapping[str, Any] | None = None,
+        concurrency_safe: bool = False,
+        resource_key: str | None = None,
+        display_hint: DisplayHint | None = None,
+        blocking: bool = False,
+    ) -> Tool:
+        decl = ToolDeclaration(
+            name,
+            description or (inspect.getdoc(fn) or ""),
+            input_schema if input_schema is not None else {"type": "object", "properties": {}},
+            concurrency_safe,
+            resource_key,
+        )
+        return cls(decl, fn, display_hint or DisplayHint(), blocking)
+
+
+class ToolRegistry:
+    """Tools by name. Registration order is kept; ``names()`` is alphabetical."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._sorted: tuple[str, ...] | None = None
+        self.version = 0
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> Tool:
+        if not isinstance(tool, Tool):
+            raise TypeError(f"register() expects a Tool, got {type(tool).__name__}")
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+        self._sorted = None
+        self.version += 1
+        return tool
+
+    def tool(self, name: str | None = None, **options: Any) -> Callable[[Callable[..., Any]], Tool]:
+        """Decorator: ``@registry.tool("Read", concurrency_safe=True)``."""
+
+        def register(fn: Callable[..., Any]) -> Tool:
+            return self.register(Tool.from_function(name or fn.__name__, fn, **options))
+
+        return register
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def names(self) -> tuple[str, ...]:
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self._tools))
+        return self._sorted
+
+    def declarations(self) -> tuple[ToolDeclaration, ...]:
+        return tuple(t.declaration for t in self._tools.values())
+
+
+def not_found_text(name: str, available: tuple[str, ...]) -> str:
+    shown = ", ".join(available[:10]) if available else "(none)"
+    more = len(available) - 10
+    if more > 0:
+        shown += f" … and {more} more"
+    return f"Tool not found: {name}. Available: {shown}"
+
+
+def _content(value: object) -> ToolContent | None:
+    if type(value) is str:
+        return TextContent(value)  # type: ignore[arg-type]
+    if isinstance(value, TextContent | MultipartContent | ImageContent):
+        return value
+    return None
+
+
+class ToolCallMiddleware:
+    """The innermost core: registry lookup, the tool run, panic isolation, cancellation."""
+
+    name = "tool_call"
+
+    def __init__(self, registry: ToolRegistry) -> None:
+        if not isinstance(registry, ToolRegistry):
+            raise TypeError(f"registry must be a ToolRegistry, got {type(registry).__name__}")
+        self.registry = registry
+
+    def dispatch(self, ctx: DispatchContext, next: object = None) -> Program[DispatchResult]:
+        name = ctx.tool_name
+        tool = self.registry._tools.get(name)
+        if tool is None:
+            return DispatchResult(
+                ctx.call_id, TextContent(not_found_text(name, self.registry.names())), True,
+                0.0, name,
+            )
+        outcome: CallOutcome = yield CallTool(tool, ctx.input, ctx.tool_context, ctx.cancel)
+        value = outcome.value
+        hint = tool.display_hint
+        if isinstance(value, Success):
+            content = _content(value.unwrap())
+            if content is not None:
+                return DispatchResult(ctx.call_id, content, False, outcome.duration, name, hint)
+            got = type(value.unwrap()).__name__
+            message = (
+                f"Tool '{name}' returned an unsupported type: {got} "
+                "(expected str or ToolContent)"
+            )
+        else:
+            message = failure_text(name, value.failure())
+        return DispatchResult(
+            ctx.call_id, TextContent(message), True, outcome.duration, name, hint
+        )
+
+
+def failure_text(name: str, failure: object) -> str:
+    if isinstance(failure, Raised):
+        return f"Tool '{name}' panicked: {failure.message or '(unknown payload)'}"
+    if isinstance(failure, CallCancelled):
+        return f"Tool '{name}' cancelled"
+    if isinstance(failure, SoftError):
+        return failure.message
+    if isinstance(failure, Unsupported):
+        return f"Tool '{name}' cannot run here: {failure.message}"
+    return f"Tool '{name}' failed: {failure!r}"  # pragma: no cover - exhaustive above
+
+

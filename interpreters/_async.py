@@ -107,13 +107,14 @@ class AsyncInterpreter(BaseInterpreter):
                 try:
                     if kind is CallTool:
                         tool = eff.tool
-                        args = (eff.input, eff.context)
+                        args: tuple[Any, ...] = (eff.input, eff.context)
                         if tool.blocking and tool.kind == "function":
                             value = await self._invoke_thread(tool.fn, args, eff.cancel)
                         else:
                             value = await self._invoke(tool.fn, args, eff.cancel, deadline)
                     elif kind is Sleep:
-                        value = await self._sleep(eff.seconds)
+                        await self._sleep(eff.seconds)
+                        value = None
                     elif kind is WithDeadline:
                         value = await self._scope(eff, deadline)
                     elif kind is RunVerifier:

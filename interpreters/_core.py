@@ -28,6 +28,7 @@ from toolpipe.effects import (
     SoftError,
 )
 from toolpipe.errors import ToolError
+from toolpipe.events import LoggedEvent
 
 log = logging.getLogger("toolpipe.interpreters")
 
@@ -89,6 +90,9 @@ class BaseInterpreter:
         raise NotImplementedError
 
     def _emit(self, effect: Emit) -> None:
+        event = effect.event
+        if isinstance(event, LoggedEvent):
+            logging.getLogger(event.logger).log(event.level, "%s", event.message())
         if self._collect:
             self.events.append(effect.event)
         if self.on_event is not None:

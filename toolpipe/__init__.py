@@ -18,6 +18,27 @@ from toolpipe.context import (
     ToolContext,
 )
 from toolpipe.errors import ConfigError, PipelineError, ProgramError, ToolError, ToolpipeError
+from toolpipe.layers.memoize import MemoEntry, MemoizingMiddleware, cache_key
+from toolpipe.layers.output_limit import OutputLimitMiddleware
+from toolpipe.layers.paths import NoPathExtractor, PathExtractor, WritePathExtractor
+from toolpipe.layers.permission import PermissionMiddleware
+from toolpipe.layers.redaction import RedactingMiddleware, SecretPatternSet
+from toolpipe.layers.shield import (
+    CallRecord,
+    SafetyShieldMiddleware,
+    ShieldDecision,
+    ToolSafetyShield,
+    UnixShield,
+)
+from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
+from toolpipe.layers.unknown_tool import UnknownToolMiddleware, similarity
+from toolpipe.layers.verify import (
+    CommandVerifier,
+    NoopVerifier,
+    Verifier,
+    VerifyMiddleware,
+    VerifyResult,
+)
 from toolpipe.pipeline import (
     DispatchCancelled,
     Middleware,
@@ -25,6 +46,7 @@ from toolpipe.pipeline import (
     PipelineBuilder,
     ToolPipeline,
 )
+from toolpipe.profiles import ConstrainedProfile
 from toolpipe.program import Program, map_program, pure, run_pure, sequence
 from toolpipe.registry import Tool, ToolCallMiddleware, ToolDeclaration, ToolRegistry
 from toolpipe.result import (
@@ -39,8 +61,11 @@ from toolpipe.result import (
 __all__ = [
     "Allow",
     "Ask",
+    "CallRecord",
     "CancelSignal",
+    "CommandVerifier",
     "ConfigError",
+    "ConstrainedProfile",
     "Decision",
     "Deny",
     "DispatchCancelled",
@@ -50,17 +75,30 @@ __all__ = [
     "ImageContent",
     "JSONObject",
     "JSONValue",
+    "MemoEntry",
+    "MemoizingMiddleware",
     "Middleware",
     "Modify",
     "MultipartContent",
     "Next",
+    "NoPathExtractor",
+    "NoopVerifier",
     "NotJSONError",
+    "OutputLimitMiddleware",
+    "PathExtractor",
     "PermissionCheck",
+    "PermissionMiddleware",
     "PipelineBuilder",
     "PipelineError",
     "Program",
     "ProgramError",
+    "RedactingMiddleware",
+    "SafetyShieldMiddleware",
+    "SecretPatternSet",
+    "ShieldDecision",
     "TextContent",
+    "TimeoutConfig",
+    "TimeoutMiddleware",
     "Tool",
     "ToolCallMiddleware",
     "ToolContent",
@@ -69,11 +107,20 @@ __all__ = [
     "ToolError",
     "ToolPipeline",
     "ToolRegistry",
+    "ToolSafetyShield",
     "ToolpipeError",
+    "UnixShield",
+    "UnknownToolMiddleware",
+    "Verifier",
+    "VerifyMiddleware",
+    "VerifyResult",
+    "WritePathExtractor",
+    "cache_key",
     "canonical_json",
     "effects",
     "map_program",
     "pure",
     "run_pure",
     "sequence",
+    "similarity",
 ]

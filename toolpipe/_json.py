@@ -43,13 +43,15 @@ def _check(value: object, where: str) -> object:
 def check_json_object(value: object, name: str = "input") -> dict[str, Any]:
     """Return a fresh, validated copy of a JSON object; raise NotJSONError naming the culprit."""
     if not isinstance(value, Mapping):
-        raise NotJSONError(f"{name}: expected a JSON object (a mapping), got {type(value).__name__}")
+        raise NotJSONError(
+            f"{name}: expected a JSON object (a mapping), got {type(value).__name__}"
+        )
     return _check(value, name)  # type: ignore[return-value]
 
 
 def _canonical(value: object) -> object:
-    if type(value) is float and value.is_integer():  # type: ignore[union-attr]
-        return int(value)  # type: ignore[arg-type]  # 1.0 and 1 are the same JSON number
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # 1.0 and 1 are the same JSON number
     if isinstance(value, Mapping):
         return {k: _canonical(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

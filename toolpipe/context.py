@@ -87,29 +87,37 @@ class Modify:
     modified_input: JSONObject = attrs.field(converter=_validate_input)
 
 
+def _allow() -> Allow:
+    return Allow()
+
+
+def _deny(reason: str) -> Deny:
+    return Deny(reason)
+
+
+def _ask(prompt: str) -> Ask:
+    return Ask(prompt)
+
+
+def _modify(modified_input: JSONObject) -> Modify:
+    return Modify(modified_input)
+
+
 class PermissionCheck:
-    """The permission decision type: ``Allow | Deny(reason) | Ask(prompt) | Modify(input)``."""
+    """The permission decision type: ``Allow | Deny(reason) | Ask(prompt) | Modify(input)``.
+
+    ``PermissionCheck.allow()`` etc. build decisions; the classes are also reachable as
+    ``PermissionCheck.Allow`` … for ``isinstance`` and pattern matching.
+    """
 
     Allow = Allow
     Deny = Deny
     Ask = Ask
     Modify = Modify
-
-    @staticmethod
-    def allow() -> Allow:
-        return Allow()
-
-    @staticmethod
-    def deny(reason: str) -> Deny:
-        return Deny(reason)
-
-    @staticmethod
-    def ask(prompt: str) -> Ask:
-        return Ask(prompt)
-
-    @staticmethod
-    def modify(modified_input: JSONObject) -> Modify:
-        return Modify(modified_input)
+    allow = staticmethod(_allow)
+    deny = staticmethod(_deny)
+    ask = staticmethod(_ask)
+    modify = staticmethod(_modify)
 
 
 Decision = Allow | Deny | Ask | Modify

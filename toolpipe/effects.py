@@ -30,8 +30,17 @@ def _non_negative(_: object, attribute: attrs.Attribute[float], value: float) ->
 def _optional_positive(_: object, attribute: attrs.Attribute[float | None], value: object) -> None:
     if value is None:
         return
-    if type(value) not in (int, float) or math.isnan(value) or value <= 0:  # type: ignore[arg-type]
+    if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value) \
+            or value <= 0:
         raise ValueError(f"{attribute.name} must be a positive number or None, got {value!r}")
+
+
+def _argv(value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
+        raise ValueError(f"argv must be a non-empty list of strings, got {value!r:.60}")
+    if not all(isinstance(a, str) for a in value):
+        raise ValueError(f"argv must hold strings only, got {value!r:.60}")
+    return tuple(value)
 
 
 # --- answers -------------------------------------------------------------------------------
@@ -166,7 +175,7 @@ class AskApproval(Effect):
 class RunProcess(Effect):
     """Run a subprocess. Answer: ``Result[ProcessResult, str]`` (failure text on timeout)."""
 
-    argv: tuple[str, ...] = attrs.field(converter=tuple)
+    argv: tuple[str, ...] = attrs.field(converter=_argv)
     cwd: str
     timeout: float = attrs.field(validator=_non_negative)
 

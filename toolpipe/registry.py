@@ -163,8 +163,8 @@ def not_found_text(name: str, available: tuple[str, ...]) -> str:
 
 
 def _content(value: object) -> ToolContent | None:
-    if type(value) is str:
-        return TextContent(value)  # type: ignore[arg-type]
+    if isinstance(value, str):
+        return TextContent(str(value))
     if isinstance(value, TextContent | MultipartContent | ImageContent):
         return value
     return None

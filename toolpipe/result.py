@@ -28,11 +28,13 @@ Part: TypeAlias = TextContent | ImageContent
 
 
 def _parts(value: object) -> tuple[Part, ...]:
-    parts = tuple(value)  # type: ignore[call-overload]
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"parts must be a list or tuple, got {type(value).__name__}")
+    parts: tuple[object, ...] = tuple(value)
     for i, part in enumerate(parts):
         if not isinstance(part, TextContent | ImageContent):
             raise TypeError(f"parts[{i}]: expected TextContent or ImageContent, got {part!r:.60}")
-    return parts
+    return parts  # type: ignore[return-value]  # checked element by element above
 
 
 @attrs.frozen

@@ -1,0 +1,105 @@
+"""PermissionMiddleware: your policy function, with an optional human in the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from returns.result import Success
+
+from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
+from toolpipe.effects import AskApproval, CallOutcome
+from toolpipe.layers._util import describe_failure
+from toolpipe.pipeline import Next
+from toolpipe.program import Program
+from toolpipe.result import DispatchResult
+
+Check = Callable[[DispatchContext], Decision]
+AskResolver = Callable[[str, str], Any]
+"""``(prompt, tool) -> bool``: a plain function, a coroutine function or a program."""
+
+_MODES = ("deny_all", "allow_all", "from_context")
+
+
+def _denied(ctx: DispatchContext, reason: str) -> DispatchResult:
+    return DispatchResult.error(
+        ctx.call_id, f"Permission {reason} for tool '{ctx.tool_name}'", ctx.tool_name, 0.0
+    )
+
+
+@attrs.frozen
+class PermissionMiddleware:
+    """Decide with ``check`` if set, else by mode: deny_all, allow_all or from_context."""
+
+    mode: str = attrs.field(default="from_context", validator=attrs.validators.in_(_MODES))
+    check: Check | None = attrs.field(default=None, eq=False)
+    ask_resolver: AskResolver | None = attrs.field(default=None, eq=False)
+    name: str = attrs.field(default="permission", init=False)
+
+    @check.validator
+    def _callable_check(self, attribute: attrs.Attribute[Any], value: object) -> None:
+        if value is not None and not callable(value):
+            raise TypeError(f"check must be callable, got {value!r:.60}")
+
+    @ask_resolver.validator
+    def _callable_resolver(self, attribute: attrs.Attribute[Any], value: object) -> None:
+        if value is not None and not callable(value):
+            raise TypeError(f"ask_resolver must be callable, got {value!r:.60}")
+
+    @classmethod
+    def deny_all(cls) -> PermissionMiddleware:
+        return cls("deny_all")
+
+    @classmethod
+    def allow_all(cls) -> PermissionMiddleware:
+        return cls("allow_all")
+
+    @classmethod
+    def from_context(cls) -> PermissionMiddleware:
+        return cls("from_context")
+
+    def with_check(self, check: Check) -> PermissionMiddleware:
+        return attrs.evolve(self, check=check)
+
+    def with_ask_resolver(self, resolver: AskResolver) -> PermissionMiddleware:
+        return attrs.evolve(self, ask_resolver=resolver)
+
+    def decide(self, ctx: DispatchContext) -> Decision:
+        """The decision for ``ctx``; a check that raises or returns junk denies."""
+        if self.check is not None:
+            try:
+                decision = self.check(ctx)
+            except Exception as exc:
+                return Deny(f"check failed ({type(exc).__name__}: {exc})")
+            if not isinstance(decision, Allow | Deny | Ask | Modify):
+                return Deny(f"check returned {decision!r:.40}, not a PermissionCheck")
+            return decision
+        if self.mode == "deny_all":
+            return Deny("blocked by policy")
+        if self.mode == "allow_all":
+            return Allow()
+        return ctx.permission
+
+    def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        decision = self.decide(ctx)
+        if isinstance(decision, Allow):
+            return (yield from next(ctx))
+        if isinstance(decision, Deny):
+            return _denied(ctx, decision.reason)
+        if isinstance(decision, Modify):
+            return (yield from next(attrs.evolve(ctx, input=decision.modified_input)))
+        if self.ask_resolver is None:
+            return _denied(ctx, f"permission required: {decision.prompt}")
+        outcome: CallOutcome = yield AskApproval(self.ask_resolver, decision.prompt, ctx.tool_name)
+        answer = outcome.value
+        if not isinstance(answer, Success):
+            return _denied(ctx, f"ask resolver failed ({describe_failure(answer.failure())})")
+        if answer.unwrap() is True:
+            return (yield from next(ctx))
+        if answer.unwrap() is False:
+            return DispatchResult.error(
+                ctx.call_id, f"Permission denied by user for tool '{ctx.tool_name}'",
+                ctx.tool_name, 0.0,
+            )
+        return _denied(ctx, f"ask resolver returned {answer.unwrap()!r:.40}, not a bool")

@@ -1,0 +1,82 @@
+"""TimeoutMiddleware: a per-call clock, with optional retries that double the deadline."""
+
+from __future__ import annotations
+
+import attrs
+from returns.result import Success
+
+from toolpipe.context import DispatchContext
+from toolpipe.effects import Expired, WithDeadline
+from toolpipe.layers._util import finite_number, non_negative_int, seconds_text
+from toolpipe.pipeline import Next
+from toolpipe.program import Program
+from toolpipe.result import DispatchResult
+
+
+def _timeout(value: object) -> float | None:
+    if value is None:
+        return None
+    return finite_number("timeout", value, positive=True)
+
+
+def _retries(value: object) -> int:
+    return non_negative_int("max_retries", value)
+
+
+@attrs.frozen
+class TimeoutConfig:
+    """``timeout`` in seconds (None: never), defaults: 120 s, no retry."""
+
+    timeout: float | None = attrs.field(default=120.0, converter=_timeout)
+    retry_on_timeout: bool = attrs.field(
+        default=False, validator=attrs.validators.instance_of(bool)
+    )
+    max_retries: int = attrs.field(default=0, converter=_retries)
+
+
+class TimeoutMiddleware:
+    """Each attempt runs the whole inner chain under a deadline; an expired attempt is
+    cancelled (no partial output). With retries, the deadline doubles each attempt."""
+
+    name = "timeout"
+
+    def __init__(self, config: TimeoutConfig | None = None) -> None:
+        if config is not None and not isinstance(config, TimeoutConfig):
+            raise TypeError(f"config must be a TimeoutConfig, got {type(config).__name__}")
+        self.config = config or TimeoutConfig()
+
+    @classmethod
+    def from_secs(cls, seconds: float) -> TimeoutMiddleware:
+        return cls(TimeoutConfig(timeout=seconds))
+
+    @classmethod
+    def none(cls) -> TimeoutMiddleware:
+        return cls(TimeoutConfig(timeout=None))
+
+    def __repr__(self) -> str:
+        return f"TimeoutMiddleware({self.config!r})"
+
+    def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        config = self.config
+        deadline = config.timeout
+        if deadline is None:
+            return (yield from next(ctx))
+        retries = config.max_retries if config.retry_on_timeout else 0
+        attempt = 0
+        while True:
+            answer = yield WithDeadline(deadline, lambda: next(ctx), ctx.cancel)
+            if isinstance(answer, Success):
+                return answer.unwrap()  # type: ignore[no-any-return]
+            if not isinstance(answer.failure(), Expired):
+                return DispatchResult.error(
+                    ctx.call_id, f"Tool '{ctx.tool_name}' cancelled", ctx.tool_name, 0.0
+                )
+            if attempt >= retries:
+                return DispatchResult.error(
+                    ctx.call_id,
+                    f"Tool '{ctx.tool_name}' timed out after {seconds_text(deadline)}s",
+                    ctx.tool_name,
+                    deadline,
+                )
+            attempt += 1
+            deadline *= 2

@@ -1,0 +1,112 @@
+"""UnknownToolMiddleware: "did you mean…?" on registry misses, by LCS similarity."""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+from rapidfuzz.distance import LCSseq
+from rapidfuzz.process import extract
+
+from toolpipe.context import DispatchContext
+from toolpipe.errors import ConfigError
+from toolpipe.pipeline import Next
+from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
+from toolpipe.result import DispatchResult, TextContent
+
+DEFAULT_THRESHOLD = 0.4
+
+
+def _prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def similarity(a: str, b: str) -> float:
+    """``lcs/max_len + 0.1·prefix/max_len`` on lower-cased names, clamped to [0, 1]."""
+    if not a and not b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return 1.0
+    longest = max(len(a), len(b))
+    lcs = LCSseq.similarity(a, b)
+    return min(1.0, max(0.0, lcs / longest + 0.1 * _prefix(a, b) / longest))
+
+
+def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | None:
+    """The most similar candidate; ties go to the alphabetically first name."""
+    if not candidates:
+        return None
+    query = name.lower()
+    lowered = [c.lower() for c in candidates]
+    # LCS lengths for every candidate in one C call; the cheap formula then runs per name.
+    hits = extract(query, lowered, scorer=LCSseq.similarity, limit=None, processor=None)
+    best: tuple[float, str] | None = None
+    for _, lcs, index in hits:
+        cand = candidates[index]
+        low = lowered[index]
+        if not query and not low:
+            score = 1.0
+        elif not query or not low:
+            score = 0.0
+        elif query == low:
+            score = 1.0
+        else:
+            longest = max(len(query), len(low))
+            score = min(1.0, lcs / longest + 0.1 * _prefix(query, low) / longest)
+        if best is None or score > best[0] or (score == best[0] and cand < best[1]):
+            best = (score, cand)
+    assert best is not None
+    return best[1], best[0]
+
+
+def _threshold(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        raise ConfigError(f"threshold must be a number in [0, 1], got {value!r}")
+    return min(1.0, max(0.0, float(value)))
+
+
+@attrs.frozen
+class UnknownToolMiddleware:
+    """Appends ``. Did you mean '{best}'?`` to not-found errors when the best match's
+    similarity is at least ``threshold`` (default 0.4, inclusive)."""
+
+    registry: ToolRegistry = attrs.field(validator=attrs.validators.instance_of(ToolRegistry))
+    threshold: float = attrs.field(default=DEFAULT_THRESHOLD, converter=_threshold)
+    name: str = attrs.field(default="unknown_tool", init=False)
+
+    @classmethod
+    def new(cls, registry: ToolRegistry) -> UnknownToolMiddleware:
+        return cls(registry)
+
+    def with_threshold(self, threshold: float) -> UnknownToolMiddleware:
+        return attrs.evolve(self, threshold=threshold)
+
+    def suggest(self, name: str) -> str | None:
+        match = best_match(name, self.registry.names())
+        if match is None or match[1] < self.threshold:
+            return None
+        return match[0]
+
+    def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        result = yield from next(ctx)
+        output = result.output
+        if not result.is_error or not isinstance(output, TextContent):
+            return result
+        lowered = output.text.lower()
+        if "not found" not in lowered or "tool" not in lowered:
+            return result
+        suggestion = self.suggest(result.resolved_tool_name or ctx.tool_name)
+        if suggestion is None:
+            return result
+        return attrs.evolve(
+            result, output=TextContent(f"{output.text}. Did you mean '{suggestion}'?")
+        )

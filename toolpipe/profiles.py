@@ -1,0 +1,40 @@
+"""ConstrainedProfile: the canonical order output_limit → verify → memoize → core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from toolpipe.layers.memoize import MemoizingMiddleware
+from toolpipe.layers.output_limit import OutputLimitMiddleware
+from toolpipe.layers.paths import NoPathExtractor
+from toolpipe.layers.verify import NoopVerifier, VerifyMiddleware
+from toolpipe.pipeline import PipelineBuilder
+
+READ_TOOLS = ("Read", "Glob", "Grep", "LS")
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
+
+
+@attrs.frozen
+class ConstrainedProfile:
+    """OutputLimit(16_384) → Verify(NoopVerifier, writes) → Memoize(reads, writes, no paths,
+    ttl 5) → core. Layers a host adds to ``pipeline_builder()`` land inside memoize."""
+
+    max_chars: int = 16_384
+    verifier: Any = attrs.field(factory=NoopVerifier)
+    read_tools: tuple[str, ...] = READ_TOOLS
+    write_tools: tuple[str, ...] = WRITE_TOOLS
+    ttl_turns: int = 5
+
+    def pipeline_builder(self) -> PipelineBuilder:
+        return (
+            PipelineBuilder()
+            .with_middleware(OutputLimitMiddleware(self.max_chars))
+            .with_middleware(VerifyMiddleware(self.verifier, self.write_tools))
+            .with_middleware(
+                MemoizingMiddleware(
+                    self.read_tools, self.write_tools, NoPathExtractor(), self.ttl_turns
+                )
+            )
+        )

@@ -184,38 +184,60 @@ def _sudo_view(cmd: Command, lower: bool = True) -> tuple[str, ...]:
     return _views(cmd, lower)[-1]
 
 
+# Short options that take a value, by downloader (the value is the rest of the cluster, or
+# the next word): needed to read clusters such as ``-sSLo file`` or ``-qO-`` correctly.
+_VALUE_OPTS = {"curl": set("AbcCdDeEFHKmorQTuUwxXyYzO") - {"O"},
+               "wget": set("aAbeEiIlnoOPQRtTUwXD") - {"b"}}
+_OUTPUT_OPT = {"curl": "o", "wget": "O"}
+_LONG_OUTPUT = {"curl": "--output", "wget": "--output-document"}
+
+
 def _downloads(cmd: Command) -> list[str]:
     """Files a curl/wget command writes to (case kept: ``-O`` is not ``-o``)."""
     view = _sudo_view(cmd, lower=False)
     if not view:
         return []
     name, args = _basename(view[0]).lower(), list(view[1:])
+    if name not in _VALUE_OPTS:
+        return []
     out: list[str] = []
-    urls = [a for a in args if "://" in a]
-    if name == "curl":
-        for i, a in enumerate(args):
-            if a in ("-o", "--output") and i + 1 < len(args):
-                out.append(args[i + 1])
-            elif a.startswith("--output="):
-                out.append(a.split("=", 1)[1])
-            elif a.startswith("-o") and len(a) > 2 and not a.startswith("--"):
-                out.append(a[2:])
-            elif a in ("-O", "--remote-name", "-o-") or (a.startswith("-") and not a.startswith(
-                    "--") and "O" in a[1:]):
-                out.extend(_url_name(u) for u in urls)
-    elif name == "wget":
-        named = False
-        for i, a in enumerate(args):
-            if a in ("-O", "--output-document") and i + 1 < len(args):
-                out.append(args[i + 1])
-                named = True
-            elif a.startswith("--output-document="):
-                out.append(a.split("=", 1)[1])
-                named = True
-        if not named:
-            out.extend(_url_name(u) for u in urls)
+    remote_name = name == "wget"  # wget saves under the URL's name unless told otherwise
+    urls: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("--"):
+            key, _, value = a.partition("=")
+            if key == _LONG_OUTPUT[name]:
+                if not value and i + 1 < len(args):
+                    i += 1
+                    value = args[i]
+                out.append(value)
+                remote_name = False
+            elif key in ("--remote-name", "--remote-name-all"):
+                remote_name = True
+        elif a.startswith("-") and len(a) > 1:
+            cluster = a[1:]
+            for j, c in enumerate(cluster):
+                if c == "O" and name == "curl":
+                    remote_name = True
+                    continue
+                if c in _VALUE_OPTS[name] or c == _OUTPUT_OPT[name]:
+                    value = cluster[j + 1:]
+                    if not value and i + 1 < len(args):
+                        i += 1
+                        value = args[i]
+                    if c == _OUTPUT_OPT[name]:
+                        out.append(value)
+                        remote_name = False
+                    break
+        elif "://" in a or "." in a:
+            urls.append(a)
+        i += 1
+    if remote_name:
+        out.extend(_url_name(u) for u in urls)
     for op, target in cmd.redirects:
-        if op in (">", ">>", "1>", ">|") and target and name in DOWNLOADERS:
+        if op in (">", ">>", "1>", ">|") and target:
             out.append(target)
     return [posixpath.normpath(p) for p in out if p and p != "-"]
 
@@ -267,15 +289,9 @@ def shell_findings(command: str, depth: int = 1) -> list[Finding]:
             for a in args:
                 if a.startswith("of=") and _DEVICE.match(a[3:]):
                     found.append(Finding(1.0, f"dd writes to a device ({a[3:]})"))
-        if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "wipefs", "shred", "blkdiscard",
-                                               "sgdisk", "sfdisk", "fdisk", "parted"):
-            devices = [a for a in args if _DEVICE.match(a)]
-            if devices and (name.startswith(("mkfs", "mke2fs", "mkswap", "wipefs", "shred",
-                                             "blkdiscard")) or
-                            _partitions_write(name, args)):
-                found.append(Finding(1.0, f"{name} on a device ({devices[0]})"))
-            elif name.startswith("mkfs") and not any(not a.startswith("-") for a in args):
-                found.append(Finding(1.0, f"{name} with no target"))
+        finding = _device_writer(name, args, cmd)
+        if finding is not None:
+            found.append(finding)
         for op, target in cmd.redirects:
             if op in (">", ">>", "1>", ">|", "&>") and _DEVICE.match(target):
                 found.append(Finding(1.0, f"output redirected onto a device ({target})"))
@@ -304,8 +320,43 @@ def shell_findings(command: str, depth: int = 1) -> list[Finding]:
     return found
 
 
-def _partitions_write(name: str, args: Sequence[str]) -> bool:
-    return name in ("sgdisk", "sfdisk") and any(a in ("--zap-all", "-z", "--delete") for a in args)
+# Commands that destroy what is on a block device, and the words that make them do so
+# (None: the command always does). Lower-cased, as the arguments are.
+DEVICE_WRITERS: dict[str, frozenset[str] | None] = {
+    "mkfs": None, "mke2fs": None, "mkswap": None, "shred": None, "blkdiscard": None,
+    "scrub": None, "pvremove": None, "wipefs": frozenset({"-a", "--all", "-o", "--offset"}),
+    "cryptsetup": frozenset({"luksformat", "erase", "lukserase", "reencrypt"}),
+    "mdadm": frozenset({"--zero-superblock"}),
+    "sgdisk": frozenset({"--zap-all", "-z", "--clear", "-o", "--delete", "-d"}),
+    "sfdisk": frozenset({"--delete", "<"}),
+    "parted": frozenset({"mklabel", "rm", "mkpart", "resizepart"}),
+    "badblocks": frozenset({"-w"}), "nvme": frozenset({"format", "sanitize"}),
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
+}
+DRY_RUN = {"wipefs": frozenset({"-n", "--no-act"}), "sfdisk": frozenset({"--no-act"}),
+           "mke2fs": frozenset({"-n"}), "mkfs": frozenset({"--dry-run"})}
+
+
+def _device_writer(name: str, args: Sequence[str], cmd: Command) -> Finding | None:
+    key = "mkfs" if name.startswith("mkfs") else name
+    if key not in DEVICE_WRITERS:
+        if name in ("lvremove", "vgremove"):
+            return Finding(0.6, f"{name} destroys logical volumes")
+        return None
+    words = set(args) | {op for op, _ in cmd.redirects}
+    needed = DEVICE_WRITERS[key]
+    flags = _flags(args)
+    if needed is not None and not (needed & words or needed & flags):
+        return None
+    if DRY_RUN.get(key, frozenset()) & flags:
+        return None
+    devices = [a for a in args if _DEVICE.match(a)]
+    devices += [t for op, t in cmd.redirects if op == "<" and _DEVICE.match(t)]
+    if devices:
+        return Finding(1.0, f"{name} on a device ({devices[0]})")
+    if key == "mkfs" and not any(not a.startswith("-") for a in args):
+        return Finding(1.0, f"{name} with no target")
+    return None
 
 
 def _dash_c(args: Sequence[str]) -> str | None:

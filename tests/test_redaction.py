@@ -1,0 +1,143 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreters.simulated import SimulatedInterpreter
+from toolpipe import (
+    ConfigError,
+    DispatchContext,
+    DispatchResult,
+    DisplayHint,
+    ImageContent,
+    MultipartContent,
+    RedactingMiddleware,
+    SecretPatternSet,
+    TextContent,
+)
+from toolpipe.layers.redaction import redact_content, shannon_entropy
+
+S = SecretPatternSet.default_common()
+
+# Built at run time so that no secret-looking literal sits in the repository.
+GH = "ghp_" + "a1B2c3D4e5" * 4
+GL = "glpat-" + "Ab3_Cd5-Ef7Gh9Ij1Kl3"
+AWS = "AKIA" + "IOSFODNN7EXAMPLE"
+PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA PRIVATE KEY-----"
+B64 = "Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0LzXcVbNm+/="
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abc.DEF-123_~+/=", "[REDACTED:bearer]"),
+        ("authorization:bearer    tok", "[REDACTED:bearer]"),
+        ('api_key = "ABCDEFGHIJKLMNOP1234"', "[REDACTED:api_key_kv]"),
+        ("TOKEN: abcdefghijklmnop", "[REDACTED:api_key_kv]"),
+        ("secret='abcdefghijklmnopq'", "[REDACTED:api_key_kv]"),
+        ("key " + AWS + " end", "key [REDACTED:aws_access_key] end"),
+        ("ASIA" + "A" * 16, "[REDACTED:aws_access_key]"),
+        (PEM, "[REDACTED:pem_private_key]"),
+        (GH, "[REDACTED:github_pat]"),
+        (GL, "[REDACTED:gitlab_pat]"),
+        ("x " + B64 + " y", "x [REDACTED:high_entropy] y"),
+    ],
+)
+def test_each_kind(text, expected):
+    assert S.redact(text) == expected
+
+
+def test_near_misses_are_left_alone():
+    for text in ["api_key = short", "ghp_tooShort", "AKIA123", "token: abc",
+                 "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 "/usr/lib/python3.11/site-packages/hypothesis/strategies/_internal/core.py",
+                 "the_quick_brown_fox_jumps_over_the_lazy_dog_again"]:
+        assert S.redact(text) == text, text
+
+
+def test_patterns_run_in_order():
+    # api_key_kv comes before aws_access_key, so the whole assignment is one redaction
+    assert S.redact("api_key=" + AWS) == "[REDACTED:api_key_kv]"
+
+
+def test_entropy_threshold_and_hex():
+    assert shannon_entropy("") == 0.0
+    assert shannon_entropy("aaaa") == 0.0
+    assert shannon_entropy("ab") == 1.0
+    assert shannon_entropy("0123456789abcdef" * 4) == 4.0  # hex tops out at 4 bits
+    assert S.redact("0123456789abcdef" * 4) == "0123456789abcdef" * 4
+    assert shannon_entropy(B64) >= 4.5
+
+
+def test_entropy_switch_and_custom_pattern():
+    off = S.without_entropy()
+    assert off.redact(B64) == B64
+    custom = S.with_pattern("slack", r"xox[baprs]-[0-9A-Za-z-]{10,}")
+    assert custom.redact("xoxb-" + "1234567890abc") == "[REDACTED:slack]"
+    assert "slack" in custom.kinds() and "high_entropy" in custom.kinds()
+
+
+@pytest.mark.parametrize("bad", ["(unclosed", "[z-a]", "*"])
+def test_invalid_regex_rejected_at_construction(bad):
+    with pytest.raises(ConfigError, match="regex"):
+        S.with_pattern("mine", bad)
+
+
+def test_bad_kind_and_empty_match_rejected():
+    with pytest.raises(ConfigError, match="kind"):
+        S.with_pattern("Bad Kind", "x")
+    with pytest.raises(ConfigError, match="empty string"):
+        S.with_pattern("empty", "a*")
+    with pytest.raises(ConfigError, match="min_entropy"):
+        S.with_entropy(min_entropy=float("nan"))
+
+
+secretish = st.sampled_from([GH, GL, AWS, PEM, B64, "Authorization: Bearer xyz",
+                             "token=" + "q" * 16, "[REDACTED:bearer]", "api_key:", "=", "-", "_"])
+noise = st.text(alphabet=st.characters(codec="utf-8"), max_size=20)
+mixed = st.lists(st.one_of(secretish, noise), max_size=8).map(" ".join) | st.lists(
+    st.one_of(secretish, noise), max_size=8).map("".join)
+
+
+@settings(max_examples=300)
+@given(mixed)
+def test_idempotent(text):
+    once = S.redact(text)
+    assert S.redact(once) == once
+
+
+@given(st.lists(st.sampled_from([GH, GL, AWS, PEM, B64]), min_size=1, max_size=4), noise)
+def test_no_secret_survives(secrets, filler):
+    text = filler.join(secrets)
+    out = S.redact(" " + text + " ")
+    for secret in secrets:
+        assert secret not in out
+
+
+def test_text_parts_only_and_everything_else_untouched():
+    img = ImageContent(GH.encode())
+    content = MultipartContent([TextContent("k " + GH), img])
+    out = redact_content(S, content)
+    assert out.parts == (TextContent("k [REDACTED:github_pat]"), img)
+    assert redact_content(S, img) is img
+
+    result = DispatchResult("id", TextContent(GH), True, 2.5, "Read", DisplayHint("code"))
+
+    def inner(ctx):
+        return result
+        yield
+
+    out = SimulatedInterpreter().run(RedactingMiddleware().dispatch(DispatchContext("Read"),
+                                                                    inner))
+    assert out.text == "[REDACTED:github_pat]"
+    assert (out.is_error, out.duration, out.display_hint, out.tool_call_id) == (
+        True, 2.5, DisplayHint("code"), "id")
+
+
+def test_find_reports_what_redact_replaces():
+    found = S.find(f"{GH} and {AWS}")
+    assert [k for k, _ in found] == ["aws_access_key", "github_pat"]
+
+
+def test_bad_patterns_argument():
+    with pytest.raises(ConfigError):
+        RedactingMiddleware("patterns")  # type: ignore[arg-type]

@@ -96,7 +96,9 @@ def test_program_tool_cleanup_runs_on_expiry(kind):
         return "x"
 
     p = ToolPipeline.new(ToolRegistry([Tool.from_function("t", tool)]))
-    answer = run_program(kind, lambda: deadline_around(0.02, lambda: p.dispatch(DispatchContext("t"))))
+    answer = run_program(
+        kind, lambda: deadline_around(0.02, lambda: p.dispatch(DispatchContext("t")))
+    )
     assert answer == Failure(Expired(0.02)) and cleaned == [True]
 
 
@@ -111,7 +113,9 @@ def test_nested_deadlines_on_real_clocks(kind):
 
     answer = run_program(kind, lambda: deadline_around(5.0, inner))
     assert answer == Success(Failure(Expired(0.02)))
-    loose = run_program(kind, lambda: deadline_around(0.02, lambda: deadline_around(5.0, lambda: sleeping(1))))
+    loose = run_program(
+        kind, lambda: deadline_around(0.02, lambda: deadline_around(5.0, lambda: sleeping(1)))
+    )
     assert loose == Failure(Expired(0.02))
 
 

@@ -113,7 +113,7 @@ def test_memoize_inside_verify_cache_never_holds_diagnostics_every_write_verifie
     verifier = Echoer()
     layers = [VerifyMiddleware(verifier, ["Write"]), MemoizingMiddleware(["Read"], ["Write"])]
     ctxs = [DispatchContext(t, {"path": p, "text": p}) for t, p in cs]
-    results, sim = run_all(layers, ctxs)
+    _, sim = run_all(layers, ctxs)
     writes = sum(1 for t, _ in cs if t == "Write")
     assert verifier.calls == writes
     entries = [e for space in sim.store._spaces.values() for e, _ in space.entries.values()]
@@ -126,7 +126,7 @@ def test_verify_inside_memoize_caches_diagnostics_and_skips_verification():
     verifier = Echoer()
     layers = [MemoizingMiddleware(["Read"], ["Write"]), VerifyMiddleware(verifier, ["Read"])]
     ctx = DispatchContext("Read", {"path": "a", "text": "t"})
-    results, sim = run_all(layers, [ctx, ctx])
+    results, _ = run_all(layers, [ctx, ctx])
     assert verifier.calls == 1 and "[verify]" in results[1].text and "[cached]" in results[1].text
 
 

@@ -47,7 +47,8 @@ def test_similarity_matches_the_formula(a, b):
         return
     la, lb = a.lower(), b.lower()
     longest = max(len(la), len(lb))
-    prefix = next((i for i, (x, y) in enumerate(zip(la, lb)) if x != y), min(len(la), len(lb)))
+    pairs = enumerate(zip(la, lb, strict=False))
+    prefix = next((i for i, (x, y) in pairs if x != y), min(len(la), len(lb)))
     expected = min(1.0, reference_lcs(la, lb) / longest + 0.1 * prefix / longest)
     assert similarity(a, b) == pytest.approx(expected)
 

@@ -1,0 +1,91 @@
+"""Shared pieces of the benchmarks: the tool, pass-through layers, hand-written baselines,
+and a timer that reports the best of several repeats."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from toolpipe import (
+    DispatchContext,
+    DispatchResult,
+    TextContent,
+    Tool,
+    ToolPipeline,
+    ToolRegistry,
+)
+
+PAYLOAD = "x" * 2048
+
+
+def tool_fn(input: Any, context: Any) -> str:
+    return PAYLOAD
+
+
+REGISTRY = ToolRegistry([Tool.from_function("Read", tool_fn)])
+CTX = DispatchContext("Read", {"path": "a.txt"}, call_id="c1")
+
+
+class PassThrough:
+    name = "pass"
+
+    def dispatch(self, ctx: DispatchContext, next: Any) -> Any:
+        return (yield from next(ctx))
+
+
+def passthrough_pipeline(layers: int) -> ToolPipeline:
+    return (ToolPipeline.builder().with_middlewares([PassThrough() for _ in range(layers)])
+            .with_core(REGISTRY).build())
+
+
+def async_chain(layers: int) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
+    """The floor: a hand-written chain of async closures doing the core's work (lookup,
+    call, clock, result) with ``layers`` pass-through closures around it."""
+    tools = {"Read": tool_fn}
+
+    async def core(ctx: DispatchContext) -> DispatchResult:
+        loop = asyncio.get_running_loop()
+        fn = tools.get(ctx.tool_name)
+        if fn is None:
+            return DispatchResult(ctx.call_id, TextContent("not found"), True, 0.0, ctx.tool_name)
+        start = loop.time()
+        try:
+            out = fn(ctx.input, ctx.tool_context)
+        except Exception as exc:
+            return DispatchResult(ctx.call_id, TextContent(str(exc)), True, 0.0, ctx.tool_name)
+        return DispatchResult(ctx.call_id, TextContent(out), False, loop.time() - start,
+                              ctx.tool_name)
+
+    chain: Callable[[DispatchContext], Awaitable[DispatchResult]] = core
+    for _ in range(layers):
+        chain = _wrap(chain)
+    return chain
+
+
+def _wrap(inner: Callable[[DispatchContext], Awaitable[DispatchResult]]
+          ) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
+    async def layer(ctx: DispatchContext) -> DispatchResult:
+        return await inner(ctx)
+
+    return layer
+
+
+def best_of(repeats: int, fn: Callable[[], float]) -> float:
+    """Run ``fn`` (which returns seconds per operation) ``repeats`` times; keep the best."""
+    return min(fn() for _ in range(repeats))
+
+
+def per_op(n: int, body: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        body()
+    return (time.perf_counter() - start) / n
+
+
+async def per_op_async(n: int, body: Callable[[], Awaitable[Any]]) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        await body()
+    return (time.perf_counter() - start) / n

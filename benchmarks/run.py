@@ -1,0 +1,395 @@
+"""Measure toolpipe against hand-written baselines in the same run; write docs/benchmarks.md.
+
+    python -m benchmarks.run            # full run (about a minute)
+    python -m benchmarks.run --quick    # fewer iterations, for a smoke test
+
+Every figure is a ratio against a baseline measured in the same process, so the machine's
+speed cancels out; absolute times are given for orientation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import random
+import string
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from benchmarks.common import (
+    CTX,
+    PAYLOAD,
+    REGISTRY,
+    async_chain,
+    passthrough_pipeline,
+    per_op,
+    per_op_async,
+    tool_fn,
+)
+from interpreters.asyncio import AsyncioInterpreter
+from interpreters.simulated import SimulatedInterpreter
+from interpreters.trio import TrioInterpreter
+from toolpipe import (
+    ConstrainedProfile,
+    DispatchContext,
+    DispatchResult,
+    MemoizingMiddleware,
+    NoopVerifier,
+    OutputLimitMiddleware,
+    PermissionCheck,
+    PermissionMiddleware,
+    RedactingMiddleware,
+    SafetyShieldMiddleware,
+    SecretPatternSet,
+    TextContent,
+    TimeoutMiddleware,
+    ToolPipeline,
+    ToolRegistry,
+    UnixShield,
+    UnknownToolMiddleware,
+    VerifyMiddleware,
+    cache_key,
+)
+from toolpipe.layers.output_limit import cap_content
+from toolpipe.layers.shield import CallRecord
+from toolpipe.layers.unknown_tool import best_match
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYER_COUNTS = (0, 1, 4, 8)
+
+
+def allow(ctx: DispatchContext) -> Any:
+    return PermissionCheck.allow()
+
+
+def eight_layers(reg: ToolRegistry) -> ToolPipeline:
+    return (
+        ToolPipeline.builder()
+        .with_middleware(PermissionMiddleware.from_context().with_check(allow))
+        .with_middleware(OutputLimitMiddleware(16_384))
+        .with_middleware(RedactingMiddleware())
+        .with_middleware(TimeoutMiddleware.from_secs(120))
+        .with_middleware(UnknownToolMiddleware(reg))
+        .with_middleware(SafetyShieldMiddleware(watched_tools=["Bash"]))
+        .with_middleware(VerifyMiddleware(NoopVerifier(), ["Write"]))
+        .with_middleware(MemoizingMiddleware(["Glob"], ["Write"]))
+        .with_core(reg)
+        .build()
+    )
+
+
+def handwritten_eight(reg: ToolRegistry) -> Callable[[DispatchContext], Awaitable[Any]]:
+    """The same eight checks as async closures: same pure helpers, no programs."""
+    patterns = SecretPatternSet.default_common()
+    shield = UnixShield()
+    history: list[CallRecord] = []
+    cache: dict[str, Any] = {}
+    names = reg.names()
+    core = async_chain(0)
+
+    async def memoize(ctx: DispatchContext) -> DispatchResult:
+        if ctx.tool_name != "Glob":
+            return await core(ctx)
+        key = cache_key(ctx.tool_name, ctx.input)
+        if key in cache:
+            return cache[key]  # type: ignore[no-any-return]
+        r = await core(ctx)
+        cache[key] = r
+        return r
+
+    async def verify(ctx: DispatchContext) -> DispatchResult:
+        r = await memoize(ctx)
+        if ctx.tool_name == "Write" and not r.is_error:
+            NoopVerifier().verify(ctx.tool_context, ctx.tool_name, ctx.input)
+        return r
+
+    async def shield_layer(ctx: DispatchContext) -> DispatchResult:
+        if ctx.tool_name != "Bash":
+            return await verify(ctx)
+        decision = shield.evaluate(ctx.tool_name, ctx.input, history)
+        if decision.action == "block":
+            return DispatchResult.error(ctx.call_id, decision.reason, ctx.tool_name)
+        r = await verify(ctx)
+        history.append(CallRecord(ctx.tool_name, ctx.input, not r.is_error))
+        return r
+
+    async def unknown(ctx: DispatchContext) -> DispatchResult:
+        r = await shield_layer(ctx)
+        if r.is_error and "not found" in r.text.lower():
+            best_match(ctx.tool_name, names)
+        return r
+
+    async def timeout(ctx: DispatchContext) -> DispatchResult:
+        async with asyncio.timeout(120):
+            return await unknown(ctx)
+
+    async def redact(ctx: DispatchContext) -> DispatchResult:
+        r = await timeout(ctx)
+        scrubbed = patterns.redact(r.text)
+        return r if scrubbed == r.text else attrs.evolve(r, output=TextContent(scrubbed))
+
+    async def output_limit(ctx: DispatchContext) -> DispatchResult:
+        r = await redact(ctx)
+        capped = cap_content(r.output, 16_384)
+        return r if capped is r.output else attrs.evolve(r, output=capped)
+
+    async def permission(ctx: DispatchContext) -> DispatchResult:
+        if not isinstance(allow(ctx), PermissionCheck.Allow):
+            return DispatchResult.error(ctx.call_id, "denied", ctx.tool_name)
+        return await output_limit(ctx)
+
+    return permission
+
+
+def handwritten_profile() -> Callable[[DispatchContext], Awaitable[Any]]:
+    """ConstrainedProfile's checks as async closures."""
+    core = async_chain(0)
+
+    async def profile(ctx: DispatchContext) -> DispatchResult:
+        r = await core(ctx)  # Read is cached by memoize, but every call here is unique
+        if ctx.tool_name == "Write":
+            NoopVerifier().verify(ctx.tool_context, ctx.tool_name, ctx.input)
+        capped = cap_content(r.output, 16_384)
+        return r if capped is r.output else attrs.evolve(r, output=capped)
+
+    return profile
+
+
+def unique_reads(n: int) -> list[DispatchContext]:
+    """Distinct inputs, so that the memoizer misses (the realistic, more costly path)."""
+    return [DispatchContext("Read", {"path": f"f{i}.txt"}, call_id=f"c{i}") for i in range(n)]
+
+
+async def asyncio_figures(n: int, repeats: int) -> dict[str, Any]:
+    interp = AsyncioInterpreter()
+    out: dict[str, Any] = {"passthrough": {}}
+    for layers in LAYER_COUNTS:
+        p = passthrough_pipeline(layers)
+        chain = async_chain(layers)
+        ours = min([await per_op_async(n, lambda: interp.run(p.dispatch(CTX)))
+                    for _ in range(repeats)])
+        base = min([await per_op_async(n, lambda: chain(CTX)) for _ in range(repeats)])
+        out["passthrough"][layers] = (ours, base)
+
+    def cycling(make: Callable[[DispatchContext], Awaitable[Any]]) -> Callable[[], Any]:
+        ctxs = unique_reads(n)
+        it = iter(range(10**12))
+        return lambda: make(ctxs[next(it) % n])
+
+    reg = REGISTRY
+    profile = ConstrainedProfile().pipeline_builder().with_core(reg).build()
+    stack = eight_layers(reg)
+    for key, pipeline, hand in (("profile", profile, handwritten_profile),
+                                ("eight", stack, lambda: handwritten_eight(reg))):
+        ours_t = []
+        base_t = []
+        for _ in range(repeats):
+            ours_t.append(await per_op_async(
+                n, cycling(lambda c, p=pipeline: interp.run(p.dispatch(c)))))
+            base_t.append(await per_op_async(n, cycling(hand())))
+        out[key] = (min(ours_t), min(base_t))
+    return out
+
+
+def trio_figures(n: int, repeats: int) -> dict[int, tuple[float, float]]:
+    async def main() -> dict[int, tuple[float, float]]:
+        interp = TrioInterpreter()
+        res = {}
+        for layers in LAYER_COUNTS:
+            p = passthrough_pipeline(layers)
+            chain = async_chain_trio(layers)
+            ours = min([await per_op_async(n, lambda: interp.run(p.dispatch(CTX)))
+                        for _ in range(repeats)])
+            base = min([await per_op_async(n, lambda: chain(CTX)) for _ in range(repeats)])
+            res[layers] = (ours, base)
+        return res
+
+    return trio.run(main)
+
+
+def async_chain_trio(layers: int) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
+    async def core(ctx: DispatchContext) -> DispatchResult:
+        start = trio.current_time()
+        out = tool_fn(ctx.input, ctx.tool_context)
+        return DispatchResult(ctx.call_id, TextContent(out), False,
+                              trio.current_time() - start, ctx.tool_name)
+
+    chain: Callable[[DispatchContext], Awaitable[DispatchResult]] = core
+    for _ in range(layers):
+        chain = _wrap(chain)
+    return chain
+
+
+def _wrap(inner: Callable[[DispatchContext], Awaitable[DispatchResult]]
+          ) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
+    async def layer(ctx: DispatchContext) -> DispatchResult:
+        return await inner(ctx)
+
+    return layer
+
+
+def simulated_figures(n: int, repeats: int) -> dict[str, float]:
+    sim = SimulatedInterpreter()
+    out: dict[str, float] = {}
+    for layers in LAYER_COUNTS:
+        p = passthrough_pipeline(layers)
+        out[f"sequential {layers}"] = 1 / min(per_op(n, lambda: sim.run(p.dispatch(CTX)))
+                                              for _ in range(repeats))
+    p = passthrough_pipeline(8)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        SimulatedInterpreter().run_all([p.dispatch(CTX) for _ in range(n)])
+        best = min(best, (time.perf_counter() - start) / n)
+    out["concurrent 8"] = 1 / best
+    return out
+
+
+def mixed_text(size: int) -> str:
+    rng = random.Random(42)
+    words = ["the", "agent", "read", "file", "def", "return", "import", "error:", "INFO",
+             "2026-12-02T10:00:00Z", "/usr/lib/python3.11/site-packages/x.py", "{", "}",
+             "sha256=" + "ab12" * 16, "value=42", "http://localhost:8080/api/v1"]
+    secrets = ["Authorization: Bearer abcDEF123.xyz", "api_key=" + "Q" * 20,
+               "AKIA" + "ABCDEFGHIJKLMNOP", "ghp_" + "a1B2" * 10,
+               "glpat-" + "x" * 20, "".join(rng.choice(string.ascii_letters + string.digits)
+                                            for _ in range(40))]
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        piece = rng.choice(secrets) if rng.random() < 0.01 else rng.choice(words)
+        sep = "\n" if rng.random() < 0.1 else " "
+        parts.append(piece + sep)
+        total += len(piece) + 1
+    return "".join(parts)[:size]
+
+
+def redaction_figures(repeats: int) -> tuple[float, int]:
+    text = mixed_text(10_000_000)
+    patterns = SecretPatternSet.default_common()
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        patterns.redact(text)
+        best = min(best, time.perf_counter() - start)
+    return 10 / best, len(patterns.find(text))
+
+
+def unknown_tool_figures(repeats: int) -> tuple[float, float]:
+    from toolpipe import Tool
+
+    reg = ToolRegistry([Tool.from_function(f"tool_{i:05}_{w}", tool_fn)
+                        for i, w in zip(range(10_000), ["read", "write", "list", "grep"] * 2500,
+                                        strict=True)])
+    layer = UnknownToolMiddleware(reg)
+    layer.suggest("warm")
+    best = min(per_op(5, lambda: layer.suggest("tool_04242_raed")) for _ in range(repeats))
+    small = ToolRegistry([Tool.from_function(f"t{i}", tool_fn) for i in range(10)])
+    small_t = min(per_op(1000, lambda: UnknownToolMiddleware(small).suggest("t9x"))
+                  for _ in range(repeats))
+    return best, small_t
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:.2f} µs"
+
+
+def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
+    a, t, s = figs["asyncio"], figs["trio"], figs["simulated"]
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Command: `{command}` (written by the run itself{'; QUICK mode' if quick else ''}).",
+        f"Machine: {platform.machine()}, {platform.processor() or 'unknown cpu'}, "
+        f"Python {platform.python_version()}, {platform.system()}; 2 cores.",
+        "Each figure is the best of several repeats; ratios compare against a baseline "
+        "measured in the same process.",
+        "",
+        "## Pass-through stacks per dispatch",
+        "",
+        "The baseline is a hand-written chain of async closures doing the core's work "
+        "(lookup, call, clock, result) with the same number of pass-through closures.",
+        "",
+        "| layers | asyncio | async chain | ratio | trio | trio chain | ratio | simulated "
+        "(dispatches/s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for n in LAYER_COUNTS:
+        ao, ab = a["passthrough"][n]
+        to, tb = t[n]
+        lines.append(f"| {n} | {us(ao)} | {us(ab)} | {ao / ab:.2f}x | {us(to)} | {us(tb)} | "
+                     f"{to / tb:.2f}x | {s[f'sequential {n}']:,.0f} |")
+    eight = a["passthrough"][8][0] / a["passthrough"][8][1]
+    lines += [
+        "",
+        f"Target: 8 layers on asyncio within 2.5x of the async chain: **{eight:.2f}x** "
+        f"({'met' if eight <= 2.5 else 'MISSED'}). Simulated, target >= 100,000 dispatches/s: "
+        f"**{s['sequential 8']:,.0f}/s** one at a time with 8 layers, "
+        f"**{s['concurrent 8']:,.0f}/s** as one concurrent batch "
+        f"({'met' if min(s['sequential 8'], s['concurrent 8']) >= 100_000 else 'MISSED'}).",
+        "",
+        "Why the 0-layer ratio is higher than the 8-layer one: the fixed cost of a toolpipe "
+        "dispatch (building the generator chain, the `CallTool` effect, the frozen result) "
+        "is paid once, while each extra layer is a `yield from` frame, cheaper than an "
+        "`await` of a coroutine.",
+        "",
+        "## Shipped stacks on asyncio",
+        "",
+        "Baselines: the same checks written by hand as async closures (same pure helpers: "
+        "`cap_content`, `SecretPatternSet.redact`, `UnixShield.evaluate`, a dict cache, "
+        "`asyncio.timeout`). Every call has a distinct input, so memoize always misses.",
+        "",
+        "| stack | toolpipe | hand-written | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for key, label in (("profile", "ConstrainedProfile"), ("eight", "all eight layers")):
+        ours, base = a[key]
+        lines.append(f"| {label} | {us(ours)} | {us(base)} | {ours / base:.2f}x |")
+    mbps, found = figs["redaction"]
+    big, small = figs["unknown"]
+    lines += [
+        "",
+        "## Redaction and did-you-mean",
+        "",
+        f"- Redaction of 10 MB of mixed text (log lines, paths, code words, ~1% secrets): "
+        f"**{mbps:.1f} MB/s** ({found:,} secrets found).",
+        f"- UnknownTool suggestion with 10,000 registered tools: **{big * 1e3:.1f} ms** "
+        f"per miss (10 tools: {us(small)}).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
+    args = parser.parse_args(argv)
+    n, repeats = (2_000, 2) if args.quick else (20_000, 5)
+    figs: dict[str, Any] = {}
+    print("asyncio…", flush=True)
+    figs["asyncio"] = asyncio.run(asyncio_figures(n, repeats))
+    print("trio…", flush=True)
+    figs["trio"] = trio_figures(n, repeats)
+    print("simulated…", flush=True)
+    figs["simulated"] = simulated_figures(n * 2, repeats)
+    print("redaction…", flush=True)
+    figs["redaction"] = redaction_figures(1 if args.quick else 3)
+    print("unknown tool…", flush=True)
+    figs["unknown"] = unknown_tool_figures(repeats)
+    command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
+    report = write_report(figs, command, args.quick)
+    Path(args.output).write_text(report)
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

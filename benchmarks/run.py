@@ -25,7 +25,6 @@ import trio
 
 from benchmarks.common import (
     CTX,
-    PAYLOAD,
     REGISTRY,
     async_chain,
     passthrough_pipeline,

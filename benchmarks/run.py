@@ -26,6 +26,7 @@ import trio
 from benchmarks.common import (
     CTX,
     REGISTRY,
+    _wrap,
     async_chain,
     passthrough_pipeline,
     per_op,
@@ -224,14 +225,6 @@ def async_chain_trio(layers: int) -> Callable[[DispatchContext], Awaitable[Dispa
     for _ in range(layers):
         chain = _wrap(chain)
     return chain
-
-
-def _wrap(inner: Callable[[DispatchContext], Awaitable[DispatchResult]]
-          ) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
-    async def layer(ctx: DispatchContext) -> DispatchResult:
-        return await inner(ctx)
-
-    return layer
 
 
 def simulated_figures(n: int, repeats: int) -> dict[str, float]:

@@ -27,18 +27,22 @@ def _prefix(a: str, b: str) -> int:
     return n
 
 
-def similarity(a: str, b: str) -> float:
-    """``lcs/max_len + 0.1·prefix/max_len`` on lower-cased names, clamped to [0, 1]."""
+def _score(a: str, b: str, lcs: int) -> float:
+    """The formula on lower-cased names ``a``, ``b`` whose LCS length is ``lcs``."""
     if not a and not b:
         return 1.0
     if not a or not b:
         return 0.0
-    a, b = a.lower(), b.lower()
     if a == b:
         return 1.0
     longest = max(len(a), len(b))
-    lcs = LCSseq.similarity(a, b)
     return min(1.0, max(0.0, lcs / longest + 0.1 * _prefix(a, b) / longest))
+
+
+def similarity(a: str, b: str) -> float:
+    """``lcs/max_len + 0.1·prefix/max_len`` on lower-cased names, clamped to [0, 1]."""
+    a, b = a.lower(), b.lower()
+    return _score(a, b, LCSseq.similarity(a, b))
 
 
 def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | None:
@@ -52,16 +56,7 @@ def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | No
     best: tuple[float, str] | None = None
     for _, lcs, index in hits:
         cand = candidates[index]
-        low = lowered[index]
-        if not query and not low:
-            score = 1.0
-        elif not query or not low:
-            score = 0.0
-        elif query == low:
-            score = 1.0
-        else:
-            longest = max(len(query), len(low))
-            score = min(1.0, lcs / longest + 0.1 * _prefix(query, low) / longest)
+        score = _score(query, lowered[index], int(lcs))
         if best is None or score > best[0] or (score == best[0] and cand < best[1]):
             best = (score, cand)
     assert best is not None

@@ -23,6 +23,7 @@ from toolpipe.effects import (
     CallOutcome,
     CallTool,
     Effect,
+    Expired,
     Interrupted,
     ProcessResult,
     RunProcess,
@@ -160,8 +161,6 @@ class AsyncInterpreter(BaseInterpreter):
         finally:
             body.close()
         if out is _EXPIRED:
-            from toolpipe.effects import Expired
-
             return Failure(Expired(eff.seconds))  # type: ignore[arg-type]
         return Success(out)
 

@@ -7,7 +7,7 @@ sub-program, never a generator object, so that they can be re-run (retries).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -246,8 +246,3 @@ class Emit(Effect):
     """Emit a trace event to the interpreter's listeners. Answer: None."""
 
     event: Any
-
-
-def effect_types() -> Sequence[type[Effect]]:
-    return [c for c in globals().values() if isinstance(c, type) and issubclass(c, Effect)
-            and c is not Effect]

@@ -9,21 +9,25 @@ and threads.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from types import GeneratorType
 from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters._core import BaseInterpreter, failed, verifier_call
+from interpreters import files
+from interpreters._core import BaseInterpreter, failed, model_call, verifier_call
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
     CallCancelled,
+    CallModel,
     CallOutcome,
     CallTool,
     Effect,
     Expired,
+    FileOp,
+    Gather,
     Interrupted,
     ProcessResult,
     RunProcess,
@@ -69,6 +73,11 @@ class AsyncInterpreter(BaseInterpreter):
         raise NotImplementedError
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
+        raise NotImplementedError
+
+    async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
+        """Run the coroutines concurrently; return when all are done. Cancelling the caller
+        cancels them all."""
         raise NotImplementedError
 
     # --- public API ----------------------------------------------------------------------
@@ -127,6 +136,14 @@ class AsyncInterpreter(BaseInterpreter):
                         value = await self._invoke(eff.resolver, args, None, deadline)
                     elif kind is RunProcess:
                         value = await self._process(eff)
+                    elif kind is Gather:
+                        value = await self._gather(eff, deadline)
+                    elif kind is CallModel:
+                        args = (eff.messages, eff.tools)
+                        value = await self._invoke(model_call(eff.model), args, eff.cancel,
+                                                   deadline)
+                    elif kind is FileOp:
+                        value = await self._in_thread(files.perform, eff)
                     elif isinstance(eff, Effect):
                         value, throw = None, ProgramError(f"no handler for {eff!r:.80}")
                     else:
@@ -163,6 +180,31 @@ class AsyncInterpreter(BaseInterpreter):
         if out is _EXPIRED:
             return Failure(Expired(eff.seconds))  # type: ignore[arg-type]
         return Success(out)
+
+    async def _gather(self, eff: Gather, deadline: float | None) -> tuple[Any, ...]:
+        bodies = eff.bodies
+        results: list[Any] = [None] * len(bodies)
+        slots = iter(range(len(bodies)))
+
+        async def worker() -> None:
+            for i in slots:  # workers share one iterator: bodies start in order
+                results[i] = await self._body(bodies[i], deadline)
+
+        width = min(eff.limit or len(bodies), len(bodies))
+        if width:
+            await self._run_workers([worker] * width)
+        return tuple(results)
+
+    async def _body(self, factory: Callable[[], Any], deadline: float | None) -> Any:
+        try:
+            body = factory()
+            if type(body) is not GeneratorType:
+                raise ProgramError(
+                    f"Gather body factory returned {type(body).__name__}, not a program"
+                )
+            return Success(await self._drive(body, deadline))
+        except Exception as error:
+            return Failure(error)
 
     async def _invoke(
         self,

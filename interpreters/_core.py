@@ -53,6 +53,15 @@ def verifier_call(verifier: Any) -> Callable[..., Any]:
     raise TypeError(f"{verifier!r:.60} is not a verifier (no verify() method)")
 
 
+def model_call(model: Any) -> Callable[..., Any]:
+    respond = getattr(model, "respond", None)
+    if callable(respond):
+        return respond  # type: ignore[no-any-return]
+    if callable(model):
+        return model  # type: ignore[no-any-return]
+    raise TypeError(f"{model!r:.60} is not a model (no respond() method)")
+
+
 class BaseInterpreter:
     """Immediate effects (answered without waiting) and shared configuration.
 

@@ -8,7 +8,7 @@ Sync tools run inline (or in a worker thread with ``Tool(blocking=True)``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
@@ -78,6 +78,11 @@ class AsyncioInterpreter(AsyncInterpreter):
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
+
+    async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
+        async with asyncio.TaskGroup() as group:
+            for worker in workers:
+                group.create_task(worker())
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         try:

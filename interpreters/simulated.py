@@ -23,16 +23,27 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters._core import BaseInterpreter, failed, log, run_process_blocking, verifier_call
+from interpreters import files
+from interpreters._core import (
+    BaseInterpreter,
+    failed,
+    log,
+    model_call,
+    run_process_blocking,
+    verifier_call,
+)
 from interpreters.stores import Store
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
     CallCancelled,
+    CallModel,
     CallOutcome,
     CallTool,
     Effect,
     Expired,
+    FileOp,
+    Gather,
     Interrupted,
     ProcessResult,
     RunProcess,
@@ -56,7 +67,8 @@ class SimulationDeadlock(RuntimeError):
 
 
 class _Frame:
-    __slots__ = ("active", "deadline", "gen", "kind", "remove", "seconds", "start", "timer")
+    __slots__ = ("active", "deadline", "gen", "group", "kind", "remove", "seconds", "start",
+                 "timer")
 
     def __init__(self, gen: Any, kind: int, deadline: float) -> None:
         self.gen = gen
@@ -67,18 +79,39 @@ class _Frame:
         self.seconds: float | None = None
         self.start = 0.0
         self.active = True
+        self.group: _Group | None = None
 
 
 class _Task:
-    __slots__ = ("done", "error", "frames", "id", "result", "token")
+    __slots__ = ("done", "error", "frames", "group", "id", "result", "slot", "token")
 
-    def __init__(self, gen: Any, task_id: int) -> None:
-        self.frames = [_Frame(gen, _ROOT, _INF)]
+    def __init__(self, gen: Any, task_id: int, deadline: float = _INF) -> None:
+        self.frames = [_Frame(gen, _ROOT, deadline)]
         self.token = 0
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
         self.id = task_id
+        self.group: _Group | None = None
+        self.slot = 0
+
+
+class _Group:
+    """A ``Gather`` in progress: its parent waits in ``frame`` until every body is done."""
+
+    __slots__ = ("bodies", "frame", "limit", "parent", "remaining", "results", "running",
+                 "started")
+
+    def __init__(self, parent: _Task, frame: _Frame, bodies: tuple[Any, ...],
+                 limit: int) -> None:
+        self.parent = parent
+        self.frame = frame
+        self.bodies = bodies
+        self.limit = limit
+        self.results: list[Any] = [None] * len(bodies)
+        self.remaining = len(bodies)
+        self.started = 0
+        self.running: dict[int, _Task] = {}
 
 
 class Handle:
@@ -235,9 +268,59 @@ class SimulatedInterpreter(BaseInterpreter):
     def _finish(self, task: _Task) -> None:
         task.done = True
         self._live.pop(task.id, None)
+        group = task.group
+        if group is not None and group.running.pop(task.id, None) is not None:
+            group.results[task.slot] = (
+                Failure(task.error) if task.error is not None else Success(task.result)
+            )
+            group.remaining -= 1
+            self._fill(group)
 
-    @staticmethod
-    def _disarm(frame: _Frame) -> None:
+    def _gather(self, task: _Task, frame: _Frame, eff: Gather) -> None:
+        """Start a group; the parent is woken (through the ready queue) when it is done."""
+        group = _Group(task, frame, eff.bodies, eff.limit or len(eff.bodies))
+        frame.group = group
+        self._fill(group)
+
+    def _fill(self, group: _Group) -> None:
+        """Start bodies up to the limit; wake the parent when every body is done."""
+        while group.started < len(group.bodies) and len(group.running) < group.limit:
+            slot = group.started
+            group.started += 1
+            try:
+                body = group.bodies[slot]()
+                if type(body) is not GeneratorType:
+                    raise ProgramError(
+                        f"Gather body factory returned {type(body).__name__}, not a program"
+                    )
+            except Exception as error:
+                group.results[slot] = Failure(error)
+                group.remaining -= 1
+                continue
+            child = _Task(body, self._next_id, group.frame.deadline)
+            self._next_id += 1
+            child.group, child.slot = group, slot
+            group.running[child.id] = child
+            self._live[child.id] = child
+            self._ready.append((child, 0, None, None))
+        if group.remaining == 0 and group.frame.group is group:
+            group.frame.group = None
+            parent = group.parent
+            self._ready.append((parent, parent.token, tuple(group.results), None))
+
+    def _kill(self, task: _Task) -> None:
+        """Cancel a gathered body whose parent was cancelled: close its frames, top first."""
+        task.done = True
+        self._live.pop(task.id, None)
+        while task.frames:
+            top = task.frames.pop()
+            self._disarm(top)
+            try:
+                top.gen.close()
+            except Exception:
+                log.exception("a program raised while being cancelled: %s", culprit(top.gen))
+
+    def _disarm(self, frame: _Frame) -> None:
         frame.active = False
         if frame.timer is not None:
             frame.timer[4] = None
@@ -245,6 +328,12 @@ class SimulatedInterpreter(BaseInterpreter):
         if frame.remove is not None:
             frame.remove()
             frame.remove = None
+        group = frame.group
+        if group is not None:  # the gathering frame was cancelled: so are its bodies
+            frame.group = None
+            running, group.running = group.running, {}
+            for child in running.values():
+                self._kill(child)
 
     def _unwind(self, task: _Task, frame: _Frame, why: int) -> None:
         """Cancel ``frame`` and everything above it, then answer its parent."""
@@ -351,6 +440,17 @@ class SimulatedInterpreter(BaseInterpreter):
                 value = self._invoke(task, frame, call, (eff.context, eff.tool_name, eff.input))
             elif kind is AskApproval:
                 value = self._invoke(task, frame, eff.resolver, (eff.prompt, eff.tool))
+            elif kind is Gather:
+                if not eff.bodies:
+                    value = ()
+                    continue
+                self._gather(task, frame, eff)
+                return
+            elif kind is CallModel:
+                call = model_call(eff.model)
+                value = self._invoke(task, frame, call, (eff.messages, eff.tools), eff.cancel)
+            elif kind is FileOp:
+                value = files.perform(eff)
             elif kind is RunProcess:
                 runner = self._process_runner
                 value = (

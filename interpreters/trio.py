@@ -7,7 +7,7 @@ cancel signals cancel a scope through the trio token, so they may fire from any 
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import trio
@@ -58,6 +58,11 @@ class TrioInterpreter(AsyncInterpreter):
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+
+    async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
+        async with trio.open_nursery() as nursery:
+            for worker in workers:
+                nursery.start_soon(worker)
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         done = None

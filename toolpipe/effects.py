@@ -242,6 +242,59 @@ class HistoryGet(Effect):
 
 
 @attrs.frozen
+class CallModel(Effect):
+    """Ask a model for its next reply: ``model.respond(messages, tools)`` (a plain function,
+    coroutine or program). Answer: ``CallOutcome``."""
+
+    model: Any = attrs.field(eq=False)
+    messages: tuple[Any, ...]
+    tools: tuple[Any, ...]
+    cancel: CancelSignal | None = None
+
+
+def _limit(_: object, attribute: attrs.Attribute[int | None], value: object) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{attribute.name} must be a positive int or None, got {value!r}")
+
+
+@attrs.frozen
+class Gather(Effect):
+    """Run the programs ``bodies()`` concurrently, at most ``limit`` at a time (None: all),
+    started in order.
+
+    Answer: a tuple with one ``Result`` per body, in the bodies' order: ``Success(value)``,
+    or ``Failure(exception)`` when that body raised (or its factory did not give a
+    program). A body's failure never disturbs its siblings. If the gathering program is
+    cancelled (a deadline or signal around it), every running body is cancelled too.
+    """
+
+    bodies: tuple[Callable[[], Any], ...] = attrs.field(converter=tuple, eq=False)
+    limit: int | None = attrs.field(default=None, validator=_limit)
+
+
+FILE_OPS = ("read", "write", "list", "walk")
+
+
+@attrs.frozen
+class FileOp(Effect):
+    """A file operation confined to the workspace folder ``root``.
+
+    ``read`` answers the text; ``write`` writes ``data`` (creating parent folders) and
+    answers the number of characters; ``list`` answers ``(name, kind, size)`` tuples of a
+    folder, sorted; ``walk`` answers the relative paths of the files under a folder, sorted.
+    Answer: ``Result[value, str]``, the failure a sentence for the model (not found, not a
+    file, escapes the workspace through ``..`` or a symlink, ...).
+    """
+
+    op: str = attrs.field(validator=attrs.validators.in_(FILE_OPS))
+    root: str
+    path: str
+    data: str | None = None
+
+
+@attrs.frozen
 class Emit(Effect):
     """Emit a trace event to the interpreter's listeners. Answer: None."""
 

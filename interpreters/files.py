@@ -1,0 +1,103 @@
+"""Workspace file operations (the ``FileOp`` effect), confined to the workspace folder.
+
+Confinement is checked on the *resolved* path: ``..`` and symlinks that lead outside the
+root are refused with a sentence the model can read, before anything is read or written.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Any
+
+from returns.result import Failure, Result, Success
+
+from toolpipe.effects import FileOp
+
+MAX_READ_BYTES = 10_000_000
+MAX_WALK_FILES = 20_000
+SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules"})
+
+
+class Escape(Exception):
+    pass
+
+
+def resolve(root: str, path: str) -> str:
+    """The real path of ``path`` inside ``root``; raises ``Escape`` when it leads outside."""
+    real_root = os.path.realpath(root)
+    candidate = path if os.path.isabs(path) else os.path.join(real_root, path)
+    real = os.path.realpath(candidate)
+    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        raise Escape(path)
+    return real
+
+
+def perform(effect: FileOp) -> Result[Any, str]:
+    """Carry out one ``FileOp``; every failure is a ``Failure(sentence)``, never a raise."""
+    try:
+        real = resolve(effect.root, effect.path)
+    except Escape:
+        return Failure(f"Path '{effect.path}' is outside the workspace")
+    except (OSError, ValueError) as exc:
+        return Failure(f"Cannot resolve '{effect.path}': {exc}")
+    try:
+        return _OPS[effect.op](effect, real)
+    except FileNotFoundError:
+        return Failure(f"No such file or directory: '{effect.path}'")
+    except IsADirectoryError:
+        return Failure(f"'{effect.path}' is a directory, not a file")
+    except NotADirectoryError:
+        return Failure(f"'{effect.path}' is not a directory")
+    except PermissionError:
+        return Failure(f"Permission denied: '{effect.path}'")
+    except (OSError, ValueError) as exc:
+        return Failure(f"Cannot {effect.op} '{effect.path}': {exc}")
+
+
+def _read(effect: FileOp, real: str) -> Result[Any, str]:
+    size = os.stat(real).st_size
+    if size > MAX_READ_BYTES:
+        return Failure(f"'{effect.path}' is too large to read ({size:,} bytes)")
+    with open(real, "rb") as handle:
+        return Success(handle.read().decode("utf-8", errors="replace"))
+
+
+def _write(effect: FileOp, real: str) -> Result[Any, str]:
+    data = effect.data or ""
+    os.makedirs(os.path.dirname(real), exist_ok=True)
+    with open(real, "w", encoding="utf-8") as handle:
+        handle.write(data)
+    return Success(len(data))
+
+
+def _list(effect: FileOp, real: str) -> Result[Any, str]:
+    entries = []
+    with os.scandir(real) as it:
+        for entry in it:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            kind = ("link" if stat.S_ISLNK(info.st_mode) else
+                    "dir" if stat.S_ISDIR(info.st_mode) else "file")
+            entries.append((entry.name, kind, info.st_size if kind == "file" else 0))
+    return Success(tuple(sorted(entries)))
+
+
+def _walk(effect: FileOp, real: str) -> Result[Any, str]:
+    if not os.path.isdir(real):
+        if os.path.exists(real):
+            return Success((os.path.basename(real),))
+        raise FileNotFoundError(real)
+    found: list[str] = []
+    for folder, dirs, files in os.walk(real):  # symlinked folders are not followed
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for name in files:
+            found.append(os.path.relpath(os.path.join(folder, name), real))
+            if len(found) >= MAX_WALK_FILES:
+                return Success(tuple(sorted(found)))
+    return Success(tuple(sorted(found)))
+
+
+_OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk}

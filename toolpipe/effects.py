@@ -7,7 +7,7 @@ sub-program, never a generator object, so that they can be re-run (retries).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -252,6 +252,10 @@ class CallModel(Effect):
     cancel: CancelSignal | None = None
 
 
+def _bodies(value: Iterable[Callable[[], Any]]) -> tuple[Callable[[], Any], ...]:
+    return tuple(value)
+
+
 def _limit(_: object, attribute: attrs.Attribute[int | None], value: object) -> None:
     if value is None:
         return
@@ -270,7 +274,7 @@ class Gather(Effect):
     cancelled (a deadline or signal around it), every running body is cancelled too.
     """
 
-    bodies: tuple[Callable[[], Any], ...] = attrs.field(converter=tuple, eq=False)
+    bodies: tuple[Callable[[], Any], ...] = attrs.field(converter=_bodies, eq=False)
     limit: int | None = attrs.field(default=None, validator=_limit)
 
 

@@ -38,7 +38,12 @@ def _name(_: object, attribute: attrs.Attribute[str], value: object) -> None:
 
 @attrs.frozen
 class ToolDeclaration:
-    """What the model is shown, and what the engine plans waves from."""
+    """What the model is shown, and what the engine plans waves from.
+
+    ``concurrency_safe`` calls may share a wave; two calls with the same resource key never
+    do. The key is ``resource_key`` when set, else the value of the input field named by
+    ``resource_key_from`` (``"path"`` for the file tools), else the call has no key.
+    """
 
     name: str = attrs.field(validator=_name)
     description: str = ""
@@ -47,6 +52,16 @@ class ToolDeclaration:
     )
     concurrency_safe: bool = False
     resource_key: str | None = None
+    resource_key_from: str | None = None
+
+    def resource_of(self, input: Mapping[str, Any]) -> str | None:
+        """The resource key of one call of this tool."""
+        if self.resource_key is not None:
+            return self.resource_key
+        if self.resource_key_from is None:
+            return None
+        value = input.get(self.resource_key_from)
+        return None if value is None else f"{self.resource_key_from}={value}"
 
 
 def _kind_of(fn: Callable[..., Any]) -> str:
@@ -95,6 +110,7 @@ class Tool:
         input_schema: Mapping[str, Any] | None = None,
         concurrency_safe: bool = False,
         resource_key: str | None = None,
+        resource_key_from: str | None = None,
         display_hint: DisplayHint | None = None,
         blocking: bool = False,
     ) -> Tool:
@@ -104,6 +120,7 @@ class Tool:
             input_schema if input_schema is not None else {"type": "object", "properties": {}},
             concurrency_safe,
             resource_key,
+            resource_key_from,
         )
         return cls(decl, fn, display_hint or DisplayHint(), blocking)
 

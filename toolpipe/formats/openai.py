@@ -1,0 +1,101 @@
+"""The OpenAI chat-completions shape: ``tool_calls`` on assistant messages, ``role: tool``
+messages for results, ``tools`` as ``{"type": "function", "function": {...}}``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolpipe.engine import (
+    AssistantMessage,
+    Message,
+    ModelReply,
+    ToolCall,
+    ToolResultsMessage,
+    UserMessage,
+)
+from toolpipe.formats._common import FormatError, mapping, text_of
+from toolpipe.registry import ToolDeclaration
+from toolpipe.result import DispatchResult
+
+__all__ = ["FormatError", "messages", "reply", "tool_calls", "tool_messages", "tools"]
+
+
+def tools(declarations: Iterable[ToolDeclaration]) -> list[dict[str, Any]]:
+    """The ``tools`` request parameter."""
+    return [
+        {"type": "function", "function": {"name": d.name, "description": d.description,
+                                           "parameters": dict(d.input_schema)}}
+        for d in declarations
+    ]
+
+
+def tool_calls(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
+    """The calls of an assistant message. A malformed entry becomes a call with a
+    ``problem`` (answered with a soft error), never an exception: no call is dropped."""
+    raw = message.get("tool_calls") or ()
+    if not isinstance(raw, list | tuple):
+        raise FormatError(f"tool_calls: expected a list, got {type(raw).__name__}")
+    calls = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping):
+            calls.append(ToolCall("", "", {}, f"tool_calls[{i}] is not an object"))
+            continue
+        function = entry.get("function")
+        if not isinstance(function, Mapping):
+            calls.append(ToolCall.parse(entry.get("id"), None, None))
+            continue
+        calls.append(ToolCall.parse(entry.get("id"), function.get("name"),
+                                    function.get("arguments")))
+    return tuple(calls)
+
+
+def reply(payload: Mapping[str, Any]) -> ModelReply:
+    """A ``ModelReply`` from a whole completion response (``choices[0].message``) or from
+    the assistant message itself."""
+    payload = mapping(payload, "response")
+    if "choices" in payload:
+        choices = payload["choices"]
+        if not isinstance(choices, list | tuple) or not choices:
+            raise FormatError("response: 'choices' is empty")
+        message = mapping(mapping(choices[0], "choices[0]").get("message"), "choices[0].message")
+    else:
+        message = payload
+    content = message.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return ModelReply(content if isinstance(content, str) else "", tool_calls(message))
+
+
+def tool_messages(results: Iterable[DispatchResult]) -> list[dict[str, Any]]:
+    """One ``role: tool`` message per result, paired by ``tool_call_id``. Chat completions
+    take text only, so an image is described, not sent; a soft error is marked."""
+    return [
+        {"role": "tool", "tool_call_id": r.tool_call_id,
+         "content": ("Error: " if r.is_error else "") + text_of(r.output)}
+        for r in results
+    ]
+
+
+def _call(call: ToolCall) -> dict[str, Any]:
+    return {"id": call.id, "type": "function",
+            "function": {"name": call.name, "arguments": json.dumps(dict(call.input))}}
+
+
+def messages(history: Sequence[Message], *, system: str | None = None) -> list[dict[str, Any]]:
+    """The whole conversation in the chat-completions shape."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for message in history:
+        if isinstance(message, UserMessage):
+            out.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantMessage):
+            entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+            if message.tool_calls:
+                entry["tool_calls"] = [_call(c) for c in message.tool_calls]
+            out.append(entry)
+        elif isinstance(message, ToolResultsMessage):
+            out.extend(tool_messages(message.results))
+        else:
+            raise FormatError(f"unknown message {message!r:.60}")
+    return out

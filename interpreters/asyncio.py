@@ -102,6 +102,13 @@ class AsyncioInterpreter(AsyncInterpreter):
             if proc.returncode is None:
                 proc.kill()
             raise
+        finally:
+            # asyncio closes a subprocess transport lazily, in a later callback; when the
+            # event loop ends first, the transport's __del__ warns "Event loop is closed".
+            # asyncio.subprocess.Process has no public close(), hence the private attribute.
+            transport = getattr(proc, "_transport", None)
+            if transport is not None:
+                transport.close()
         return Success(ProcessResult(
             proc.returncode if proc.returncode is not None else -1,
             out.decode(errors="replace"), err.decode(errors="replace"),

@@ -1,0 +1,107 @@
+"""The toolpipe command: the bundled session on each interpreter, the JSON output, and
+pipeline files good and bad."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from toolpipe.cli import demo_pipeline_text, head, main
+
+
+def run_cli(*argv):
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def rows_by_id(document):
+    return {c["call_id"]: c for c in document["calls"]}
+
+
+def test_the_bundled_session_shows_every_layer_at_work(capsys):
+    code, out = run_cli("run", "--interpreter", "simulated", "--json")
+    assert code == 0
+    document = json.loads(out)
+    assert document["stop_reason"] == "done" and document["interpreter"] == "simulated"
+    assert document["pipeline"][0] == "permission" and document["pipeline"][-1] == "tool_call"
+    calls = rows_by_id(document)
+    assert len(calls) == 14
+    assert calls["t2-readme"]["decision"] == "cache hit"
+    assert calls["t2-readme"]["output"].endswith("\n[cached]")
+    assert calls["t2-typo"]["decision"] == "unknown tool"
+    assert calls["t2-typo"]["output"].endswith("Did you mean 'Read'?")
+    assert calls["t3-curl"]["decision"] == "blocked"
+    assert calls["t7-rm"]["decision"] == "blocked"
+    env = calls["t4-env"]
+    assert "[REDACTED:github_pat]" in env["output"] and "ghp_" not in env["output"]
+    assert env["layers"] == [{"layer": "redaction", "how": "changed the result"}]
+    fetch = calls["t5-fetch"]
+    assert fetch["decision"] == "ok (retried)" and fetch["layers"][0]["layer"] == "timeout"
+    assert "[verify] passed" in calls["t6-edit"]["output"]
+    assert calls["t7-read"]["output"] == "def count(items):\n    return len(items or [])\n"
+    assert calls["t7-test"]["output"] == "tests passed"
+    # progress went to stderr, one line per turn
+    assert capsys.readouterr().err.count("turn ") == 7
+
+
+def test_the_table_is_readable():
+    code, out = run_cli("run", "--interpreter", "simulated")
+    assert code == 0
+    assert "pipeline (the default pipeline): permission → output_limit" in out
+    assert "turn 1: 4 call(s) in 1 wave(s)" in out
+    lines = out.splitlines()
+    hit = next(line for line in lines if "cache hit" in line)
+    assert hit.split()[:3] == ["Read", "cache", "hit"] and "memoize" in hit
+    assert "stopped: done" in out
+
+
+def test_a_pipeline_file_on_asyncio(tmp_path):
+    path = tmp_path / "fast.toml"
+    path.write_text(demo_pipeline_text().replace("timeout = 1", "timeout = 0.01")
+                    .replace("max_retries = 1", "max_retries = 0"))
+    code, out = run_cli("run", "--interpreter", "asyncio", "--pipeline", str(path), "--json")
+    assert code == 0
+    fetch = rows_by_id(json.loads(out))["t5-fetch"]
+    assert fetch["decision"] == "timed out"
+    assert fetch["output"] == "Tool 'Fetch' timed out after 0.01s"
+
+
+def test_a_bad_pipeline_file_is_reported_with_its_line(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text('[[layer]]\nname = "timeout"\n\n[[layer]]\nname = "memoise"\n')
+    code, _ = run_cli("run", "--pipeline", str(path))
+    assert code == 2
+    assert f"{path}:5: layer 2: unknown layer name 'memoise'" in capsys.readouterr().err
+    code, _ = run_cli("run", "--pipeline", str(tmp_path / "missing.toml"))
+    assert code == 2 and "cannot read the pipeline file" in capsys.readouterr().err
+
+
+def test_pipeline_prints_the_default_and_checks_a_file(tmp_path):
+    code, out = run_cli("pipeline")
+    assert code == 0 and out.startswith("# toolpipe's default pipeline")
+    path = tmp_path / "p.toml"
+    path.write_text(out)
+    code, out = run_cli("pipeline", str(path))
+    assert code == 0 and out.strip().endswith("memoize → tool_call")
+
+
+def test_bad_arguments_exit_with_usage():
+    with pytest.raises(SystemExit) as caught:
+        main(["run", "--interpreter", "curio"])
+    assert caught.value.code == 2
+
+
+def test_python_dash_m_toolpipe():
+    done = subprocess.run([sys.executable, "-m", "toolpipe", "pipeline"], capture_output=True,
+                          text=True, check=False, timeout=60)
+    assert done.returncode == 0 and "[[layer]]" in done.stdout
+
+
+def test_head_keeps_the_end_of_errors():
+    assert head("a  b\nc", 10) == "a b c"
+    assert head("x" * 100, 10) == "xxxxxxxxx…"
+    text = "Tool not found: Raed. Available: A, B, C, D, E. Did you mean 'Read'?"
+    assert head(text, 40, tail=True).endswith("Did you mean 'Read'?")

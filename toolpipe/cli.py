@@ -1,0 +1,288 @@
+"""The ``toolpipe`` command.
+
+    toolpipe run [--interpreter asyncio|trio|simulated] [--pipeline FILE.toml] [--json]
+    toolpipe pipeline [FILE.toml]
+
+``run`` plays the bundled example session in a temporary workspace through a pipeline
+(the default one, or a file) and prints each call as it finishes: tool, decision, the
+layers that acted, duration and the head of the output. This module is one of toolpipe's
+two edges that may touch interpreters and the file system.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+import attrs
+
+from toolpipe import demo
+from toolpipe.config import DEFAULT_PIPELINE, PipelineFileError, load_pipeline
+from toolpipe.context import ToolContext
+from toolpipe.engine import Agent, AgentRun, CallFinished, TurnPlanned
+from toolpipe.errors import ToolpipeError
+from toolpipe.observe import LayerActed, observed
+from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
+from toolpipe.tools import Workspace
+
+INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
+
+
+def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], None]) -> Any:
+    """Run a program on the named interpreter, passing every event to ``on_event``."""
+    if interpreter == "simulated":
+        from interpreters.simulated import SimulatedInterpreter
+
+        return SimulatedInterpreter(on_event=on_event).run(program)
+    if interpreter == "asyncio":
+        import asyncio
+
+        from interpreters.asyncio import AsyncioInterpreter
+
+        async def main() -> Any:
+            return await AsyncioInterpreter(on_event=on_event).run(program)
+
+        return asyncio.run(main())
+    try:
+        import trio
+    except ImportError:
+        raise SystemExit(
+            "toolpipe: trio is not installed; install the extra: pip install "
+            "'toolpipe-middleware[trio]'"
+        ) from None
+    from interpreters.trio import TrioInterpreter
+
+    async def trio_main() -> Any:
+        return await TrioInterpreter(on_event=on_event).run(program)
+
+    return trio.run(trio_main)
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Row:
+    turn: int
+    call_id: str
+    tool: str
+    input: dict[str, Any]
+    decision: str
+    layers: tuple[tuple[str, str], ...]
+    duration: float
+    is_error: bool
+    output: str
+
+
+def decide(event: CallFinished, acts: Sequence[tuple[str, str]]) -> str:
+    """A one-word verdict for the table, from the result and the layers that acted."""
+    result = event.result
+    text = result.text
+    how = dict(acts)
+    if not event.reached_pipeline:
+        if text.startswith("Invalid tool call"):
+            return "invalid"
+        if text.endswith("cancelled"):
+            return "cancelled"
+        return "unknown tool"
+    if result.is_error and text.startswith("blocked by safety shield"):
+        return "blocked"
+    if result.is_error and "permission" in how:
+        return "denied"
+    if result.is_error and "timed out after" in text:
+        return "timed out"
+    if how.get("memoize") == "answered":
+        return "cache hit"
+    if result.is_error:
+        return "error"
+    if "attempts" in how.get("timeout", ""):
+        return "ok (retried)"
+    return "ok"
+
+
+def head(text: str, width: int, *, tail: bool = False) -> str:
+    """The text on one line within ``width``; with ``tail``, its end is kept too (where an
+    error puts the did-you-mean or the risk)."""
+    line = " ".join(text.split())
+    if len(line) <= width:
+        return line
+    if tail:
+        cut = line.rfind(". ")
+        last = line[cut + 2:] if cut > 0 else ""
+        end = len(last) if 0 < len(last) <= width * 2 // 3 else width // 2
+        return line[: width - end - 3] + " … " + line[-end:]
+    return line[: width - 1] + "…"
+
+
+class Report:
+    """Collects events into rows and prints each row as soon as its call finishes."""
+
+    def __init__(self, out: TextIO, *, as_json: bool, progress: TextIO) -> None:
+        self.out = out
+        self.as_json = as_json
+        self.progress = progress
+        self.acted: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.rows: list[Row] = []
+        self.waves = 0
+        self.started = time.perf_counter()
+
+    def on_event(self, event: Any) -> None:
+        if isinstance(event, LayerActed):
+            self.acted[event.call_id].append((event.layer, event.how))
+        elif isinstance(event, TurnPlanned):
+            self.waves += len(event.waves)
+            line = (f"turn {event.turn}: {event.calls} call(s) in {len(event.waves)} "
+                    f"wave(s)")
+            print(line, file=self.progress if self.as_json else self.out, flush=True)
+            if not self.as_json and event.turn == 1:
+                self._header()
+        elif isinstance(event, CallFinished):
+            r = event.result
+            acts = tuple(self.acted.pop(r.tool_call_id, ()))
+            row = Row(event.turn, r.tool_call_id, event.name, dict(event.input),
+                      decide(event, acts), acts, r.duration, r.is_error, r.text)
+            self.rows.append(row)
+            if not self.as_json:
+                self._print(row)
+
+    def _header(self) -> None:
+        print(f"  {'tool':<6} {'decision':<13} {'layers that acted':<28} {'time':>7}  output",
+              file=self.out)
+
+    def _print(self, row: Row) -> None:
+        layers = ", ".join(name for name, _ in row.layers) or "-"
+        print(f"  {row.tool:<6} {row.decision:<13} {head(layers, 28):<28} "
+              f"{row.duration:>6.2f}s  {head(row.output, 60, tail=row.is_error)}",
+              file=self.out, flush=True)
+
+    def finish(self, run: AgentRun, interpreter: str, pipeline: list[str]) -> None:
+        wall = time.perf_counter() - self.started
+        if self.as_json:
+            document = {
+                "interpreter": interpreter,
+                "pipeline": pipeline,
+                "turns": run.turns,
+                "stop_reason": run.stop_reason,
+                "error": run.error,
+                "final_text": run.final_text,
+                "calls": [
+                    {**attrs.asdict(row, recurse=False),
+                     "layers": [{"layer": n, "how": h} for n, h in row.layers]}
+                    for row in self.rows
+                ],
+            }
+            print(json.dumps(document, indent=2), file=self.out)
+            return
+        print(f"\n{run.turns} turn(s), {len(self.rows)} call(s) in {self.waves} wave(s), "
+              f"{wall:.2f}s wall on {interpreter}; stopped: {run.stop_reason}"
+              + (f" ({run.error})" if run.error else ""), file=self.out)
+        print(f"model: {run.final_text}", file=self.out)
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+def demo_pipeline_text() -> str:
+    """The default pipeline with the demo's short timeout, so the retry shows quickly."""
+    text = re.sub(r"(?m)^timeout = 30\b", f"timeout = {demo.DEMO_TIMEOUT:g}", DEFAULT_PIPELINE)
+    assert text != DEFAULT_PIPELINE, "the default pipeline lost its timeout line"
+    return text
+
+
+def read_pipeline(path: str | None) -> tuple[str, str]:
+    if path is None:
+        return demo_pipeline_text(), "the default pipeline"
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read(), path
+    except OSError as exc:
+        raise PipelineFileError(f"cannot read the pipeline file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PipelineFileError(f"the pipeline file {path} is not UTF-8 text") from None
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    text, source = read_pipeline(args.pipeline)
+    with tempfile.TemporaryDirectory(prefix="toolpipe-demo-") as root:
+        for name, content in demo.FILES.items():
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(content)
+        registry = ToolRegistry([*Workspace(root).tools(), demo.fetch_tool()])
+        try:
+            builder = load_pipeline(text, registry, source=source)
+        except PipelineFileError as exc:
+            print(f"toolpipe: {exc}", file=sys.stderr)
+            return 2
+        agent = Agent(demo.model(), registry, tool_context=ToolContext(cwd=root),
+                      max_turns=args.max_turns)
+        agent.set_pipeline(observed(builder))
+        names = agent.engine.middleware_names()
+        report = Report(out, as_json=args.json, progress=sys.stderr)
+        if not args.json:
+            print(f"pipeline ({source}): {' → '.join(names)}", file=out)
+            print(f"workspace: {root} (temporary)\nprompt: {demo.PROMPT}\n", file=out)
+        run = run_on(args.interpreter, agent.run(demo.PROMPT), report.on_event)
+        report.finish(run, args.interpreter, names)
+    return 0
+
+
+def cmd_pipeline(args: argparse.Namespace, out: TextIO) -> int:
+    if args.file is None:
+        out.write(DEFAULT_PIPELINE)
+        return 0
+    text, source = read_pipeline(args.file)
+    try:
+        builder = load_pipeline(text, ToolRegistry(), source=source)
+    except PipelineFileError as exc:
+        print(f"toolpipe: {exc}", file=sys.stderr)
+        return 2
+    print(f"{source}: OK: {' → '.join([*(m.name for m in builder.layers), 'tool_call'])}",
+          file=out)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="toolpipe",
+        description="Stackable middleware around every tool call an LLM agent makes.",
+    )
+    sub = top.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="play the bundled example session through a pipeline")
+    run.add_argument("--interpreter", choices=INTERPRETER_NAMES, default="asyncio",
+                     help="which interpreter performs the effects (default: asyncio)")
+    run.add_argument("--pipeline", metavar="FILE.toml",
+                     help="a declarative pipeline (see `toolpipe pipeline` for the default)")
+    run.add_argument("--json", action="store_true", help="print one JSON document")
+    run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
+    pipe = sub.add_parser("pipeline",
+                          help="print the default pipeline file, or check FILE.toml")
+    pipe.add_argument("file", nargs="?", metavar="FILE.toml")
+    return top
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
+    "run": cmd_run, "pipeline": cmd_pipeline,
+}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args, out or sys.stdout)
+    except ToolpipeError as exc:
+        print(f"toolpipe: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("toolpipe: interrupted", file=sys.stderr)
+        return 130

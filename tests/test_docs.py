@@ -35,3 +35,16 @@ def test_every_layer_has_a_page():
     for name in names:
         page = ROOT / "docs" / "layers" / f"{name}.md"
         assert page.exists() and blocks(page), name
+
+
+TOML_BLOCK = re.compile(r"^```toml\n(.*?)^```", re.S | re.M)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if TOML_BLOCK.findall(p.read_text())],
+                         ids=lambda p: p.name)
+def test_page_pipeline_files_load(page):
+    from toolpipe import ToolRegistry
+    from toolpipe.config import load_pipeline
+
+    for text in TOML_BLOCK.findall(page.read_text()):
+        assert load_pipeline(text, ToolRegistry(), source=page.name).layers

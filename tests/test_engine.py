@@ -419,3 +419,27 @@ def test_tool_call_parse_keeps_good_calls_intact():
     assert c == ToolCall("id1", "Read", {"path": "a", "n": [1, 2]}) and c.problem is None
     assert ToolCall.parse("id2", "Glob", None).input == {}
     assert DispatchResult("x", TextContent("t")).tool_call_id == "x"
+
+
+def test_a_tool_that_never_returns_meets_the_engines_backstop():
+    def hang(input, context):
+        yield Sleep(float("inf"))
+        return "never"
+
+    reg = ToolRegistry([Tool.from_function("Hang", hang, concurrency_safe=True),
+                        Tool.from_function("Quick", lambda i, c: "ok", concurrency_safe=True)])
+    engine = Engine(reg)
+    sim = SimulatedInterpreter()
+    results, spent = sim.run(timed(engine.dispatch_turn([ToolCall("h", "Hang"),
+                                                          ToolCall("q", "Quick")])))
+    assert results[0].text == "Tool 'Hang' timed out after 600s (the engine's call deadline)"
+    assert results[0].is_error and results[0].tool_call_id == "h"
+    assert results[1].text == "ok" and spent == 600
+    # without the backstop the simulator names the stuck program instead of hanging
+    from interpreters.simulated import SimulationDeadlock
+
+    with pytest.raises(SimulationDeadlock, match="hang"):
+        SimulatedInterpreter().run(Engine(reg, call_deadline=None).dispatch_turn(
+            [ToolCall("h", "Hang")]))
+    with pytest.raises(ConfigError, match="call_deadline"):
+        Engine(reg, call_deadline=-1)

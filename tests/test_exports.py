@@ -12,6 +12,8 @@ EXPECTED = {
     "WritePathExtractor", "NoPathExtractor", "VerifyMiddleware", "Verifier", "VerifyResult",
     "NoopVerifier", "CommandVerifier", "RedactingMiddleware", "SecretPatternSet",
     "SafetyShieldMiddleware", "ToolSafetyShield", "UnixShield", "ConstrainedProfile",
+    "Engine", "Agent", "AgentRun", "ToolCall", "ModelReply", "Model", "ScriptedModel",
+    "UserMessage", "AssistantMessage", "ToolResultsMessage", "plan_waves",
 }
 
 

@@ -17,10 +17,10 @@ from returns.result import Success
 
 from toolpipe._json import NotJSONError, check_json_object
 from toolpipe.context import CancelSignal, DispatchContext, ToolContext
-from toolpipe.effects import CallModel, CallOutcome, Emit, Gather, IsCancelled
+from toolpipe.effects import CallModel, CallOutcome, Emit, Gather, IsCancelled, WithDeadline
 from toolpipe.errors import ConfigError, PipelineError
 from toolpipe.events import LoggedEvent
-from toolpipe.layers._util import describe_failure
+from toolpipe.layers._util import describe_failure, seconds_text
 from toolpipe.layers.unknown_tool import DEFAULT_THRESHOLD, best_match
 from toolpipe.pipeline import PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
@@ -29,6 +29,9 @@ from toolpipe.result import DispatchResult, TextContent
 
 NO_RESULT = "dispatch produced no result"
 DEFAULT_MAX_CONCURRENCY = 8
+DEFAULT_CALL_DEADLINE = 600.0
+"""The engine's backstop: a call still running after this many seconds is dropped with a
+soft error, even in a pipeline without a timeout layer (a tool that never returns)."""
 
 # --- tool calls ------------------------------------------------------------------------------
 
@@ -168,6 +171,16 @@ class DispatchFailed(LoggedEvent):
 # --- the engine ------------------------------------------------------------------------------
 
 
+def _call_deadline(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
+            or value == float("inf"):
+        raise ConfigError(f"call_deadline must be a positive number of seconds or None, "
+                          f"got {value!r}")
+    return float(value)
+
+
 def _max_concurrency(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(f"max_concurrency must be a positive int, got {value!r}")
@@ -188,6 +201,7 @@ class Engine:
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         tool_context: ToolContext | None = None,
         barriers: bool = False,
+        call_deadline: float | None = DEFAULT_CALL_DEADLINE,
     ) -> None:
         if not isinstance(registry, ToolRegistry):
             raise ConfigError(f"registry must be a ToolRegistry, got {type(registry).__name__}")
@@ -199,6 +213,7 @@ class Engine:
         self.max_concurrency = _max_concurrency(max_concurrency)
         self.tool_context = tool_context or ToolContext()
         self.barriers = bool(barriers)
+        self.call_deadline = _call_deadline(call_deadline)
         self._pipeline = ToolPipeline.new(registry)
         self._started = False
 
@@ -291,7 +306,8 @@ class Engine:
                 for i in wave_calls
             ]
             answers = yield Gather(
-                [_dispatcher(pipeline, ctx) for ctx in ctxs], limit=self.max_concurrency
+                [_dispatcher(pipeline, ctx, self.call_deadline) for ctx in ctxs],
+                limit=self.max_concurrency,
             )
             for i, answer in zip(wave_calls, answers, strict=True):
                 reached[i] = True
@@ -309,8 +325,26 @@ class Engine:
                 for i, r in enumerate(results)]
 
 
-def _dispatcher(pipeline: ToolPipeline, ctx: DispatchContext) -> Callable[[], Any]:
-    return lambda: pipeline.dispatch(ctx)
+def _dispatcher(
+    pipeline: ToolPipeline, ctx: DispatchContext, deadline: float | None
+) -> Callable[[], Any]:
+    if deadline is None:
+        return lambda: pipeline.dispatch(ctx)
+    return lambda: _backstop(pipeline, ctx, deadline)
+
+
+def _backstop(
+    pipeline: ToolPipeline, ctx: DispatchContext, seconds: float
+) -> Program[DispatchResult]:
+    answer = yield WithDeadline(seconds, lambda: pipeline.dispatch(ctx))
+    if isinstance(answer, Success):
+        return answer.unwrap()  # type: ignore[no-any-return]
+    return DispatchResult.error(
+        ctx.call_id,
+        f"Tool '{ctx.tool_name}' timed out after {seconds_text(seconds)}s "
+        "(the engine's call deadline)",
+        ctx.tool_name, seconds,
+    )
 
 
 def _ids(calls: Sequence[ToolCall], turn: int) -> list[str]:
@@ -459,12 +493,14 @@ class Agent:
         tool_context: ToolContext | None = None,
         tools: Iterable[str] | None = None,
         barriers: bool = False,
+        call_deadline: float | None = DEFAULT_CALL_DEADLINE,
     ) -> None:
         if not callable(getattr(model, "respond", None)) and not callable(model):
             raise ConfigError(f"model must have a respond() method, got {model!r:.60}")
         self.model = model
         self.engine = Engine(registry, max_concurrency=max_concurrency,
-                             tool_context=tool_context, barriers=barriers)
+                             tool_context=tool_context, barriers=barriers,
+                             call_deadline=call_deadline)
         self.max_turns = _max_turns(max_turns)
         declared = registry.declarations()
         if tools is not None:

@@ -11,13 +11,44 @@ from typing import Any
 from toolpipe import (
     DispatchContext,
     DispatchResult,
+    MemoizingMiddleware,
+    NoopVerifier,
+    OutputLimitMiddleware,
+    PermissionCheck,
+    PermissionMiddleware,
+    PipelineBuilder,
+    RedactingMiddleware,
+    SafetyShieldMiddleware,
     TextContent,
+    TimeoutMiddleware,
     Tool,
     ToolPipeline,
     ToolRegistry,
+    UnknownToolMiddleware,
+    VerifyMiddleware,
 )
 
 PAYLOAD = "x" * 2048
+
+
+def allow(ctx: DispatchContext) -> Any:
+    return PermissionCheck.allow()
+
+
+def eight_layer_builder(reg: ToolRegistry) -> PipelineBuilder:
+    """All eight shipped layers, in the recommended order, configured so that an ordinary
+    call passes through every one of them."""
+    return (
+        ToolPipeline.builder()
+        .with_middleware(PermissionMiddleware.from_context().with_check(allow))
+        .with_middleware(OutputLimitMiddleware(16_384))
+        .with_middleware(RedactingMiddleware())
+        .with_middleware(TimeoutMiddleware.from_secs(120))
+        .with_middleware(UnknownToolMiddleware(reg))
+        .with_middleware(SafetyShieldMiddleware(watched_tools=["Bash"]))
+        .with_middleware(VerifyMiddleware(NoopVerifier(), ["Write"]))
+        .with_middleware(MemoizingMiddleware(["Glob"], ["Write"]))
+    )
 
 
 def tool_fn(input: Any, context: Any) -> str:

@@ -23,11 +23,14 @@ from typing import Any
 import attrs
 import trio
 
+from benchmarks import engine as engine_bench
 from benchmarks.common import (
     CTX,
     REGISTRY,
     _wrap,
+    allow,
     async_chain,
+    eight_layer_builder,
     passthrough_pipeline,
     per_op,
     per_op_async,
@@ -40,21 +43,14 @@ from toolpipe import (
     ConstrainedProfile,
     DispatchContext,
     DispatchResult,
-    MemoizingMiddleware,
     NoopVerifier,
-    OutputLimitMiddleware,
     PermissionCheck,
-    PermissionMiddleware,
-    RedactingMiddleware,
-    SafetyShieldMiddleware,
     SecretPatternSet,
     TextContent,
-    TimeoutMiddleware,
     ToolPipeline,
     ToolRegistry,
     UnixShield,
     UnknownToolMiddleware,
-    VerifyMiddleware,
     cache_key,
 )
 from toolpipe.layers.output_limit import cap_content
@@ -65,24 +61,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYER_COUNTS = (0, 1, 4, 8)
 
 
-def allow(ctx: DispatchContext) -> Any:
-    return PermissionCheck.allow()
-
-
 def eight_layers(reg: ToolRegistry) -> ToolPipeline:
-    return (
-        ToolPipeline.builder()
-        .with_middleware(PermissionMiddleware.from_context().with_check(allow))
-        .with_middleware(OutputLimitMiddleware(16_384))
-        .with_middleware(RedactingMiddleware())
-        .with_middleware(TimeoutMiddleware.from_secs(120))
-        .with_middleware(UnknownToolMiddleware(reg))
-        .with_middleware(SafetyShieldMiddleware(watched_tools=["Bash"]))
-        .with_middleware(VerifyMiddleware(NoopVerifier(), ["Write"]))
-        .with_middleware(MemoizingMiddleware(["Glob"], ["Write"]))
-        .with_core(reg)
-        .build()
-    )
+    return eight_layer_builder(reg).with_core(reg).build()
 
 
 def handwritten_eight(reg: ToolRegistry) -> Callable[[DispatchContext], Awaitable[Any]]:
@@ -355,6 +335,7 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         f"- UnknownTool suggestion with 10,000 registered tools: **{big * 1e3:.1f} ms** "
         f"per miss (10 tools: {us(small)}).",
         "",
+        *engine_bench.report(*figs["engine"]),
     ]
     return "\n".join(lines)
 
@@ -376,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     figs["redaction"] = redaction_figures(1 if args.quick else 3)
     print("unknown tool…", flush=True)
     figs["unknown"] = unknown_tool_figures(repeats)
+    print("engine…", flush=True)
+    figs["engine"] = (engine_bench.asyncio_turns(repeats),
+                      engine_bench.simulated_turns(200 if args.quick else 2_000, repeats))
     command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
     report = write_report(figs, command, args.quick)
     Path(args.output).write_text(report)

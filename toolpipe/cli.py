@@ -110,16 +110,15 @@ def decide(event: CallFinished, acts: Sequence[tuple[str, str]]) -> str:
 
 
 def head(text: str, width: int, *, tail: bool = False) -> str:
-    """The text on one line within ``width``; with ``tail``, its end is kept too (where an
-    error puts the did-you-mean or the risk)."""
+    """The text on one line within ``width``; with ``tail``, a closing question (an error's
+    did-you-mean) is kept too."""
     line = " ".join(text.split())
     if len(line) <= width:
         return line
-    if tail:
-        cut = line.rfind(". ")
-        last = line[cut + 2:] if cut > 0 else ""
-        end = len(last) if 0 < len(last) <= width * 2 // 3 else width // 2
-        return line[: width - end - 3] + " … " + line[-end:]
+    cut = line.rfind(". ")
+    last = line[cut + 2:] if cut > 0 else ""
+    if tail and last.endswith("?") and len(last) <= width * 2 // 3:
+        return line[: width - len(last) - 3] + " … " + last
     return line[: width - 1] + "…"
 
 

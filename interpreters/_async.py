@@ -17,6 +17,7 @@ from returns.result import Failure, Result, Success
 
 from interpreters import files
 from interpreters._core import BaseInterpreter, failed, model_call, verifier_call
+from interpreters.recording import ABANDONED
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
@@ -95,6 +96,7 @@ class AsyncInterpreter(BaseInterpreter):
     async def _drive(self, gen: Any, deadline: float | None) -> Any:
         immediate = self._immediate
         trace = self.trace
+        rec = self.recorder
         value: Any = None
         throw: BaseException | None = None
         try:
@@ -113,7 +115,11 @@ class AsyncInterpreter(BaseInterpreter):
                 handler = immediate.get(kind)
                 if handler is not None:
                     value = handler(eff)
+                    if rec is not None:
+                        now = self._clock()
+                        rec(eff, value, now, now)
                     continue
+                started = self._clock() if rec is not None else 0.0
                 try:
                     if kind is CallTool:
                         tool = eff.tool
@@ -150,6 +156,12 @@ class AsyncInterpreter(BaseInterpreter):
                         value, throw = None, not_an_effect(gen, eff)
                 except Exception as error:  # a scope body raised: re-raise it in the program
                     value, throw = None, error
+                except BaseException:
+                    if rec is not None:  # cut off by a deadline or a cancellation
+                        rec(eff, ABANDONED, started, self._clock())
+                    raise
+                if rec is not None:
+                    rec(eff, value if throw is None else Failure(throw), started, self._clock())
         except BaseException:
             gen.close()
             raise

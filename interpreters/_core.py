@@ -67,6 +67,8 @@ class BaseInterpreter:
 
     ``on_event`` receives every ``Emit``; with ``collect_events=True`` they are also kept in
     ``events``. With ``record=True`` every effect yielded is appended to ``trace``.
+    ``recorder(effect, answer, started, finished)`` is called for every answered effect
+    (the async interpreters; see ``interpreters.recording``).
     """
 
     def __init__(
@@ -76,8 +78,10 @@ class BaseInterpreter:
         on_event: Callable[[Any], None] | None = None,
         collect_events: bool = False,
         record: bool = False,
+        recorder: Callable[[Any, Any, float, float], None] | None = None,
     ) -> None:
         self.store: Store = store if store is not None else MemoryStore()
+        self.recorder = recorder
         self.on_event = on_event
         self.events: list[Any] = []
         self._collect = collect_events

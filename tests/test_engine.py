@@ -149,8 +149,9 @@ def test_waves_timing_on_the_simulated_clock():
     # wave 1: reads a, b, c at once (3 s); wave 2: the write (2 s)
     assert spent == 5
     assert [r.tool_call_id for r in results] == ["c0", "c1", "c2", "c3"]
-    planned = [e for e in sim.events if isinstance(e, TurnPlanned)]
-    assert planned == [TurnPlanned(1, 4, ((0, 1, 3), (2,)))]
+    (planned,) = [e for e in sim.events if isinstance(e, TurnPlanned)]
+    assert (planned.turn, planned.calls, planned.waves) == (1, 4, ((0, 1, 3), (2,)))
+    assert planned.tool_calls == tuple(calls) and planned.visible is None
 
 
 def test_max_concurrency_bounds_a_wave():

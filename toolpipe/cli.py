@@ -1,6 +1,8 @@
 """The ``toolpipe`` command.
 
     toolpipe run [--interpreter asyncio|trio|simulated] [--pipeline FILE.toml] [--json]
+                 [--record TRACE.jsonl]
+    toolpipe replay TRACE.jsonl [--pipeline FILE.toml] [--json]
     toolpipe pipeline [FILE.toml]
 
 ``run`` plays the bundled example session in a temporary workspace through a pipeline
@@ -37,7 +39,12 @@ from toolpipe.tools import Workspace
 INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
 
 
-def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], None]) -> Any:
+class UsageError(ToolpipeError):
+    """A command-line mistake: a file that cannot be read or written, a bad combination."""
+
+
+def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], None],
+           recorder: Any = None) -> Any:
     """Run a program on the named interpreter, passing every event to ``on_event``."""
     if interpreter == "simulated":
         from interpreters.simulated import SimulatedInterpreter
@@ -49,7 +56,7 @@ def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], No
         from interpreters.asyncio import AsyncioInterpreter
 
         async def main() -> Any:
-            return await AsyncioInterpreter(on_event=on_event).run(program)
+            return await AsyncioInterpreter(on_event=on_event, recorder=recorder).run(program)
 
         return asyncio.run(main())
     try:
@@ -62,7 +69,7 @@ def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], No
     from interpreters.trio import TrioInterpreter
 
     async def trio_main() -> Any:
-        return await TrioInterpreter(on_event=on_event).run(program)
+        return await TrioInterpreter(on_event=on_event, recorder=recorder).run(program)
 
     return trio.run(trio_main)
 
@@ -231,8 +238,85 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         if not args.json:
             print(f"pipeline ({source}): {' → '.join(names)}", file=out)
             print(f"workspace: {root} (temporary)\nprompt: {demo.PROMPT}\n", file=out)
-        run = run_on(args.interpreter, agent.run(demo.PROMPT), report.on_event)
+        recorder = None
+        if args.record is not None:
+            if args.interpreter == "simulated":
+                raise UsageError("--record needs --interpreter asyncio or trio (a recording "
+                                 "is of a real session)")
+            from interpreters.recording import TraceRecorder
+
+            try:
+                recorder = TraceRecorder.open(args.record, interpreter=args.interpreter,
+                                              pipeline=names, pipeline_text=text,
+                                              tools=registry.declarations())
+            except OSError as exc:
+                raise UsageError(f"cannot write the trace {args.record}: {exc.strerror}"
+                                 ) from None
+        try:
+            run = run_on(args.interpreter, agent.run(demo.PROMPT), report.on_event, recorder)
+        finally:
+            if recorder is not None:
+                recorder.close()
         report.finish(run, args.interpreter, names)
+        if recorder is not None and not args.json:
+            print(f"trace: {args.record} ({recorder.seq} effects); replay it with "
+                  f"`toolpipe replay {args.record}`", file=out)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from interpreters.simulated import SimulatedInterpreter
+    from toolpipe.replay import differences, load_trace, replay, replay_registry, verdict
+
+    try:
+        with open(args.trace, encoding="utf-8") as handle:
+            lines = handle.readlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read the trace {args.trace}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"the trace {args.trace} is not UTF-8 text") from None
+    trace = load_trace(lines, source=args.trace)
+    if args.pipeline is not None:
+        text, source = read_pipeline(args.pipeline)
+    elif trace.header.pipeline_text is not None:
+        text, source = trace.header.pipeline_text, "the recorded pipeline"
+    else:
+        raise UsageError(f"{args.trace} does not hold its pipeline; pass --pipeline FILE.toml")
+    registry, recording = replay_registry(trace)
+    builder = load_pipeline(text, registry, source=source)
+    sim = SimulatedInterpreter()
+    replayed = sim.run(replay(trace, builder, registry))
+    diffs = differences(trace, replayed)
+    changed = [d for d in diffs if not d.same]
+    if args.json:
+        print(json.dumps({
+            "trace": args.trace, "pipeline": source, "calls": len(diffs),
+            "changed": len(changed), "virtual_seconds": sim.now,
+            "diff": [{
+                "turn": d.turn, "call_id": d.call_id, "tool": d.tool, "same": d.same,
+                "recorded": None if d.recorded is None else {
+                    "verdict": verdict(d.recorded), "output": d.recorded.text,
+                    "is_error": d.recorded.is_error, "duration": d.recorded.duration},
+                "replayed": {"verdict": verdict(d.replayed), "output": d.replayed.text,
+                             "is_error": d.replayed.is_error,
+                             "duration": d.replayed.duration},
+            } for d in diffs],
+        }, indent=2), file=out)
+        return 0
+    print(f"replaying {args.trace} ({trace.header.interpreter}, {len(trace.turns)} turn(s), "
+          f"{trace.effects} effects) through {source}\n", file=out)
+    print(f"  {'turn':>4} {'tool':<6} {'recorded':<30} {'replayed':<30}", file=out)
+    for d in diffs:
+        before = "-" if d.recorded is None else f"{verdict(d.recorded)}: {d.recorded.text}"
+        after = f"{verdict(d.replayed)}: {d.replayed.text}"
+        mark = "  same" if d.same else "  CHANGED"
+        print(f"  {d.turn:>4} {d.tool:<6} {head(before, 30):<30} {head(after, 30):<30}{mark}",
+              file=out)
+    print(f"\n{len(diffs)} call(s), {len(changed)} changed; the replay took {sim.now:.2f} "
+          "virtual seconds", file=out)
+    if recording.unmatched:
+        print(f"{len(recording.unmatched)} run(s) had no recorded answer (the pipeline "
+              "asked for runs the recording never made)", file=out)
     return 0
 
 
@@ -263,7 +347,15 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--pipeline", metavar="FILE.toml",
                      help="a declarative pipeline (see `toolpipe pipeline` for the default)")
     run.add_argument("--json", action="store_true", help="print one JSON document")
+    run.add_argument("--record", metavar="TRACE.jsonl",
+                     help="record the session's effect log (asyncio or trio)")
     run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
+    rep = sub.add_parser("replay", help="replay a recorded trace on the simulated clock and "
+                         "show what changed, call by call")
+    rep.add_argument("trace", metavar="TRACE.jsonl")
+    rep.add_argument("--pipeline", metavar="FILE.toml",
+                     help="replay through this pipeline instead of the recorded one")
+    rep.add_argument("--json", action="store_true", help="print one JSON document")
     pipe = sub.add_parser("pipeline",
                           help="print the default pipeline file, or check FILE.toml")
     pipe.add_argument("file", nargs="?", metavar="FILE.toml")
@@ -271,7 +363,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
-    "run": cmd_run, "pipeline": cmd_pipeline,
+    "run": cmd_run, "replay": cmd_replay, "pipeline": cmd_pipeline,
 }
 
 

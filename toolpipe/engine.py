@@ -135,11 +135,14 @@ def plan_waves(
 
 @attrs.frozen
 class TurnPlanned:
-    """Emitted before a turn runs: how many calls, and the waves they run in."""
+    """Emitted before a turn runs: how many calls, the waves they run in, and the calls as
+    the model issued them (with the names it was shown), so a trace can replay the turn."""
 
     turn: int
     calls: int
     waves: tuple[tuple[int, ...], ...]
+    tool_calls: tuple[ToolCall, ...] = ()
+    visible: tuple[str, ...] | None = None
 
 
 @attrs.frozen
@@ -288,7 +291,8 @@ class Engine:
                 runnable.append(i)
         waves = plan_waves([calls[i] for i in runnable], self.registry, barriers=self.barriers)
         plan = tuple(tuple(runnable[j] for j in wave.calls) for wave in waves)
-        yield Emit(TurnPlanned(turn, n, plan))
+        yield Emit(TurnPlanned(turn, n, plan, tuple(calls),
+                               None if shown is None else tuple(sorted(shown))))
         for i, result in enumerate(results):
             if result is not None:
                 yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result, False))

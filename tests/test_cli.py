@@ -105,3 +105,43 @@ def test_head_keeps_the_end_of_errors():
     assert head("x" * 100, 10) == "xxxxxxxxx…"
     text = "Tool not found: Raed. Available: A, B, C, D, E. Did you mean 'Read'?"
     assert head(text, 40, tail=True).endswith("Did you mean 'Read'?")
+
+
+def fast_pipeline(tmp_path, **changes):
+    text = demo_pipeline_text().replace("timeout = 1", "timeout = 0.01")
+    for key, value in changes.items():
+        text = text.replace(key, value)
+    path = tmp_path / f"p{len(list(tmp_path.iterdir()))}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_record_then_replay(tmp_path, capsys):
+    trace = str(tmp_path / "s.jsonl")
+    code, out = run_cli("run", "--pipeline", fast_pipeline(tmp_path), "--record", trace)
+    assert code == 0 and f"trace: {trace}" in out
+    code, out = run_cli("replay", trace)
+    assert code == 0 and "14 call(s), 0 changed" in out
+    # what if the timeout were longer and nothing were cached? Both recorded attempts of
+    # the flaky call were cut off, so the replay cannot invent an answer: it times out.
+    other = fast_pipeline(tmp_path, **{"timeout = 0.01": "timeout = 10",
+                                       "ttl_turns = 5": "ttl_turns = 0"})
+    code, out = run_cli("replay", trace, "--pipeline", other, "--json")
+    document = json.loads(out)
+    changed = {d["call_id"]: d for d in document["diff"] if not d["same"]}
+    assert set(changed) == {"t2-readme", "t5-fetch"}
+    assert changed["t2-readme"]["recorded"]["verdict"] == "cache hit"
+    assert changed["t5-fetch"]["recorded"]["verdict"] == "timed out"
+    assert changed["t5-fetch"]["replayed"]["output"] == "Tool 'Fetch' timed out after 20s"
+
+
+def test_replay_errors(tmp_path, capsys):
+    code, _ = run_cli("replay", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "cannot read the trace" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind":"header","format":"toolpipe-trace","version":9}\n')
+    code, _ = run_cli("replay", str(bad))
+    assert code == 2 and f"{bad}:1: the trace has format version 9" in capsys.readouterr().err
+    code, _ = run_cli("run", "--interpreter", "simulated", "--record", str(tmp_path / "x"))
+    assert code == 2 and "--record needs --interpreter asyncio or trio" in (
+        capsys.readouterr().err)

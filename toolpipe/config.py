@@ -17,7 +17,6 @@ and the option. Parsing is pure: the caller reads the file.
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -26,6 +25,7 @@ from typing import Any, Literal
 import attrs
 import cattrs
 
+from toolpipe._cattrs import strict_converter
 from toolpipe.context import Ask, Decision, Deny, DispatchContext
 from toolpipe.errors import ConfigError
 from toolpipe.layers.memoize import MemoizingMiddleware
@@ -177,36 +177,7 @@ def build_layer(options: Any, registry: ToolRegistry) -> Middleware:
 # --- strict structuring ----------------------------------------------------------------------
 
 
-def _strict(kind: type, check: Callable[[Any], bool], what: str) -> Callable[[Any, Any], Any]:
-    def hook(value: Any, _: Any) -> Any:
-        if not check(value):
-            raise ValueError(f"expected {what}, got {value!r:.40}")
-        return kind(value)
-
-    return hook
-
-
-def _converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
-    conv.register_structure_hook(str, _strict(str, lambda v: isinstance(v, str), "a string"))
-    conv.register_structure_hook(bool, _strict(bool, lambda v: isinstance(v, bool),
-                                               "true or false"))
-    conv.register_structure_hook(int, _strict(
-        int, lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"))
-    conv.register_structure_hook(float, _strict(
-        float, lambda v: isinstance(v, int | float) and not isinstance(v, bool)
-        and math.isfinite(v), "a finite number"))
-    # A bare string must not become a list of its letters, nor a table a list of its keys.
-    conv.register_structure_hook_func(lambda t: t == list[str], _strict(
-        list, lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-        "a list of strings"))
-    conv.register_structure_hook_func(lambda t: t == dict[str, str], _strict(
-        dict, lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
-        "a table of strings"))
-    return conv
-
-
-CONVERTER = _converter()
+CONVERTER = strict_converter()
 
 
 def _messages(exc: Exception, options: type[Any]) -> list[tuple[str, str]]:

@@ -28,6 +28,7 @@ from cattrs.strategies import configure_tagged_union
 from returns.maybe import Nothing, Some
 from returns.result import Failure, Success
 
+from toolpipe._cattrs import strict_converter
 from toolpipe.context import CancelSignal
 from toolpipe.effects import CallCancelled, CallOutcome, Raised, SoftError, Unsupported
 from toolpipe.engine import ToolCall
@@ -138,7 +139,7 @@ RECORDS: dict[str, type[Any]] = {
 
 
 def _converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv = strict_converter()
     conv.register_unstructure_hook(bytes, lambda b: base64.b64encode(b).decode("ascii"))
     conv.register_structure_hook(bytes, lambda v, _: base64.b64decode(v, validate=True))
     configure_tagged_union(Part, conv, tag_name="type",

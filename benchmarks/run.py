@@ -24,6 +24,7 @@ import attrs
 import trio
 
 from benchmarks import engine as engine_bench
+from benchmarks import testing as testing_bench
 from benchmarks.common import (
     CTX,
     REGISTRY,
@@ -336,6 +337,7 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         f"per miss (10 tools: {us(small)}).",
         "",
         *engine_bench.report(*figs["engine"]),
+        *testing_bench.report(*figs["testing"]),
     ]
     return "\n".join(lines)
 
@@ -360,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     print("engine…", flush=True)
     figs["engine"] = (engine_bench.asyncio_turns(repeats),
                       engine_bench.simulated_turns(200 if args.quick else 2_000, repeats))
+    print("test kit…", flush=True)
+    figs["testing"] = (testing_bench.simulation(10_000, 1 if args.quick else 3),
+                       testing_bench.replay_speed(20 if args.quick else 100, repeats))
     command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
     report = write_report(figs, command, args.quick)
     Path(args.output).write_text(report)

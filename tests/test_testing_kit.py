@@ -134,7 +134,9 @@ def test_strategies_build_valid_values(data):
     behaviour = data.draw(tool_behaviours(hangs=False))
     assert not behaviour.hangs
     layers = data.draw(stacks(reg))
-    p = ToolPipeline.builder().with_middlewares(layers).with_core(reg).build()
+    # tools may hang: a timeout outermost guarantees an answer
+    p = (ToolPipeline.builder().with_middleware(TimeoutMiddleware.from_secs(100))
+         .with_middlewares(layers).with_core(reg).build())
     r = SimulatedInterpreter().run(p.dispatch(attrs.evolve(ctx, cancel=ctx.cancel)))
     assert isinstance(r, DispatchResult)
 

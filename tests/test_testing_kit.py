@@ -126,7 +126,7 @@ def test_the_laws_can_be_chosen_and_arguments_are_checked():
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_strategies_build_valid_values(data):
-    reg = data.draw(registries())
+    reg = data.draw(registries(hangs=True))
     assert set(reg.names()) == {"Bash", "Read", "Write"}
     ctx = data.draw(contexts())
     assert isinstance(ctx, DispatchContext)

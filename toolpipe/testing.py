@@ -101,9 +101,11 @@ TOOL_NAMES = ("Read", "Write", "Bash")
 
 
 @st.composite
-def registries(draw: st.DrawFn, names: Sequence[str] = TOOL_NAMES) -> ToolRegistry:
-    """A registry of kit tools with drawn behaviours."""
-    return registry_of({name: draw(tool_behaviours()) for name in names})
+def registries(draw: st.DrawFn, names: Sequence[str] = TOOL_NAMES, *,
+               hangs: bool = False) -> ToolRegistry:
+    """A registry of kit tools with drawn behaviours. With ``hangs=True`` a tool may never
+    return: then put a timeout around what you test, or the simulator reports a deadlock."""
+    return registry_of({name: draw(tool_behaviours(hangs=hangs)) for name in names})
 
 
 JSON_INPUT = st.dictionaries(

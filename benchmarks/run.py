@@ -1,7 +1,9 @@
 """Measure toolpipe against hand-written baselines in the same run; write docs/benchmarks.md.
 
-    python -m benchmarks.run            # full run (about a minute)
+    python -m benchmarks.run            # full run (about two minutes)
     python -m benchmarks.run --quick    # fewer iterations, for a smoke test
+
+The comparison with peer libraries is ``python -m benchmarks.peers`` (needs the bench extra).
 
 Every figure is a ratio against a baseline measured in the same process, so the machine's
 speed cancels out; absolute times are given for orientation.
@@ -338,6 +340,12 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         "",
         *engine_bench.report(*figs["engine"]),
         *testing_bench.report(*figs["testing"]),
+        "## Against the libraries users would pick instead",
+        "",
+        "FastMCP middleware, LangChain v1 agent middleware and detect-secrets, on the same "
+        "work in the same run: [benchmarks-peers.md](benchmarks-peers.md), written by "
+        "`pip install -e '.[test,bench]' && python -m benchmarks.peers` (about 5 minutes).",
+        "",
     ]
     return "\n".join(lines)
 

@@ -164,3 +164,29 @@ def test_display_hint_and_duration_survive_every_shipped_layer(inner, cs):
     results, _ = run_all(inner, ctxs)
     for r in results:
         assert r.display_hint == HINT and r.duration == 1.0 and not r.is_error
+
+
+class Tag:
+    """Emits before/after events around the rest of the chain."""
+
+    def __init__(self, label):
+        self.name = f"tag_{label}"
+        self.label = label
+
+    def dispatch(self, ctx, next):
+        from toolpipe.effects import Emit
+
+        yield Emit(("before", self.label))
+        result = yield from next(ctx)
+        yield Emit(("after", self.label))
+        return result
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 99).map(Tag), shipped_layers(REG)), max_size=10),
+       st.sampled_from(["Read", "Write", "Bash"]))
+def test_order_before_in_registration_order_after_in_reverse_in_any_stack(layers, tool):
+    _, sim = run_all(layers, [DispatchContext(tool, {"text": "x"})])
+    tags = [layer.label for layer in layers if isinstance(layer, Tag)]
+    events = [e for e in sim.events if isinstance(e, tuple) and e[0] in ("before", "after")]
+    assert events == [("before", t) for t in tags] + [("after", t) for t in reversed(tags)]

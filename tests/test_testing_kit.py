@@ -120,7 +120,7 @@ def test_the_laws_can_be_chosen_and_arguments_are_checked():
         check_layer_laws(ResetsDuration(), laws=["be nice"])
     with pytest.raises(TypeError, match="not a middleware"):
         check_layer_laws(lambda: 42)
-    assert len(LAWS) == 5
+    assert len(LAWS) == 6
 
 
 @settings(max_examples=30, deadline=None)

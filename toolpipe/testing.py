@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
-from toolpipe.engine import DispatchFailed, Engine, ToolCall
+from toolpipe.engine import DispatchFailed, Engine, ToolCall, TurnPlanned
 from toolpipe.errors import ToolError
 from toolpipe.layers.memoize import MemoizingMiddleware
 from toolpipe.layers.output_limit import OutputLimitMiddleware
@@ -271,7 +271,7 @@ def _turn(layer: Middleware, scenario: Scenario, *, outer_timeout: bool, seed: i
 
 
 LAWS = ("no result lost", "the engine's id is final", "display hint and duration survive",
-        "an outer timeout bounds the layer", "deterministic")
+        "invisible to wave planning", "an outer timeout bounds the layer", "deterministic")
 
 
 def check_scenario(make: Callable[[], Middleware], scenario: Scenario,
@@ -304,6 +304,15 @@ def check_scenario(make: Callable[[], Middleware], scenario: Scenario,
                     f"call {call_id}: inner hint {inner.display_hint}, duration "
                     f"{inner.duration}; the layer returned hint {result.display_hint}, "
                     f"duration {result.duration}")
+    if "invisible to wave planning" in laws:
+        plain = Engine(registry_of(scenario.behaviours), call_deadline=3600.0)
+        sim = SimulatedInterpreter()
+        sim.run(plain.dispatch_turn(scenario.calls))
+        expected = [e.waves for e in sim.events if isinstance(e, TurnPlanned)]
+        planned = [e.waves for e in events if isinstance(e, TurnPlanned)]
+        if planned != expected:
+            raise _violation("invisible to wave planning", layer, scenario,
+                             f"waves {planned} with the layer, {expected} without it")
     if "an outer timeout bounds the layer" in laws:
         bounded, bounded_spent, _, _ = _turn(make(), scenario, outer_timeout=True)
         # each wave is bounded by the deadline; a turn has at most len(calls) waves
@@ -327,8 +336,9 @@ def check_layer_laws(layer: Middleware | Callable[[], Middleware], *,
 
     Laws: every call of a turn gets exactly one result and the layer never raises; the
     engine's ids pair the results; a result derived from the rest of the chain keeps its
-    display hint and duration; a timeout outside the layer bounds it; the same scenario
-    gives the same results. Raises ``LawViolation`` with a minimal counterexample.
+    display hint and duration; the layer plays no part in wave planning; a timeout outside
+    the layer bounds it; the same scenario gives the same results. Raises ``LawViolation``
+    with a minimal counterexample.
     """
     make: Callable[[], Middleware]
     if hasattr(layer, "dispatch"):

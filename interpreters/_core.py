@@ -44,22 +44,22 @@ def failed(exc: Exception, duration: float) -> CallOutcome:
     return CallOutcome(failure_of(exc), duration)
 
 
+def _entry(obj: Any, method: str, what: str) -> Callable[..., Any]:
+    """``obj.method`` when it has one, else ``obj`` itself when it is callable."""
+    bound = getattr(obj, method, None)
+    if callable(bound):
+        return bound  # type: ignore[no-any-return]
+    if callable(obj):
+        return obj  # type: ignore[no-any-return]
+    raise TypeError(f"{obj!r:.60} is not a {what} (no {method}() method)")
+
+
 def verifier_call(verifier: Any) -> Callable[..., Any]:
-    verify = getattr(verifier, "verify", None)
-    if callable(verify):
-        return verify  # type: ignore[no-any-return]
-    if callable(verifier):
-        return verifier  # type: ignore[no-any-return]
-    raise TypeError(f"{verifier!r:.60} is not a verifier (no verify() method)")
+    return _entry(verifier, "verify", "verifier")
 
 
 def model_call(model: Any) -> Callable[..., Any]:
-    respond = getattr(model, "respond", None)
-    if callable(respond):
-        return respond  # type: ignore[no-any-return]
-    if callable(model):
-        return model  # type: ignore[no-any-return]
-    raise TypeError(f"{model!r:.60} is not a model (no respond() method)")
+    return _entry(model, "respond", "model")
 
 
 class BaseInterpreter:

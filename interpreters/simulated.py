@@ -150,14 +150,17 @@ class SimulatedInterpreter(BaseInterpreter):
         record: bool = False,
         on_event: Callable[[Any], None] | None = None,
         process_runner: ProcessRunner | None = None,
+        collect_events: bool = True,
     ) -> None:
-        super().__init__(store, on_event=on_event, collect_events=True, record=record)
+        super().__init__(store, on_event=on_event, collect_events=collect_events,
+                         record=record)
         if not math.isfinite(start):
             raise ValueError(f"start must be a finite time, got {start!r}")
         self._clock = float(start)
         self._rng = random.Random(seed)
         self._timers: list[list[Any]] = []
         self._seq = 0
+        self._dead = 0  # disarmed timers still in the heap (deleted lazily)
         self._ready: deque[tuple[_Task, int, Any, BaseException | None]] = deque()
         self._pending: deque[tuple[_Task, _Frame, int]] = deque()
         self._live: dict[int, _Task] = {}
@@ -248,10 +251,12 @@ class SimulatedInterpreter(BaseInterpreter):
                 return
             entry = heapq.heappop(timers)
             if entry[4] is None:
+                self._dead -= 1
                 continue
             if entry[0] > self._clock:
                 self._clock = entry[0]
-            entry[4](*entry[5:])
+            fire, entry[4] = entry[4], None  # out of the heap: no longer disarmable
+            fire(*entry[5:])
 
     def _deadlock(self) -> None:
         stuck = [
@@ -322,9 +327,19 @@ class SimulatedInterpreter(BaseInterpreter):
 
     def _disarm(self, frame: _Frame) -> None:
         frame.active = False
-        if frame.timer is not None:
-            frame.timer[4] = None
+        timer = frame.timer
+        if timer is not None:
             frame.timer = None
+            if timer[4] is not None:  # still waiting in the heap: delete it lazily
+                timer[4] = None
+                self._dead += 1
+                timers = self._timers
+                if self._dead > 256 and self._dead * 2 > len(timers):
+                    # Compact: a long run of disarmed deadlines (say the engine's 600 s
+                    # backstop on calls that end in milliseconds) must not pile up.
+                    timers[:] = [entry for entry in timers if entry[4] is not None]
+                    heapq.heapify(timers)
+                    self._dead = 0
         if frame.remove is not None:
             frame.remove()
             frame.remove = None

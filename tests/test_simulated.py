@@ -200,3 +200,31 @@ def test_thousands_of_dispatches_quickly():
     assert len(results) == 5000 and all(r.duration == 1.0 for r in results)
     assert sim.now == 1.0
     assert time.perf_counter() - start < 5
+
+
+def test_disarmed_deadlines_do_not_pile_up_in_the_timer_heap():
+    """Thousands of calls that finish long before their deadline: the heap is compacted,
+    and a deadline that does fire is not miscounted."""
+    from toolpipe.effects import Now, Sleep, WithDeadline
+
+    def quick():
+        return (yield WithDeadline(600, lambda: (yield Sleep(0.001)) or "ok"))
+
+    def slow():
+        return (yield WithDeadline(0.5, lambda: (yield Sleep(5)) or "late"))
+
+    sim = SimulatedInterpreter(collect_events=False)
+    for i in range(3000):
+        answer = sim.run(slow() if i % 100 == 0 else quick())
+        assert answer.unwrap() == "ok" if i % 100 else answer.failure().seconds == 0.5
+        assert len(sim._timers) <= 2 * 256 + 2
+    assert sim._dead == sum(1 for entry in sim._timers if entry[4] is None)
+
+    def clock():
+        return (yield Now())
+
+    expected = 0.0
+    for i in range(3000):  # the simulator's own float arithmetic, in the same order
+        expected += 0.5 if i % 100 == 0 else 0.001
+    assert sim.run(clock()) == expected
+    assert sim.events == []  # collect_events=False keeps nothing

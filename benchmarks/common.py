@@ -120,3 +120,16 @@ async def per_op_async(n: int, body: Callable[[], Awaitable[Any]]) -> float:
     for _ in range(n):
         await body()
     return (time.perf_counter() - start) / n
+
+
+PEERS_BEGIN, PEERS_END = "<!-- peers: begin -->", "<!-- peers: end -->"
+
+
+def splice(page: str, section: str) -> str:
+    """The page with its peers section replaced (or appended): each benchmark command owns
+    its part of docs/benchmarks.md."""
+    block = f"{PEERS_BEGIN}\n{section.rstrip()}\n{PEERS_END}\n"
+    if PEERS_BEGIN in page and PEERS_END in page:
+        head, rest = page.split(PEERS_BEGIN, 1)
+        return head + block + rest.split(PEERS_END, 1)[1].lstrip("\n")
+    return page.rstrip("\n") + "\n\n" + block

@@ -29,6 +29,7 @@ from benchmarks import engine as engine_bench
 from benchmarks import testing as testing_bench
 from benchmarks.common import (
     CTX,
+    PEERS_BEGIN,
     REGISTRY,
     _wrap,
     allow,
@@ -340,11 +341,9 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         "",
         *engine_bench.report(*figs["engine"]),
         *testing_bench.report(*figs["testing"]),
-        "## Against the libraries users would pick instead",
-        "",
-        "FastMCP middleware, LangChain v1 agent middleware and detect-secrets, on the same "
-        "work in the same run: [benchmarks-peers.md](benchmarks-peers.md), written by "
-        "`pip install -e '.[test,bench]' && python -m benchmarks.peers` (about 5 minutes).",
+        "The comparison with FastMCP, LangChain and detect-secrets below is written by "
+        "`pip install -e '.[test,bench]' && python -m benchmarks.peers` (about 5 minutes), "
+        "which replaces only its own section of this page.",
         "",
     ]
     return "\n".join(lines)
@@ -375,7 +374,11 @@ def main(argv: list[str] | None = None) -> int:
                        testing_bench.replay_speed(20 if args.quick else 100, repeats))
     command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
     report = write_report(figs, command, args.quick)
-    Path(args.output).write_text(report)
+    output = Path(args.output)
+    old = output.read_text() if output.exists() else ""
+    if PEERS_BEGIN in old:  # keep the peers section, which its own command writes
+        report = report.rstrip("\n") + "\n\n" + PEERS_BEGIN + old.split(PEERS_BEGIN, 1)[1]
+    output.write_text(report)
     print(report)
     return 0
 

@@ -9,6 +9,7 @@ trio or the simulated clock, where the waves' timing is exact.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
@@ -164,7 +165,7 @@ class DispatchFailed(LoggedEvent):
     turn: int = 0
     call_id: str = ""
     error: str = ""
-    level: int = attrs.field(default=40, kw_only=True)  # logging.ERROR
+    level: int = attrs.field(default=logging.ERROR, kw_only=True)
     logger: str = attrs.field(default="toolpipe.engine", kw_only=True)
 
     def message(self) -> str:

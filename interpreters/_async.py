@@ -230,6 +230,8 @@ class AsyncInterpreter(BaseInterpreter):
         start = self._clock()
         try:
             out = fn(*args)
+            if type(out) is str:  # the common case: a plain tool's text, nothing to await
+                return CallOutcome(Success(out), self._clock() - start)
             if type(out) is GeneratorType:
                 program = out
                 out = await self._guard(lambda: self._drive(program, deadline), signal)

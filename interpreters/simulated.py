@@ -492,6 +492,8 @@ class SimulatedInterpreter(BaseInterpreter):
             out = fn(*args)
         except Exception as error:
             return failed(error, 0.0)
+        if type(out) is str:  # the common case: a plain tool's text
+            return CallOutcome(Success(out), 0.0)
         if type(out) is GeneratorType:
             call = _Frame(out, _INVOKE, frame.deadline)
             call.start = self._clock

@@ -88,7 +88,7 @@ def _list(effect: FileOp, real: str) -> Result[Any, str]:
 def _walk(effect: FileOp, real: str) -> Result[Any, str]:
     if not os.path.isdir(real):
         if os.path.exists(real):
-            return Success((os.path.basename(real),))
+            return Success(("",))  # a file: the one path below it is itself
         raise FileNotFoundError(real)
     found: list[str] = []
     for folder, dirs, files in os.walk(real):  # symlinked folders are not followed

@@ -147,3 +147,14 @@ def test_workspace_arguments_are_checked():
         Workspace("")
     with pytest.raises(ConfigError, match="bash_timeout"):
         Workspace("x", bash_timeout=float("nan"))
+
+
+@pytest.mark.parametrize("kind", INTERPRETERS)
+def test_glob_and_grep_on_a_file_path(kind, ws):
+    assert call(kind, ws, "Grep", pattern="return", path="src/pkg/util.py").text == (
+        "src/pkg/util.py:2:    return 42")
+    assert call(kind, ws, "Glob", pattern="*.py", path="src/main.py").text == "src/main.py"
+    assert call(kind, ws, "Glob", pattern="*.txt", path="src/main.py").text == (
+        "No files match '*.txt'")
+    assert call(kind, ws, "Grep", pattern="print", path="src/main.py",
+                glob="*.py").text == "src/main.py:2:print('hello')"

@@ -287,7 +287,8 @@ class FileOp(Effect):
 
     ``read`` answers the text; ``write`` writes ``data`` (creating parent folders) and
     answers the number of characters; ``list`` answers ``(name, kind, size)`` tuples of a
-    folder, sorted; ``walk`` answers the relative paths of the files under a folder, sorted.
+    folder, sorted; ``walk`` answers the relative paths of the files under a folder, sorted
+    (a file answers one empty path: itself).
     Answer: ``Result[value, str]``, the failure a sentence for the model (not found, not a
     file, escapes the workspace through ``..`` or a symlink, ...).
     """

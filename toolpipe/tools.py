@@ -164,18 +164,25 @@ class Workspace:
         yield from _file(self.root, "write", path, text.replace(old, new))
         return f"Replaced {count if replace_all else 1} occurrence(s) in {path}"
 
+    def _files(self, base: str) -> Program[list[tuple[str, str]]]:
+        """The files under ``base`` (``base`` itself when it is a file): each as its path in
+        the workspace and the name patterns match (its path below ``base``, or its own
+        name when ``base`` is the file)."""
+        below: tuple[str, ...] = yield from _file(self.root, "walk", base)
+        return [(posixpath.normpath(posixpath.join(base, name)),
+                 name or posixpath.basename(base)) for name in below]
+
     def glob(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """Files matching a glob pattern (`*`, `?`, `**/`, `[...]`), relative to `path`."""
         pattern = _arg(input, "pattern", str)
         base = confine(_arg(input, "path", str, "."))
         regex = glob_regex(pattern)
-        files: tuple[str, ...] = yield from _file(self.root, "walk", base)
-        hits = [f for f in files if regex.match(f)]
+        files = yield from self._files(base)
+        hits = [path for path, name in files if regex.match(name)]
         if not hits:
             return f"No files match {pattern!r}"
-        shown = [posixpath.normpath(posixpath.join(base, f)) for f in hits[:MAX_GLOB]]
         more = f"\n… and {len(hits) - MAX_GLOB} more" if len(hits) > MAX_GLOB else ""
-        return "\n".join(shown) + more
+        return "\n".join(hits[:MAX_GLOB]) + more
 
     def grep(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """Lines matching a regular expression, as `path:line:text`. Optional `glob`
@@ -188,13 +195,13 @@ class Workspace:
             regex = re.compile(source, flags)
         except re.error as exc:
             raise ToolError(f"Invalid regular expression {source!r}: {exc}") from None
-        files: tuple[str, ...] = yield from _file(self.root, "walk", base)
+        files = yield from self._files(base)
         if only is not None:
             keep = glob_regex(only)
-            files = tuple(f for f in files if keep.match(f) or keep.match(posixpath.basename(f)))
+            files = [(path, name) for path, name in files
+                     if keep.match(name) or keep.match(posixpath.basename(name))]
         matches: list[str] = []
-        for name in files:
-            path = posixpath.normpath(posixpath.join(base, name)) if name != base else base
+        for path, _ in files:
             answer = yield FileOp("read", self.root, path)
             if not isinstance(answer, Success):
                 continue  # unreadable files are skipped, as grep -s does

@@ -21,12 +21,12 @@ from toolpipe.context import CancelSignal, DispatchContext, ToolContext
 from toolpipe.effects import CallModel, CallOutcome, Emit, Gather, IsCancelled, WithDeadline
 from toolpipe.errors import ConfigError, PipelineError
 from toolpipe.events import LoggedEvent
-from toolpipe.layers._util import describe_failure, seconds_text
-from toolpipe.layers.unknown_tool import DEFAULT_THRESHOLD, best_match
+from toolpipe.layers._util import describe_failure, finite_number, positive_int, seconds_text
+from toolpipe.layers.unknown_tool import did_you_mean
 from toolpipe.pipeline import PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
 from toolpipe.registry import ToolDeclaration, ToolRegistry, not_found_text
-from toolpipe.result import DispatchResult, TextContent
+from toolpipe.result import DispatchResult
 
 NO_RESULT = "dispatch produced no result"
 DEFAULT_MAX_CONCURRENCY = 8
@@ -175,22 +175,6 @@ class DispatchFailed(LoggedEvent):
 # --- the engine ------------------------------------------------------------------------------
 
 
-def _call_deadline(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
-            or value == float("inf"):
-        raise ConfigError(f"call_deadline must be a positive number of seconds or None, "
-                          f"got {value!r}")
-    return float(value)
-
-
-def _max_concurrency(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"max_concurrency must be a positive int, got {value!r}")
-    return value
-
-
 class Engine:
     """Dispatches the model's tool calls through the pipeline, a turn at a time.
 
@@ -214,10 +198,11 @@ class Engine:
                 f"tool_context must be a ToolContext, got {type(tool_context).__name__}"
             )
         self.registry = registry
-        self.max_concurrency = _max_concurrency(max_concurrency)
+        self.max_concurrency = positive_int("max_concurrency", max_concurrency)
         self.tool_context = tool_context or ToolContext()
         self.barriers = bool(barriers)
-        self.call_deadline = _call_deadline(call_deadline)
+        self.call_deadline = (None if call_deadline is None
+                              else finite_number("call_deadline", call_deadline, positive=True))
         self._pipeline = ToolPipeline.new(registry)
         self._started = False
 
@@ -276,8 +261,8 @@ class Engine:
         n = len(calls)
         ids = _ids(calls, turn)
         results: list[DispatchResult | None] = [None] * n
-        reached = [False] * n
         runnable: list[int] = []
+        names = None if shown is None else tuple(sorted(shown))
         first_use: dict[str, int] = {}
         for i, call in enumerate(calls):
             problem = call.problem
@@ -285,15 +270,18 @@ class Engine:
                 problem = f"duplicate id '{call.id}' (already used by call {first_use[call.id]})"
             first_use.setdefault(call.id, i)
             if problem is not None:
-                results[i] = _soft(ids[i], f"Invalid tool call: {problem}", call.name)
+                results[i] = DispatchResult.error(ids[i], f"Invalid tool call: {problem}",
+                                                  call.name)
             elif shown is not None and call.name not in shown:
-                results[i] = _soft(ids[i], _unshown_text(call.name, shown), call.name)
+                listed = names or ()  # the names shown, sorted (set whenever shown is)
+                results[i] = DispatchResult.error(
+                    ids[i], not_found_text(call.name, listed) + did_you_mean(call.name, listed),
+                    call.name)
             else:
                 runnable.append(i)
         waves = plan_waves([calls[i] for i in runnable], self.registry, barriers=self.barriers)
         plan = tuple(tuple(runnable[j] for j in wave.calls) for wave in waves)
-        yield Emit(TurnPlanned(turn, n, plan, tuple(calls),
-                               None if shown is None else tuple(sorted(shown))))
+        yield Emit(TurnPlanned(turn, n, plan, tuple(calls), names))
         for i, result in enumerate(results):
             if result is not None:
                 yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result, False))
@@ -301,9 +289,11 @@ class Engine:
         for wave_calls in plan:
             if (yield IsCancelled(signal)):
                 for i in wave_calls:
-                    results[i] = _soft(ids[i], f"Tool '{calls[i].name}' cancelled", calls[i].name)
-                    yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input,
-                                            results[i], False))  # type: ignore[arg-type]
+                    result = DispatchResult.error(ids[i], f"Tool '{calls[i].name}' cancelled",
+                                                  calls[i].name)
+                    results[i] = result
+                    yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result,
+                                            False))
                 continue
             ctxs = [
                 DispatchContext(calls[i].name, calls[i].input, ids[i], turn, signal,
@@ -315,18 +305,17 @@ class Engine:
                 limit=self.max_concurrency,
             )
             for i, answer in zip(wave_calls, answers, strict=True):
-                reached[i] = True
                 value = answer.unwrap() if isinstance(answer, Success) else None
                 if isinstance(value, DispatchResult):
-                    results[i] = attrs.evolve(value, tool_call_id=ids[i])  # the engine's id
+                    result = attrs.evolve(value, tool_call_id=ids[i])  # the engine's id
                 else:
                     error = (repr(answer.failure()) if not isinstance(answer, Success)
                              else f"returned {value!r:.60}, not a DispatchResult")
                     yield Emit(DispatchFailed(turn=turn, call_id=ids[i], error=error))
-                    results[i] = _soft(ids[i], NO_RESULT, calls[i].name)
-                yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input,
-                                        results[i], True))  # type: ignore[arg-type]
-        return [r if r is not None else _soft(ids[i], NO_RESULT, calls[i].name)
+                    result = DispatchResult.error(ids[i], NO_RESULT, calls[i].name)
+                results[i] = result
+                yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result, True))
+        return [r if r is not None else DispatchResult.error(ids[i], NO_RESULT, calls[i].name)
                 for i, r in enumerate(results)]
 
 
@@ -355,19 +344,6 @@ def _backstop(
 def _ids(calls: Sequence[ToolCall], turn: int) -> list[str]:
     """The model's ids; a call without one gets a generated id so its result can pair."""
     return [c.id if c.id else f"toolpipe-{turn}-{i}" for i, c in enumerate(calls)]
-
-
-def _soft(call_id: str, message: str, name: str) -> DispatchResult:
-    return DispatchResult(call_id, TextContent(message), True, 0.0, name)
-
-
-def _unshown_text(name: str, shown: frozenset[str]) -> str:
-    names = tuple(sorted(shown))
-    text = not_found_text(name, names)
-    match = best_match(name, names)
-    if match is not None and match[1] >= DEFAULT_THRESHOLD:
-        text += f". Did you mean '{match[0]}'?"
-    return text
 
 
 # --- messages and models ---------------------------------------------------------------------
@@ -475,12 +451,6 @@ class AgentRun:
         return ""
 
 
-def _max_turns(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"max_turns must be a positive int, got {value!r}")
-    return value
-
-
 class Agent:
     """The agent loop: ask the model, run its tool calls through the engine, repeat.
 
@@ -506,7 +476,7 @@ class Agent:
         self.engine = Engine(registry, max_concurrency=max_concurrency,
                              tool_context=tool_context, barriers=barriers,
                              call_deadline=call_deadline)
-        self.max_turns = _max_turns(max_turns)
+        self.max_turns = positive_int("max_turns", max_turns)
         declared = registry.declarations()
         if tools is not None:
             wanted = list(tools)

@@ -26,6 +26,12 @@ def finite_number(name: str, value: object, *, minimum: float | None = None,
     return float(value)
 
 
+def positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be a positive int, got {value!r}")
+    return value
+
+
 def non_negative_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ConfigError(f"{name} must be a non-negative int, got {value!r}")

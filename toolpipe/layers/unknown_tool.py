@@ -63,6 +63,22 @@ def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | No
     return best[1], best[0]
 
 
+def closest(name: str, candidates: tuple[str, ...],
+            threshold: float = DEFAULT_THRESHOLD) -> str | None:
+    """The best match when its similarity reaches ``threshold`` (inclusive), else None."""
+    match = best_match(name, candidates)
+    if match is None or match[1] < threshold:
+        return None
+    return match[0]
+
+
+def did_you_mean(name: str, candidates: tuple[str, ...],
+                 threshold: float = DEFAULT_THRESHOLD) -> str:
+    """``. Did you mean '{best}'?`` when a candidate is close enough, else ``""``."""
+    best = closest(name, candidates, threshold)
+    return "" if best is None else f". Did you mean '{best}'?"
+
+
 def _threshold(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
         raise ConfigError(f"threshold must be a number in [0, 1], got {value!r}")
@@ -86,10 +102,7 @@ class UnknownToolMiddleware:
         return attrs.evolve(self, threshold=threshold)
 
     def suggest(self, name: str) -> str | None:
-        match = best_match(name, self.registry.names())
-        if match is None or match[1] < self.threshold:
-            return None
-        return match[0]
+        return closest(name, self.registry.names(), self.threshold)
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         result = yield from next(ctx)
@@ -99,9 +112,8 @@ class UnknownToolMiddleware:
         lowered = output.text.lower()
         if "not found" not in lowered or "tool" not in lowered:
             return result
-        suggestion = self.suggest(result.resolved_tool_name or ctx.tool_name)
-        if suggestion is None:
+        suffix = did_you_mean(result.resolved_tool_name or ctx.tool_name,
+                              self.registry.names(), self.threshold)
+        if not suffix:
             return result
-        return attrs.evolve(
-            result, output=TextContent(f"{output.text}. Did you mean '{suggestion}'?")
-        )
+        return attrs.evolve(result, output=TextContent(output.text + suffix))

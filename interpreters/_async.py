@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from returns.result import Failure, Result, Success
 
 from interpreters import files
-from interpreters._core import BaseInterpreter, failed, model_call, verifier_call
+from interpreters._core import BaseInterpreter, failed, model_call, program_of, verifier_call
 from interpreters.recording import ABANDONED
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
@@ -170,11 +170,7 @@ class AsyncInterpreter(BaseInterpreter):
         signal = eff.cancel
         if signal is not None and signal.cancelled:
             return Failure(Interrupted())
-        body = eff.body()
-        if type(body) is not GeneratorType:
-            raise ProgramError(
-                f"WithDeadline body factory returned {type(body).__name__}, not a program"
-            )
+        body = program_of(eff.body, "WithDeadline")
         new_deadline = None
         if eff.seconds is not None:
             due = self._clock() + eff.seconds
@@ -209,12 +205,7 @@ class AsyncInterpreter(BaseInterpreter):
 
     async def _body(self, factory: Callable[[], Any], deadline: float | None) -> Any:
         try:
-            body = factory()
-            if type(body) is not GeneratorType:
-                raise ProgramError(
-                    f"Gather body factory returned {type(body).__name__}, not a program"
-                )
-            return Success(await self._drive(body, deadline))
+            return Success(await self._drive(program_of(factory, "Gather"), deadline))
         except Exception as error:
             return Failure(error)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from types import GeneratorType
 from typing import Any
 
 from returns.result import Failure, Result
@@ -27,7 +28,7 @@ from toolpipe.effects import (
     Raised,
     SoftError,
 )
-from toolpipe.errors import ToolError
+from toolpipe.errors import ProgramError, ToolError
 from toolpipe.events import LoggedEvent
 
 log = logging.getLogger("toolpipe.interpreters")
@@ -42,6 +43,16 @@ def failure_of(exc: Exception) -> Result[Any, CallFailure]:
 
 def failed(exc: Exception, duration: float) -> CallOutcome:
     return CallOutcome(failure_of(exc), duration)
+
+
+def program_of(factory: Callable[[], Any], effect: str) -> Any:
+    """Call a scoped effect's body factory; what it gives must be a program."""
+    body = factory()
+    if type(body) is not GeneratorType:
+        raise ProgramError(
+            f"{effect} body factory returned {type(body).__name__}, not a program"
+        )
+    return body
 
 
 def _entry(obj: Any, method: str, what: str) -> Callable[..., Any]:

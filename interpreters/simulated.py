@@ -29,6 +29,7 @@ from interpreters._core import (
     failed,
     log,
     model_call,
+    program_of,
     run_process_blocking,
     verifier_call,
 )
@@ -293,11 +294,7 @@ class SimulatedInterpreter(BaseInterpreter):
             slot = group.started
             group.started += 1
             try:
-                body = group.bodies[slot]()
-                if type(body) is not GeneratorType:
-                    raise ProgramError(
-                        f"Gather body factory returned {type(body).__name__}, not a program"
-                    )
+                body = program_of(group.bodies[slot], "Gather")
             except Exception as error:
                 group.results[slot] = Failure(error)
                 group.remaining -= 1
@@ -317,13 +314,21 @@ class SimulatedInterpreter(BaseInterpreter):
         """Cancel a gathered body whose parent was cancelled: close its frames, top first."""
         task.done = True
         self._live.pop(task.id, None)
-        while task.frames:
-            top = task.frames.pop()
+        self._close(task, None)
+
+    def _close(self, task: _Task, down_to: _Frame | None) -> None:
+        """Close the task's frames from the top down to ``down_to`` included (None: all),
+        disarming each; a program that raises while closed is logged."""
+        frames = task.frames
+        while frames:
+            top = frames.pop()
             self._disarm(top)
             try:
                 top.gen.close()
             except Exception:
                 log.exception("a program raised while being cancelled: %s", culprit(top.gen))
+            if top is down_to:
+                return
 
     def _disarm(self, frame: _Frame) -> None:
         frame.active = False
@@ -354,16 +359,7 @@ class SimulatedInterpreter(BaseInterpreter):
         """Cancel ``frame`` and everything above it, then answer its parent."""
         if task.done or not frame.active:
             return
-        frames = task.frames
-        while True:
-            top = frames.pop()
-            self._disarm(top)
-            try:
-                top.gen.close()
-            except Exception:
-                log.exception("a program raised while being cancelled: %s", culprit(top.gen))
-            if top is frame:
-                break
+        self._close(task, frame)
         task.token += 1
         answer: Any
         if why == _EXPIRE:
@@ -434,11 +430,10 @@ class SimulatedInterpreter(BaseInterpreter):
                 if signal is not None and signal.cancelled:
                     value = Failure(Interrupted())
                     continue
-                body = eff.body()
-                if type(body) is not GeneratorType:
-                    exc = ProgramError(
-                        f"WithDeadline body factory returned {type(body).__name__}, not a program"
-                    )
+                try:
+                    body = program_of(eff.body, "WithDeadline")
+                except ProgramError as error:  # (a factory that raises propagates, as before)
+                    exc = error
                     continue
                 scope = _Frame(body, _SCOPE, frame.deadline)
                 scope.seconds = eff.seconds

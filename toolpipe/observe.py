@@ -8,8 +8,6 @@ what went in and came out, so it works for any layer, shipped or yours.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from toolpipe.context import DispatchContext
@@ -37,20 +35,28 @@ class Observed:
         return f"Observed({self.layer!r})"
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
-        seen: list[DispatchContext] = []
-        inner: list[DispatchResult] = []
-
-        def spy(inner_ctx: DispatchContext) -> Program[DispatchResult]:
-            seen.append(inner_ctx)
-            result = yield from next(inner_ctx)
-            inner.append(result)
-            return result
-
-        result = yield from self.layer.dispatch(ctx, spy)
+        result, seen, inner = yield from watched(self.layer, ctx, next)
         how = describe(ctx, seen, inner, result)
         if how:
             yield Emit(LayerActed(ctx.call_id, self.name, how))
         return result
+
+
+def watched(layer: Middleware, ctx: DispatchContext, next: Next
+            ) -> Program[tuple[DispatchResult, list[DispatchContext], list[DispatchResult]]]:
+    """Run ``layer`` and keep what it passed to the rest of the chain and got back:
+    (its result, the contexts it sent on, the results that came back), in order."""
+    seen: list[DispatchContext] = []
+    inner: list[DispatchResult] = []
+
+    def spy(inner_ctx: DispatchContext) -> Program[DispatchResult]:
+        seen.append(inner_ctx)
+        result = yield from next(inner_ctx)
+        inner.append(result)
+        return result
+
+    result = yield from layer.dispatch(ctx, spy)
+    return result, seen, inner
 
 
 def describe(ctx: DispatchContext, seen: list[DispatchContext],
@@ -76,7 +82,3 @@ def describe(ctx: DispatchContext, seen: list[DispatchContext],
 def observed(builder: PipelineBuilder) -> PipelineBuilder:
     """The same builder with every layer wrapped in ``Observed``."""
     return attrs.evolve(builder, layers=tuple(Observed(layer) for layer in builder.layers))
-
-
-def unwrap(layer: Any) -> Any:
-    return layer.layer if isinstance(layer, Observed) else layer

@@ -33,6 +33,7 @@ from toolpipe.layers.shield import SafetyShieldMiddleware, UnixShield
 from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
 from toolpipe.layers.unknown_tool import UnknownToolMiddleware
 from toolpipe.layers.verify import NoopVerifier, VerifyMiddleware, VerifyResult
+from toolpipe.observe import watched
 from toolpipe.pipeline import Middleware, Next, PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolRegistry
@@ -225,17 +226,8 @@ class _Spy:
         self.log = log
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
-        inner: list[DispatchResult] = []
-        calls = [0]
-
-        def spy(inner_ctx: DispatchContext) -> Program[DispatchResult]:
-            calls[0] += 1
-            result = yield from next(inner_ctx)
-            inner.append(result)
-            return result
-
-        result = yield from self.layer.dispatch(ctx, spy)
-        self.log.append((ctx.call_id, calls[0], inner[-1] if inner else None, result))
+        result, seen, inner = yield from watched(self.layer, ctx, next)
+        self.log.append((ctx.call_id, len(seen), inner[-1] if inner else None, result))
         return result
 
 

@@ -238,3 +238,12 @@ def test_a_tool_missing_from_the_declarations_or_the_registry(good):
     decls = [d for d in make_registry().declarations() if d.name != "Snap"]
     with pytest.raises(TraceError, match="'Snap', which is missing from the registry"):
         replay_registry(trace, decls)
+
+
+def test_verdict_tells_a_permission_denial_from_a_file_error():
+    from toolpipe import DispatchResult
+
+    denied = DispatchResult.error("c", "Permission blocked by policy for tool 'rm'", "rm")
+    unreadable = DispatchResult.error("c", "Permission denied: 'secret.txt'", "Read")
+    assert verdict(denied) == "denied"
+    assert verdict(unreadable) == "error"

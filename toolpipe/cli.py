@@ -34,6 +34,7 @@ from toolpipe.errors import ToolpipeError
 from toolpipe.observe import LayerActed, observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
+from toolpipe.replay import verdict
 from toolpipe.tools import Workspace
 
 INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
@@ -91,29 +92,18 @@ class Row:
 
 
 def decide(event: CallFinished, acts: Sequence[tuple[str, str]]) -> str:
-    """A one-word verdict for the table, from the result and the layers that acted."""
+    """A one-word verdict for the table: the result's own (``replay.verdict``), sharpened
+    by what the layers that acted say (a cache hit, a retry, a turn cancelled early)."""
     result = event.result
-    text = result.text
     how = dict(acts)
-    if not event.reached_pipeline:
-        if text.startswith("Invalid tool call"):
-            return "invalid"
-        if text.endswith("cancelled"):
-            return "cancelled"
-        return "unknown tool"
-    if result.is_error and text.startswith("blocked by safety shield"):
-        return "blocked"
-    if result.is_error and "permission" in how:
-        return "denied"
-    if result.is_error and "timed out after" in text:
-        return "timed out"
+    if not event.reached_pipeline and result.text.endswith("cancelled"):
+        return "cancelled"
     if how.get("memoize") == "answered":
         return "cache hit"
-    if result.is_error:
-        return "error"
-    if "attempts" in how.get("timeout", ""):
+    word = verdict(result)
+    if word == "ok" and "attempts" in how.get("timeout", ""):
         return "ok (retried)"
-    return "ok"
+    return word
 
 
 def head(text: str, width: int, *, tail: bool = False) -> str:
@@ -266,7 +256,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from interpreters.simulated import SimulatedInterpreter
-    from toolpipe.replay import differences, load_trace, replay, replay_registry, verdict
+    from toolpipe.replay import differences, load_trace, replay, replay_registry
 
     try:
         with open(args.trace, encoding="utf-8") as handle:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -252,13 +253,16 @@ def differences(trace: Trace, replayed: Sequence[Sequence[DispatchResult]]) -> l
     return out
 
 
+_PERMISSION = re.compile(r"Permission .* for tool '.*'", re.S)
+
+
 def verdict(result: DispatchResult) -> str:
     """A one-word verdict read from a result alone."""
     text = result.text
     if result.is_error:
         if text.startswith("blocked by safety shield"):
             return "blocked"
-        if text.startswith("Permission "):
+        if _PERMISSION.fullmatch(text):  # the permission layer's texts, not a file error
             return "denied"
         if "timed out after" in text:
             return "timed out"

@@ -40,9 +40,6 @@ from toolpipe.layers.verify import CommandVerifier, NoopVerifier, VerifyMiddlewa
 from toolpipe.pipeline import Middleware, PipelineBuilder
 from toolpipe.registry import ToolRegistry
 
-LAYER_NAMES = ("permission", "timeout", "output_limit", "unknown_tool", "memoize", "verify",
-               "redaction", "safety_shield")
-
 
 class PipelineFileError(ConfigError):
     """A pipeline file that cannot be loaded; the message names the line and the option."""
@@ -117,6 +114,7 @@ OPTIONS: dict[str, type[Any]] = {
     "memoize": MemoizeOptions, "verify": VerifyOptions, "redaction": RedactionOptions,
     "safety_shield": ShieldOptions,
 }
+LAYER_NAMES = tuple(OPTIONS)
 
 
 def _policy(options: PermissionOptions) -> Callable[[DispatchContext], Decision] | None:
@@ -291,11 +289,6 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
             ) from None
         builder = builder.with_middleware(layer)
     return builder
-
-
-def default_pipeline_text() -> str:
-    """The pipeline ``toolpipe run`` uses when no file is given (also a template)."""
-    return DEFAULT_PIPELINE
 
 
 DEFAULT_PIPELINE = """\

@@ -151,16 +151,27 @@ def unique_reads(n: int) -> list[DispatchContext]:
     return [DispatchContext("Read", {"path": f"f{i}.txt"}, call_id=f"c{i}") for i in range(n)]
 
 
-async def asyncio_figures(n: int, repeats: int) -> dict[str, Any]:
-    interp = AsyncioInterpreter()
-    out: dict[str, Any] = {"passthrough": {}}
+async def passthrough_pairs(
+    interp: Any, make_chain: Callable[[int], Callable[[DispatchContext], Awaitable[Any]]],
+    n: int, repeats: int,
+) -> dict[int, tuple[float, float]]:
+    """Per layer count: (toolpipe's best time per dispatch, the hand-written chain's)."""
+    out = {}
     for layers in LAYER_COUNTS:
         p = passthrough_pipeline(layers)
-        chain = async_chain(layers)
+        chain = make_chain(layers)
         ours = min([await per_op_async(n, lambda: interp.run(p.dispatch(CTX)))
                     for _ in range(repeats)])
         base = min([await per_op_async(n, lambda: chain(CTX)) for _ in range(repeats)])
-        out["passthrough"][layers] = (ours, base)
+        out[layers] = (ours, base)
+    return out
+
+
+async def asyncio_figures(n: int, repeats: int) -> dict[str, Any]:
+    interp = AsyncioInterpreter()
+    out: dict[str, Any] = {
+        "passthrough": await passthrough_pairs(interp, async_chain, n, repeats)
+    }
 
     def cycling(make: Callable[[DispatchContext], Awaitable[Any]]) -> Callable[[], Any]:
         ctxs = unique_reads(n)
@@ -184,16 +195,7 @@ async def asyncio_figures(n: int, repeats: int) -> dict[str, Any]:
 
 def trio_figures(n: int, repeats: int) -> dict[int, tuple[float, float]]:
     async def main() -> dict[int, tuple[float, float]]:
-        interp = TrioInterpreter()
-        res = {}
-        for layers in LAYER_COUNTS:
-            p = passthrough_pipeline(layers)
-            chain = async_chain_trio(layers)
-            ours = min([await per_op_async(n, lambda: interp.run(p.dispatch(CTX)))
-                        for _ in range(repeats)])
-            base = min([await per_op_async(n, lambda: chain(CTX)) for _ in range(repeats)])
-            res[layers] = (ours, base)
-        return res
+        return await passthrough_pairs(TrioInterpreter(), async_chain_trio, n, repeats)
 
     return trio.run(main)
 

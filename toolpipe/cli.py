@@ -27,7 +27,7 @@ from typing import Any, TextIO
 import attrs
 
 from toolpipe import demo
-from toolpipe.config import DEFAULT_PIPELINE, PipelineFileError, load_pipeline
+from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.context import ToolContext
 from toolpipe.engine import Agent, AgentRun, CallFinished, TurnPlanned
 from toolpipe.errors import ToolpipeError
@@ -35,6 +35,7 @@ from toolpipe.observe import LayerActed, observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.replay import verdict
+from toolpipe.result import DispatchResult
 from toolpipe.tools import Workspace
 
 INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
@@ -194,19 +195,27 @@ def demo_pipeline_text() -> str:
     return text
 
 
+def read_text(path: str, what: str) -> str:
+    """A UTF-8 text file's content; a clear error naming ``what`` it is otherwise."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {path} is not UTF-8 text") from None
+
+
 def read_pipeline(path: str | None) -> tuple[str, str]:
     if path is None:
         return demo_pipeline_text(), "the default pipeline"
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read(), path
-    except OSError as exc:
-        raise PipelineFileError(f"cannot read the pipeline file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise PipelineFileError(f"the pipeline file {path} is not UTF-8 text") from None
+    return read_text(path, "the pipeline file"), path
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.record is not None and args.interpreter == "simulated":
+        raise UsageError("--record needs --interpreter asyncio or trio (a recording is of a "
+                         "real session)")
     text, source = read_pipeline(args.pipeline)
     with tempfile.TemporaryDirectory(prefix="toolpipe-demo-") as root:
         for name, content in demo.FILES.items():
@@ -215,11 +224,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(content)
         registry = ToolRegistry([*Workspace(root).tools(), demo.fetch_tool()])
-        try:
-            builder = load_pipeline(text, registry, source=source)
-        except PipelineFileError as exc:
-            print(f"toolpipe: {exc}", file=sys.stderr)
-            return 2
+        builder = load_pipeline(text, registry, source=source)
         agent = Agent(demo.model(), registry, tool_context=ToolContext(cwd=root),
                       max_turns=args.max_turns)
         agent.set_pipeline(observed(builder))
@@ -230,9 +235,6 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"workspace: {root} (temporary)\nprompt: {demo.PROMPT}\n", file=out)
         recorder = None
         if args.record is not None:
-            if args.interpreter == "simulated":
-                raise UsageError("--record needs --interpreter asyncio or trio (a recording "
-                                 "is of a real session)")
             from interpreters.recording import TraceRecorder
 
             try:
@@ -258,13 +260,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from interpreters.simulated import SimulatedInterpreter
     from toolpipe.replay import differences, load_trace, replay, replay_registry
 
-    try:
-        with open(args.trace, encoding="utf-8") as handle:
-            lines = handle.readlines()
-    except OSError as exc:
-        raise UsageError(f"cannot read the trace {args.trace}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"the trace {args.trace} is not UTF-8 text") from None
+    lines = read_text(args.trace, "the trace").splitlines(keepends=True)
     trace = load_trace(lines, source=args.trace)
     if args.pipeline is not None:
         text, source = read_pipeline(args.pipeline)
@@ -284,12 +280,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             "changed": len(changed), "virtual_seconds": sim.now,
             "diff": [{
                 "turn": d.turn, "call_id": d.call_id, "tool": d.tool, "same": d.same,
-                "recorded": None if d.recorded is None else {
-                    "verdict": verdict(d.recorded), "output": d.recorded.text,
-                    "is_error": d.recorded.is_error, "duration": d.recorded.duration},
-                "replayed": {"verdict": verdict(d.replayed), "output": d.replayed.text,
-                             "is_error": d.replayed.is_error,
-                             "duration": d.replayed.duration},
+                "recorded": None if d.recorded is None else _shown(d.recorded),
+                "replayed": _shown(d.replayed),
             } for d in diffs],
         }, indent=2), file=out)
         return 0
@@ -310,16 +302,17 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _shown(result: DispatchResult) -> dict[str, Any]:
+    return {"verdict": verdict(result), "output": result.text, "is_error": result.is_error,
+            "duration": result.duration}
+
+
 def cmd_pipeline(args: argparse.Namespace, out: TextIO) -> int:
     if args.file is None:
         out.write(DEFAULT_PIPELINE)
         return 0
     text, source = read_pipeline(args.file)
-    try:
-        builder = load_pipeline(text, ToolRegistry(), source=source)
-    except PipelineFileError as exc:
-        print(f"toolpipe: {exc}", file=sys.stderr)
-        return 2
+    builder = load_pipeline(text, ToolRegistry(), source=source)
     print(f"{source}: OK: {' → '.join([*(m.name for m in builder.layers), 'tool_call'])}",
           file=out)
     return 0

@@ -64,6 +64,7 @@ class Trace:
     tools: tuple[tuple[int, ToolRecord], ...]
     results: tuple[ResultRecord, ...]
     effects: int
+    source: str = "trace"
 
 
 def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
@@ -107,14 +108,20 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
             effects += 1
     if header is None:
         raise TraceError(f"{source}: empty: no trace header")
+    trace = Trace(header, tuple(turns), tuple(tools), tuple(results), effects, source)
     declared = {d.name for d in header.tools}
-    for line_number, record in tools:
-        if record.tool not in declared:
-            raise TraceError(
-                f"{source}:{line_number}: the trace runs tool {record.tool!r}, which is not "
-                f"among its declared tools ({', '.join(sorted(declared)) or 'none'})"
-            )
-    return Trace(header, tuple(turns), tuple(tools), tuple(results), effects)
+    _check_tools(trace, declared, f"not among its declared tools "
+                                  f"({', '.join(sorted(declared)) or 'none'})")
+    return trace
+
+
+def _check_tools(trace: Trace, names: set[str], missing: str) -> None:
+    """Every tool the trace runs must be in ``names``; else the first line that runs
+    another is named."""
+    for line, record in trace.tools:
+        if record.tool not in names:
+            raise TraceError(f"{trace.source}:{line}: the trace runs tool {record.tool!r}, "
+                             f"which is {missing}")
 
 
 def _short(exc: BaseException) -> str:
@@ -200,11 +207,8 @@ def replay_registry(trace: Trace, declarations: Iterable[ToolDeclaration] | None
                     ) -> tuple[ToolRegistry, Recording]:
     """Tools that replay the trace, declared as recorded (or as ``declarations`` say)."""
     decls = list(declarations) if declarations is not None else list(trace.header.tools)
-    names = {d.name for d in decls}
-    for line, record in trace.tools:
-        if record.tool not in names:
-            raise TraceError(f"trace:{line}: the trace runs tool {record.tool!r}, which is "
-                             "missing from the registry")
+    if declarations is not None:  # the recorded declarations were checked on loading
+        _check_tools(trace, {d.name for d in decls}, "missing from the registry")
     recording = Recording(record for _, record in trace.tools)
     return ToolRegistry(recording.tool(d) for d in decls), recording
 

@@ -129,7 +129,12 @@ def test_record_then_replay(tmp_path, capsys):
     code, out = run_cli("replay", trace, "--pipeline", other, "--json")
     document = json.loads(out)
     changed = {d["call_id"]: d for d in document["diff"] if not d["same"]}
-    assert set(changed) == {"t2-readme", "t5-fetch"}
+    assert {"t2-readme", "t5-fetch"} <= set(changed)
+    # Under the 0.01 s timeout a Bash call may be cut off too where python3 starts slowly
+    # (180 ms on a fresh machine); such a call changes only because it was recorded as
+    # timed out, so the test holds on any machine without depending on its speed.
+    for call_id in set(changed) - {"t2-readme", "t5-fetch"}:
+        assert changed[call_id]["recorded"]["verdict"] == "timed out", changed[call_id]
     assert changed["t2-readme"]["recorded"]["verdict"] == "cache hit"
     assert changed["t5-fetch"]["recorded"]["verdict"] == "timed out"
     assert changed["t5-fetch"]["replayed"]["output"] == "Tool 'Fetch' timed out after 20s"

@@ -106,7 +106,7 @@ class Flaky:
 ])
 def test_broken_layers_get_a_readable_counterexample(layer, law, detail):
     with pytest.raises(LawViolation) as caught:
-        check_layer_laws(layer, max_examples=200)
+        check_layer_laws(layer, max_examples=30)
     message = str(caught.value)
     assert f"breaks the law: {law}" in message and detail in message
     assert "counterexample:\n  calls: call0 " in message

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import attrs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreters.simulated import SimulatedInterpreter
@@ -348,8 +348,11 @@ def check_layer_laws(layer: Middleware | Callable[[], Middleware], *,
             getattr(probe, "dispatch", None)):
         raise TypeError(f"{probe!r:.60} is not a middleware (needs `name` and `dispatch`)")
 
+    # No explain phase: it re-runs the failing scenario hundreds of times to annotate lines,
+    # half the cost of a counterexample, and LawViolation already says what broke.
     @settings(max_examples=max_examples, deadline=None, derandomize=derandomize,
-              database=None, suppress_health_check=list(HealthCheck))
+              database=None, suppress_health_check=list(HealthCheck),
+              phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink))
     @given(scenarios())
     def run(scenario: Scenario) -> None:
         check_scenario(make, scenario, laws)

@@ -1,0 +1,84 @@
+"""The shell wing: what a shell command will do, read from its text without running it.
+
+Used by the safety shield (what is risky) and by memoize's write-path extractor (what may
+have changed): one reading of the shell for both.
+
+Layout (private modules behind this face):
+
+- ``_grammar``: the walk over the tree-sitter-bash parse, with variables, functions, ``cd``
+  and pipelines, into :class:`Command` facts at every depth of nested code;
+- ``_words``: words after expansion (quotes, ``$'…'``, braces, ``$IFS``, known variables);
+- ``_wrappers``: sudo, env, timeout, xargs… peeled off, and the code strings commands run;
+- ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
+- ``_effects``: the effect model (deletes, writes, reads, modes, runs, network);
+- ``_places``: each path classified against the workspace;
+- ``_model``: the fact types.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from toolpipe.shell._effects import (
+    DECODERS as DECODERS,
+)
+from toolpipe.shell._effects import (
+    DOWNLOADERS as DOWNLOADERS,
+)
+from toolpipe.shell._effects import (
+    NETWORK as NETWORK,
+)
+from toolpipe.shell._effects import (
+    NETWORK_SOURCES as NETWORK_SOURCES,
+)
+from toolpipe.shell._effects import (
+    Effect as Effect,
+)
+from toolpipe.shell._effects import (
+    EffectKind as EffectKind,
+)
+from toolpipe.shell._effects import (
+    effects as effects,
+)
+from toolpipe.shell._effects import (
+    stdin_code as stdin_code,
+)
+from toolpipe.shell._grammar import analyse as analyse
+from toolpipe.shell._model import Command as Command
+from toolpipe.shell._model import Problem as Problem
+from toolpipe.shell._model import Redirect as Redirect
+from toolpipe.shell._model import Script as Script
+from toolpipe.shell._places import Place as Place
+from toolpipe.shell._places import classify as classify
+from toolpipe.shell._words import Word as Word
+from toolpipe.shell._wrappers import SHELLS as SHELLS
+
+__all__ = [
+    "DECODERS", "DOWNLOADERS", "NETWORK", "NETWORK_SOURCES", "SHELLS", "Command", "Effect",
+    "EffectKind", "Place", "Problem", "Redirect", "Script", "Word", "analyse", "classify",
+    "effects", "stdin_code", "write_targets",
+]
+
+_CHANGES = frozenset({"write", "delete", "mode", "owner", "device"})
+
+
+def write_targets(command: str, cwd: str = ".") -> list[str] | None:
+    """The files ``command`` may change, normalised against ``cwd`` (``cd`` followed); None
+    when a target cannot be known (a variable, a glob, code it cannot read)."""
+    script = analyse(command)
+    out: list[str] = []
+    if any(p.kind in ("dynamic-code", "too-long", "too-deep") for p in script.problems):
+        return None
+    for cmd in script.commands:
+        for effect in effects(cmd):
+            if effect.kind not in _CHANGES:
+                continue
+            word = effect.word
+            if word is None or not word.known or word.glob or cmd.cwd is None:
+                return None
+            base = posixpath.join(cwd or ".", cmd.cwd) if not cmd.cwd.startswith(
+                ("/", "~")) else cmd.cwd
+            path = posixpath.normpath(posixpath.join(base, word.text))
+            if path not in out and not path.startswith("/dev/"):
+                out.append(path)
+    return out

@@ -1,0 +1,114 @@
+"""The facts the shell wing produces: commands as they will run, and what it could not read."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Literal
+
+import attrs
+
+from toolpipe.shell._words import Word
+
+ProblemKind = Literal[
+    "unparsed", "too-deep", "too-long", "dynamic-command", "dynamic-code", "fork-bomb",
+    "reverse-shell", "socket",
+]
+
+
+@attrs.frozen
+class Redirect:
+    """``op`` as written (``>``, ``>>``, ``&>``, ``>&``, ``<``, ``<>``, ``<<``, ``<<<``)."""
+
+    op: str
+    fd: int | None
+    target: Word | None  # a file, or None for here-documents and here-strings
+    data: Word | None = None  # the here-document's or here-string's text
+
+    @property
+    def writes(self) -> bool:
+        return ">" in self.op and self.target is not None and not self.duplicates
+
+    @property
+    def reads(self) -> bool:
+        return self.op in ("<", "<>") and self.target is not None
+
+    @property
+    def duplicates(self) -> bool:
+        """``2>&1``, ``>&-``: a file descriptor, not a file."""
+        t = self.target
+        return (self.op in (">&", "<&") and t is not None and t.known
+                and (t.text.isdigit() or t.text == "-"))
+
+
+@attrs.frozen
+class Command:
+    """One simple command as it will run: wrappers (sudo, env, timeout…) peeled off."""
+
+    argv: tuple[Word, ...]
+    wrappers: tuple[str, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
+    # Commands earlier in the same pipeline (their output is this command's input).
+    upstream: tuple[Command, ...] = ()
+    where: tuple[str, ...] = ()  # the code strings it was found in, outermost first
+    cwd: str | None = "."  # the directory it runs in, relative to the workspace; None: unknown
+    pipeline: int = 0
+    position: int = 0
+    privileged: bool = False  # run through sudo, doas, su, pkexec…
+
+    @property
+    def name(self) -> str:
+        """The command's name: the basename of its first word, lower-cased ('' if unknown)."""
+        if not self.argv or not self.argv[0].known:
+            return ""
+        return posixpath.basename(self.argv[0].text).lower() or self.argv[0].text
+
+    @property
+    def args(self) -> tuple[Word, ...]:
+        return self.argv[1:]
+
+    @property
+    def stdin_data(self) -> tuple[Word, ...]:
+        return tuple(r.data for r in self.redirects if r.data is not None)
+
+    @property
+    def piped(self) -> bool:
+        return bool(self.upstream)
+
+    def summary(self, limit: int = 3) -> str:
+        """``sudo rm -rf``: wrappers, the name and its first option words."""
+        words = [*self.wrappers, self.name or (self.argv[0].shown if self.argv else "?")]
+        opts = [a.shown for a in self.args if a.text.startswith("-")][:limit]
+        return " ".join(words + opts)
+
+    def located(self, limit: int = 3) -> str:
+        """The summary and where it was found: ``rm -rf inside eval``."""
+        inner = " inside ".join(reversed(self.where))
+        return self.summary(limit) + (f" inside {inner}" if inner else "")
+
+
+@attrs.frozen
+class Problem:
+    """Something the wing could not analyse, or a shape that is dangerous in itself."""
+
+    kind: ProblemKind
+    text: str
+    where: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # for dynamic code: the commands whose output it is
+
+    def located(self) -> str:
+        inner = " inside ".join(reversed(self.where))
+        return self.text + (f" inside {inner}" if inner else "")
+
+
+@attrs.frozen
+class Script:
+    """Everything found in one command line or script, at every depth."""
+
+    text: str
+    commands: tuple[Command, ...]
+    problems: tuple[Problem, ...]
+    workspace: str = "."
+
+    def downstream(self, cmd: Command) -> tuple[Command, ...]:
+        return tuple(c for c in self.commands
+                     if c.pipeline == cmd.pipeline and c.position > cmd.position)

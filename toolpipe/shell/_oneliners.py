@@ -1,0 +1,163 @@
+"""One-liners of other languages (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``,
+``php -r``, ``awk``): the shell commands they spawn, and their file and socket operations
+read as the shell commands they amount to (``shutil.rmtree("/")`` is ``rm -rf /``).
+
+This is a scan for well-known calls, not a parser of five languages: a call whose argument
+is not a plain string literal becomes an unknown word (``$TOOLPIPE_DYNAMIC``), which the
+rules count as outside the workspace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolpipe.shell._words import Word
+
+# The flag that introduces code, by interpreter ("" : the first operand is the program).
+LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "pypy3": "-c",
+             "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
+             "deno": "eval", "php": "-r", "lua": "-e", "awk": "", "gawk": "", "mawk": "",
+             "nawk": "", "busybox-awk": "", "Rscript": "-e", "tclsh": ""}
+DYNAMIC = "$TOOLPIPE_DYNAMIC"
+
+_STRING = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""", re.S)
+_SPAWN = re.compile(
+    r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
+    r"os\.spawn\w*|\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
+    r"\bshell_exec|\bpassthru|\bpopen|\bproc_open|IO\.popen|Open3\.\w+|\bqx|\bexecFile|"
+    r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen)\s*[({]")
+_BACKTICK = re.compile(r"`([^`]*)`")
+_DELETE = {
+    "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
+                         r"FileUtils\.remove_dir|fs\.rmSync|fs\.rm|rmSync|rimraf|"
+                         r"fs\.rmdirSync|Deno\.remove|remove_tree|rmtree)\s*\("),
+    "rm": re.compile(r"(?:os\.remove|os\.unlink|os\.rmdir|\.unlink|\bunlink|\brmdir|"
+                     r"File\.delete|File\.unlink|FileUtils\.rm|fs\.unlinkSync|fs\.unlink|"
+                     r"Path\([^)]*\)\.unlink|os\.removedirs)\s*\("),
+}
+_WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
+                    r"fs\.writeFile|fs\.appendFileSync|file_put_contents|writeFileSync|"
+                    r"Deno\.writeTextFile|io\.open)\s*\(")
+_WRITE_MODE = re.compile(r"""^\s*["'][^"']*["']\s*,\s*["'][wax+]|^\s*["'][>|+]""")
+_PATH_WRITE = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:write_text|write_bytes|"""
+                         r"""touch|open\(\s*["'][wa])""")
+_CHMOD = re.compile(r"(?:os\.chmod|fs\.chmodSync|File\.chmod|\bchmod)\s*\(")
+_SOCKET = re.compile(r"socket\.socket|\bsocket\s*\(|IO::Socket|TCPSocket|net\.Socket|"
+                     r"net\.connect|createConnection|fsockopen|/dev/tcp/|\bsocat\b|"
+                     r"Socket::INET|stream_socket_client|new\s+Socket")
+_SHELLISH = re.compile(r"dup2|pty\.spawn|/bin/(?:ba|z|da)?sh\b|\bexec\s*\(|subprocess|"
+                       r"spawn\(|popen|\bsystem\s*\(|\bsh\b.*-i|cmd\.exe|proc_open")
+_FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s*(?:1|true|"
+                   r"True)\s*\)?\s*:?\s*\{?\s*os\.fork|for\s*\(\s*;;\s*\)\s*\{?\s*fork")
+
+
+def code_flag(name: str, args: Sequence[Word]) -> Word | None:
+    """The code a one-liner runs: the word after ``-c``/``-e``/``-r`` (also ``-ne``,
+    ``-pe``…), or the program operand of awk."""
+    flag = LANGUAGES.get(name)
+    if flag is None:
+        return None
+    if flag == "":
+        i = 0
+        while i < len(args):
+            t = args[i].text
+            if t in ("-f", "--file"):
+                return None
+            if t in ("-F", "-v", "--assign", "--field-separator"):
+                i += 2
+                continue
+            if not t.startswith("-"):
+                return args[i]
+            i += 1
+        return None
+    for i, a in enumerate(args[:-1]):
+        t = a.text
+        if t == flag or t in ("--eval", "--command", "-E", "-p", "--print") or (
+            flag in ("-e", "-c") and t.startswith("-") and not t.startswith("--")
+            and t.endswith(flag[1]) and t[1:].isalpha()
+        ):
+            return args[i + 1]
+        if not t.startswith("-") and name not in ("deno",):
+            return None  # a script file: its code is not on the command line
+    return None
+
+
+def _call_args(code: str, start: int) -> str:
+    """The text of a call's arguments, from the opening bracket to its match."""
+    open_ch = code[start - 1]
+    close_ch = {"(": ")", "{": "}", "[": "]"}.get(open_ch, ")")
+    depth, i = 1, start
+    while i < len(code) and depth:
+        m = _STRING.match(code, i)
+        if m:
+            i = m.end()
+            continue
+        if code[i] == open_ch:
+            depth += 1
+        elif code[i] == close_ch:
+            depth -= 1
+        i += 1
+    return code[start : i - 1]
+
+
+def _literals(args: str) -> tuple[list[str], bool]:
+    """String literals of an argument list, and whether anything else is in it."""
+    strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
+    rest = _STRING.sub("", args)
+    dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
+        r"\b(?:shell|True|False|true|false|check|capture_output|text|stdout|stderr|"
+        r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
+        r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
+    return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
+            for s in strings], dynamic
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def shell_strings(name: str, code: str) -> list[str]:
+    """Shell text equivalent to what a one-liner spawns, deletes, writes and re-modes."""
+    out: list[str] = []
+    for m in _SPAWN.finditer(code):
+        strings, dynamic = _literals(_call_args(code, m.end()))
+        if strings or dynamic:
+            out.append(" ".join(strings) + (f" {DYNAMIC}" if dynamic else ""))
+    if name in ("perl", "ruby", "php"):
+        out += [m.group(1) for m in _BACKTICK.finditer(code)]
+    if name in LANGUAGES and LANGUAGES[name] == "":  # awk: print | "cmd", "cmd" | getline
+        out += [m.group(1) for m in re.finditer(r'\|\s*"([^"]*)"', code)]
+        out += [m.group(1) for m in re.finditer(r'"([^"]*)"\s*\|\s*getline', code)]
+    for command, pattern in _DELETE.items():
+        for m in pattern.finditer(code):
+            strings, dynamic = _literals(_call_args(code, m.end()))
+            target = _quote(strings[0]) if strings and not dynamic else DYNAMIC
+            out.append(f"{command} -- {target}")
+    for m in _WRITE.finditer(code):
+        args = _call_args(code, m.end())
+        if _WRITE_MODE.search(args) or "write" in m.group(0).lower() or "put" in m.group(0):
+            strings, dynamic = _literals(args.split(",", 1)[0])
+            out.append(f": > {_quote(strings[0]) if strings and not dynamic else DYNAMIC}")
+    for m in _PATH_WRITE.finditer(code):
+        out.append(f": > {_quote(m.group(1)[1:-1])}")
+    for m in _CHMOD.finditer(code):
+        args = _call_args(code, m.end())
+        strings, _ = _literals(args)
+        mode = re.search(r"0o?([0-7]{3,4})", args)
+        if strings:
+            out.append(f"chmod {mode.group(1) if mode else '777'} -- {_quote(strings[0])}")
+    return out
+
+
+def alerts(name: str, code: str) -> list[str]:
+    """Dangerous shapes with no shell equivalent: a socket wired to a shell, a fork loop."""
+    found: list[str] = []
+    if _SOCKET.search(code):
+        if _SHELLISH.search(code):
+            found.append("reverse-shell")
+        else:
+            found.append("socket")
+    if _FORK.search(code):
+        found.append("fork-bomb")
+    return found

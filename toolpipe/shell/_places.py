@@ -1,0 +1,181 @@
+"""Where a path lies, seen from the workspace (``ToolContext.cwd``).
+
+Purely lexical: no file is looked at. A target that cannot be resolved (``~``, ``/``, a glob
+at the root, an unknown variable, ``..`` climbing out) counts as outside the workspace.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Literal
+
+import attrs
+
+from toolpipe.shell._words import UNKNOWN, Word
+
+Kind = Literal["workspace", "workspace-root", "scratch", "outside", "system", "root",
+               "secret", "persistence", "device"]
+# How bad it is to destroy or overwrite each kind (the rules pick by this order).
+SEVERITY: dict[Kind, int] = {"workspace": 0, "scratch": 0, "workspace-root": 2, "outside": 3,
+                             "system": 4, "secret": 4, "persistence": 4, "root": 5,
+                             "device": 5}
+LABEL: dict[Kind, str] = {
+    "workspace": "inside the workspace", "workspace-root": "the whole workspace",
+    "scratch": "a scratch location", "outside": "outside the workspace",
+    "system": "a system location", "root": "outside the workspace", "secret": "a secret",
+    "persistence": "a persistence point", "device": "a device",
+}
+
+SYSTEM = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot",
+          "/var", "/root", "/sys", "/proc", "/opt", "/srv", "/snap", "/dev", "/run",
+          "/System", "/Library", "/Applications", "/private", "/nix", "/home", "/Users",
+          "/mnt", "/media", "/lost+found")
+SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/")
+SAFE_DEVICES = re.compile(r"^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|"
+                          r"pts/\w+|fd/.*|console|ptmx)$")
+_SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.gnupg",
+                "~/.docker/config.json", "~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc",
+                "~/.git-credentials", "~/.config/gh", "~/.password-store",
+                "~/.local/share/keyrings", "~/.vault-token", "~/.terraform.d",
+                "~/.config/hub", "~/.boto", "~/.s3cfg", "~/.mozilla", "~/.config/chromium",
+                "~/.config/google-chrome", "~/.bash_history", "~/.zsh_history",
+                "~/.python_history", "~/.mysql_history", "~/.psql_history", "~/.history",
+                "~/.lesshst", "~/.viminfo", "~/.local/share/fish/fish_history")
+_SECRET_NAMES = re.compile(
+    r"(^|/)(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.?netrc|\.pgpass|"
+    r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
+    r"[\w.-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
+    r"wallet\.dat)$")
+_PERSISTENCE = re.compile(
+    r"^(~|/root|/home/[^/]+)/(\.(bash|zsh)rc|\.bash_profile|\.bash_login|\.bash_logout|"
+    r"\.profile|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.cshrc|\.tcshrc|\.inputrc|"
+    r"\.config/fish/config\.fish|\.config/fish/conf\.d/.*|\.ssh/authorized_keys2?|"
+    r"\.ssh/rc|\.ssh/config|\.config/autostart/.*|\.config/systemd/.*|\.local/share/systemd"
+    r"/.*|\.xinitrc|\.xprofile|\.xsession|\.gitconfig|\.config/git/config|\.vimrc|"
+    r"\.pam_environment|Library/LaunchAgents/.*)$"
+    r"|^/etc/(profile|profile\.d/.*|bash\.bashrc|bashrc|zsh/.*|zshrc|zprofile|environment|"
+    r"sudoers|sudoers\.d/.*|cron\w*(/.*)?|crontab|anacrontab|systemd/.*|init\.d/.*|rc\.local|"
+    r"rc\d\.d/.*|ld\.so\.preload|ld\.so\.conf(\.d/.*)?|passwd|group|shadow|gshadow|"
+    r"pam\.d/.*|security/.*|ssh/sshd_config(\.d/.*)?|update-motd\.d/.*|xdg/autostart/.*|"
+    r"modules-load\.d/.*|udev/rules\.d/.*|apt/apt\.conf\.d/.*|hosts)$"
+    r"|^/var/spool/cron(/.*)?$|^/(usr/)?lib/systemd/.*$|^/Library/Launch\w+/.*$")
+
+
+@attrs.frozen
+class Place:
+    kind: Kind
+    path: str  # as resolved (lexically), for messages
+
+    @property
+    def severity(self) -> int:
+        return SEVERITY[self.kind]
+
+    @property
+    def label(self) -> str:
+        return LABEL[self.kind]
+
+
+def _home_relative(path: str) -> str | None:
+    """``~``, ``~/x``, ``/root/x``, ``/home/u/x`` → ``~``-relative text (others: None)."""
+    if path == "~" or path.startswith("~/"):
+        return path
+    if path.startswith("~"):  # ~user
+        rest = path.split("/", 1)
+        return "~/" + rest[1] if len(rest) > 1 else "~"
+    m = re.match(r"^(/root|/home/[^/]+|/Users/[^/]+)(/.*)?$", path)
+    if m:
+        return "~" + (m.group(2) or "")
+    return None
+
+
+def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> Place:
+    """Classify a path word as it would be used from ``cwd`` (relative to the workspace)."""
+    w = word if isinstance(word, Word) else Word(word, word)
+    text = w.text
+    prefix, unknown_part = text, False
+    if UNKNOWN in text:
+        prefix, unknown_part = text.split(UNKNOWN, 1)[0], True
+    if w.glob:
+        cut = min((prefix.find(c) for c in "*?[" if c in prefix), default=len(prefix))
+        prefix, unknown_part = prefix[:cut], True
+    if unknown_part and not prefix:
+        return Place("outside", w.shown)  # nothing known: it may be anything
+    if unknown_part and not w.tame and not prefix.endswith("/"):
+        # `$x` glued to a name: still under the prefix's directory, at best
+        prefix = posixpath.dirname(prefix) + "/" if "/" in prefix else ""
+        if not prefix:
+            return Place("outside", w.shown)
+    absolute = _absolute(prefix, cwd, workspace)
+    if absolute is None:
+        return Place("outside", w.shown)
+    return _place(absolute, unknown_part, w.tame, w.shown, workspace)
+
+
+def _absolute(prefix: str, cwd: str | None, workspace: str) -> str | None:
+    """Lexical resolution: ``@/…`` for paths inside a relative workspace."""
+    trailing = prefix.endswith("/")
+    if prefix.startswith(("/", "~")):
+        path = posixpath.normpath(prefix) if prefix not in ("~",) else "~"
+        if prefix.startswith("//"):
+            path = "/" + path.lstrip("/")
+    else:
+        if cwd is None:
+            return None
+        base = cwd if cwd.startswith(("/", "~")) else posixpath.join("@", cwd)
+        path = posixpath.normpath(posixpath.join(base, prefix or "."))
+    if workspace.startswith("/"):
+        ws = posixpath.normpath(workspace)
+        if path == ws or path.startswith(ws.rstrip("/") + "/"):
+            path = "@" + path[len(ws):]
+    if path.startswith("@/../") or path == "@/..":
+        return None if not workspace.startswith("/") else path
+    return path + ("/" if trailing and not path.endswith("/") else "")
+
+
+def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> Place:
+    bare = path.rstrip("/") or "/"
+    if bare == "@" or path.startswith("@/") or path == "@/":
+        inner = bare[2:] if bare.startswith("@/") else ""
+        if not inner or inner == ".":
+            return Place("workspace-root" if partial or not inner else "workspace", shown)
+        if partial and not tame:
+            return Place("workspace", shown)
+        return Place("secret" if _SECRET_NAMES.search(inner) else "workspace", shown)
+    if path.startswith("@"):
+        return Place("outside", shown)
+    if path.startswith("/dev/"):
+        if SAFE_DEVICES.match(bare):
+            return Place("scratch", shown)
+        if path.startswith(("/dev/tcp/", "/dev/udp/")):
+            return Place("outside", shown)
+        return Place("device", shown) if not partial or bare != "/dev" else Place("root", shown)
+    home = _home_relative(bare)
+    if home is not None:
+        if home == "~":
+            return Place("root", shown)
+        if _PERSISTENCE.match(home):
+            return Place("persistence", shown)
+        if any(home == s or home.startswith(s + "/") for s in _SECRET_HOME) or (
+                _SECRET_NAMES.search(home) and not home.endswith(".pub")):
+            return Place("secret", shown)
+        if bare.startswith("/root"):
+            return Place("system", shown)
+        return Place("outside", shown)
+    if bare == "/":
+        return Place("root", shown)
+    if _PERSISTENCE.match(bare):
+        return Place("persistence", shown)
+    if bare in ("/etc/shadow", "/etc/gshadow", "/etc/sudoers") or (bare.startswith(
+            ("/etc/ssl/private", "/etc/ssh/ssh_host_")) and not bare.endswith(".pub")):
+        return Place("secret", shown)
+    if any((bare + "/").startswith(s) for s in SCRATCH) and bare not in ("/tmp", "/var/tmp",
+                                                                         "/dev/shm"):
+        return Place("scratch", shown)
+    if any(bare == s for s in SYSTEM):
+        return Place("root", shown)
+    if bare.startswith("/proc/") and not bare.startswith("/proc/sys"):
+        return Place("system", shown)
+    if any(bare.startswith(s + "/") for s in SYSTEM):
+        return Place("system", shown)
+    return Place("outside", shown)

@@ -1,0 +1,202 @@
+"""Words after the shell's expansions: what a command really receives as its arguments.
+
+A :class:`Word` is built from segments (literal text, quoted or not, and unknown parts such
+as an unresolved ``$var``). Expansion follows bash where it can be done without running
+anything: quote removal, backslashes, ``$'…'`` escapes, brace expansion of literals, known
+variables (``$IFS`` included, with word splitting of unquoted expansions). What stays
+unknown is marked, never guessed: ``text`` holds ``UNKNOWN`` in its place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+UNKNOWN = "\x00"
+IFS = " \t\n"
+GLOB_CHARS = frozenset("*?[")
+MAX_BRACE_WORDS = 256
+
+
+@attrs.frozen
+class Segment:
+    text: str
+    quoted: bool = False
+    known: bool = True
+    # For an unknown part: may it contain ``..`` or ``/`` (a variable may; a name from
+    # ``find``'s output under a known root may not climb out of it).
+    tame: bool = False
+
+
+@attrs.frozen
+class Word:
+    """One argument: ``text`` (with ``UNKNOWN`` for what is not known), its source text."""
+
+    text: str
+    raw: str = ""
+    glob: bool = False  # an unquoted *, ? or [ : a pattern, not a name
+    tame: bool = True  # every unknown part is tame (see Segment)
+    # Texts of the commands whose output is spliced into this word ($(…), `…`, <(…)).
+    sources: tuple[str, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        return UNKNOWN not in self.text
+
+    @property
+    def shown(self) -> str:
+        """For messages: the text, or the source text where part of it is unknown."""
+        return self.text if self.known else (self.raw or self.text.replace(UNKNOWN, "…"))
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+def literal(text: str) -> Word:
+    return Word(text, text)
+
+
+def unknown(raw: str, *, tame: bool = False, prefix: str = "") -> Word:
+    return Word(prefix + UNKNOWN, raw, tame=tame)
+
+
+_ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
+                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_ANSI = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|"
+                   r"c.|.)", re.S)
+
+
+def ansi_c(body: str) -> str:
+    """The value of ``$'body'``."""
+
+    def one(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if e[0] in "xuU":
+            try:
+                return chr(int(e[1:], 16))
+            except (ValueError, OverflowError):
+                return UNKNOWN
+        if e[0].isdigit():
+            return chr(int(e, 8) & 0xFF)
+        if e[0] == "c":
+            return chr(ord(e[1]) & 0x1F)
+        return _ANSI_SIMPLE.get(e, "\\" + e)
+
+    return _ANSI.sub(one, body)
+
+
+def unescape_unquoted(text: str) -> str:
+    """Backslash removal outside quotes (``\\<newline>`` joins lines)."""
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(\n|.)", lambda m: "" if m.group(1) == "\n" else m.group(1), text,
+                  flags=re.S)
+
+
+def unescape_double(text: str) -> str:
+    """Inside double quotes a backslash escapes only ``$ ` " \\`` and newline."""
+    if "\\" not in text:
+        return text
+    return re.sub(r'\\([$`"\\\n])', lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+def _brace_items(chars: list[tuple[str, bool]]) -> list[list[tuple[str, bool]]] | None:
+    """Brace-expand a word given as (char, quoted) pairs; None when nothing expands."""
+    depth, start = 0, -1
+    commas: list[int] = []
+    for i, (c, q) in enumerate(chars):
+        if q:
+            continue
+        if c == "{":
+            if depth == 0:
+                start, commas = i, []
+            depth += 1
+        elif c == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                inner = chars[start + 1 : i]
+                pre, post = chars[:start], chars[i + 1 :]
+                if commas:
+                    parts, last = [], start + 1
+                    for comma in [*commas, i]:
+                        parts.append(chars[last:comma])
+                        last = comma + 1
+                    return [pre + p + post for p in parts]
+                seq = _sequence("".join(c for c, _ in inner))
+                if seq is not None:
+                    return [pre + [(ch, True) for ch in s] + post for s in seq]
+        elif c == "," and depth == 1:
+            commas.append(i)
+    return None
+
+
+def _sequence(text: str) -> list[str] | None:
+    m = re.fullmatch(r"(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])(?:\.\.(-?\d+))?", text)
+    if m is None:
+        return None
+    a, b, step = m.group(1), m.group(2), abs(int(m.group(3) or 1)) or 1
+    if a.lstrip("-").isdigit() and b.lstrip("-").isdigit():
+        lo, hi = int(a), int(b)
+        if abs(hi - lo) // step > MAX_BRACE_WORDS:
+            return None
+        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        return [str(n) for n in rng]
+    if a.isalpha() and b.isalpha():
+        lo, hi = ord(a), ord(b)
+        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        return [chr(n) for n in rng]
+    return None
+
+
+def brace_expand(chars: list[tuple[str, bool]]) -> list[list[tuple[str, bool]]]:
+    out: list[list[tuple[str, bool]]] = []
+    todo = [chars]
+    while todo and len(out) + len(todo) <= MAX_BRACE_WORDS:
+        item = todo.pop(0)
+        expanded = _brace_items(item)
+        if expanded is None:
+            out.append(item)
+        else:
+            todo[:0] = expanded
+    return out + todo
+
+
+def build(segments: Sequence[Segment], raw: str, sources: Iterable[str] = (),
+          *, split: bool = True) -> list[Word]:
+    """Turn the segments of one shell word into the words the command receives.
+
+    Unquoted known text is brace-expanded and split at IFS (an unquoted ``${IFS}`` splits
+    the word, as bash does); quoted text never splits. Unknown parts stay in place.
+    """
+    srcs = tuple(sources)
+    chars: list[tuple[str, bool]] = []
+    tame = True
+    for seg in segments:
+        if not seg.known:
+            chars.append((UNKNOWN, True))
+            tame = tame and seg.tame
+            continue
+        for c in seg.text:
+            chars.append((c, seg.quoted))
+    if not chars:
+        # "" is one empty word; an unquoted expansion to nothing is no word at all.
+        return [Word("", raw, sources=srcs)] if any(s.quoted for s in segments) else []
+    variants = brace_expand(chars) if any(c == "{" and not q for c, q in chars) else [chars]
+    words: list[Word] = []
+    for variant in variants:
+        fields: list[list[tuple[str, bool]]] = [[]]
+        for c, q in variant:
+            if split and not q and c in IFS:
+                if fields[-1]:
+                    fields.append([])
+                continue
+            fields[-1].append((c, q))
+        for field in fields:
+            if not field:
+                continue
+            text = "".join(c for c, _ in field)
+            glob = any(c in GLOB_CHARS and not q for c, q in field)
+            words.append(Word(text, raw, glob, tame, srcs))
+    return words

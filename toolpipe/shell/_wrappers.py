@@ -1,0 +1,298 @@
+"""Wrappers peeled off a command (sudo, env, timeout, xargs…), each with its own options,
+and the code strings a command runs (``bash -c``, ``eval``, ``su -c``, ``ssh host CMD``,
+``watch``, ``find -exec``, shell commands inside ``python -c`` and friends)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+import attrs
+
+from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
+from toolpipe.shell._words import UNKNOWN, Word, literal
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
+                    "rbash", "yash", "posh", "oksh", "loksh", "pdksh"})
+PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "runuser", "sudoedit", "run0"})
+
+
+@attrs.frozen
+class _Grammar:
+    """Option words of a wrapper: short letters and long names that take a value, and how
+    many operands come before the wrapped command."""
+
+    short: str = ""
+    long: frozenset[str] = frozenset()
+    assignments: bool = False  # NAME=value words before the command (env, sudo)
+    operands: int = 0  # e.g. timeout's DURATION, chroot's NEWROOT
+    numeric_flags: bool = False  # nice -10
+
+
+def _g(short: str = "", long: str = "", assignments: bool = False, operands: int = 0,
+       numeric: bool = False) -> _Grammar:
+    return _Grammar(short, frozenset(long.split()), assignments, operands, numeric)
+
+
+WRAPPERS: dict[str, _Grammar] = {
+    "sudo": _g("ugCDhpRrtTU", "--user --group --chdir --close-from --host --prompt --role "
+               "--type --other-user --command-timeout --chroot", assignments=True),
+    "doas": _g("uC"), "pkexec": _g("", "--user"), "run0": _g("uDg", "--user --chdir"),
+    "env": _g("uCS", "--unset --chdir --split-string", assignments=True),
+    "timeout": _g("sk", "--signal --kill-after", operands=1),
+    "nice": _g("n", "--adjustment", numeric=True), "ionice": _g("cnt", "--class "
+               "--classdata"), "chrt": _g("T", "", operands=1), "taskset": _g("", "", operands=1),
+    "nohup": _g(), "setsid": _g(), "stdbuf": _g("ioe", "--input --output --error"),
+    "time": _g("fo", "--format --output"), "unbuffer": _g(), "eatmydata": _g(),
+    "chronic": _g(), "caffeinate": _g("tw"), "faketime": _g("f", "", operands=1),
+    "firejail": _g(), "proxychains": _g("f"), "proxychains4": _g("f"), "torsocks": _g(),
+    "tsocks": _g(), "catchsegv": _g(), "numactl": _g("CcimNnp"), "strace": _g(
+        "abeEIoOpPsSUX", "--output"), "ltrace": _g("aAeEfnopsSu"), "nsenter": _g(
+        "tSGmunipUCr", "--target"), "unshare": _g("", ""), "chroot": _g("", "--userspec "
+        "--groups", operands=1), "systemd-run": _g("pEu", "--unit --property --setenv "
+        "--uid --gid --working-directory --description --slice"), "command": _g(),
+    "builtin": _g(), "exec": _g("a"), "flock": _g("wEF", "--timeout --conflict-exit-code",
+                                                   operands=1),
+    "xargs": _g("adEILnPsel", "--arg-file --delimiter --eof --replace --max-lines "
+                "--max-args --max-procs --max-chars --process-slot-var"),
+    "busybox": _g(), "toybox": _g(), "doas-keepenv": _g(),
+    "sg": _g("", "", operands=1), "watch": _g("ndq", "--interval --differences "
+                                              "--chgexit"),
+}
+# Wrappers that run their arguments as one shell string, not as a command.
+_SHELL_STRING = frozenset({"watch", "ssh"})
+SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
+
+
+@attrs.frozen
+class Peeled:
+    argv: tuple[Word, ...]
+    wrappers: tuple[str, ...] = ()
+    privileged: bool = False
+    codes: tuple[tuple[str, Word, tuple[Word, ...]], ...] = ()  # (label, code, $1…)
+    subcommands: tuple[tuple[str, tuple[Word, ...]], ...] = ()  # (label, argv)
+    alerts: tuple[tuple[str, str], ...] = ()  # (kind, label) found in a one-liner
+
+
+def _name(word: Word) -> str:
+    return posixpath.basename(word.text).lower() if word.known else ""
+
+
+def skip_options(args: Sequence[Word], g: _Grammar) -> int:
+    """Index of the first word after the options (and fixed operands) of a wrapper."""
+    i = 0
+    while i < len(args):
+        a = args[i].text
+        if a == "--":
+            i += 1
+            break
+        if a.startswith("--"):
+            i += 2 if a.split("=", 1)[0] in g.long and "=" not in a else 1
+        elif a.startswith("-") and len(a) > 1:
+            if g.numeric_flags and a[1:].isdigit():
+                i += 1
+                continue
+            step = 1
+            for j, c in enumerate(a[1:]):
+                if c in g.short:
+                    step = 1 if a[j + 2:] else 2
+                    break
+            i += step
+        elif g.assignments and "=" in a and a.split("=", 1)[0].replace("_", "a").isalnum():
+            i += 1
+        else:
+            break
+    return min(len(args), i + g.operands)
+
+
+def join_words(words: Sequence[Word]) -> Word:
+    text = " ".join(w.text for w in words)
+    return Word(text, " ".join(w.raw for w in words), False, all(w.tame for w in words),
+                tuple(s for w in words for s in w.sources))
+
+
+def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
+    """``-c CODE [$0 [$1…]]`` of a shell (also in a cluster: ``-lc``, ``-xec``)."""
+    i = 0
+    while i < len(args):
+        a = args[i].text
+        if a in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if a.startswith("-") and not a.startswith("--") and "c" in a[1:] and i + 1 < len(args):
+            return args[i + 1], tuple(args[i + 3:])
+        if a == "--command" and i + 1 < len(args):
+            return args[i + 1], ()
+        if not a.startswith(("-", "+")):
+            return None
+        i += 1
+    return None
+
+
+def _items(upstream: Sequence[object]) -> Word:
+    """What ``xargs`` appends: names under the roots of a ``find``/``ls`` upstream, else
+    something unknown."""
+    from toolpipe.shell._model import Command
+
+    for cmd in reversed(upstream):
+        if not isinstance(cmd, Command):
+            continue
+        if cmd.name in ("find", "ls", "fd", "fdfind", "locate"):
+            roots = [a for a in cmd.args if a.known and not a.text.startswith("-")]
+            root = roots[0].text if roots and cmd.name != "locate" else (
+                "." if cmd.name != "locate" else "")
+            if root:
+                base = root if root.endswith("/") else root + "/"
+                return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
+        break
+    return Word(UNKNOWN, "<names read by xargs>", tame=False)
+
+
+def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:
+    roots = []
+    for a in args:
+        if a.text.startswith(("-", "(", "!")):
+            break
+        roots.append(a)
+    root = roots[0].text if roots and roots[0].known else ("." if not roots else UNKNOWN)
+    item = Word((root.rstrip("/") + "/" if root != "/" else "/") + UNKNOWN, "{}",
+                tame=UNKNOWN not in root)
+    subs: list[tuple[str, tuple[Word, ...]]] = []
+    i = 0
+    while i < len(args):
+        if args[i].text in ("-exec", "-execdir", "-ok", "-okdir"):
+            label = "find " + args[i].text
+            j = i + 1
+            inner: list[Word] = []
+            while j < len(args) and args[j].text not in (";", "+"):
+                w = args[j]
+                inner.append(item if w.text == "{}" else (
+                    Word(w.text.replace("{}", item.text), w.raw, w.glob, item.tame)
+                    if "{}" in w.text else w))
+                j += 1
+            subs.append((label, tuple(inner)))
+            i = j
+        i += 1
+    return tuple(subs)
+
+
+def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
+    wrappers: list[str] = []
+    privileged = False
+    codes: list[tuple[str, Word, tuple[Word, ...]]] = []
+    for _ in range(16):
+        if not argv:
+            break
+        name = _name(argv[0])
+        args = argv[1:]
+        if name in ("su", "runuser"):
+            privileged = True
+            wrappers.append(name)
+            for i, a in enumerate(args):
+                t = a.text
+                if t in ("-c", "--command", "--session-command") and i + 1 < len(args):
+                    codes.append((f"{name} -c", args[i + 1], ()))
+                elif t.startswith(("--command=", "--session-command=")):
+                    code = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
+                    codes.append((f"{name} -c", code, ()))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+        if name == "sudo" and any(a.text in ("-e", "--edit") for a in args):
+            i = skip_options(args, WRAPPERS["sudo"])
+            return Peeled((literal("sudoedit"), *args[i:]), (*wrappers, "sudo"), True)
+        if name == "command" and any(a.text in ("-v", "-V") for a in args):
+            break
+        if name in ("busybox", "toybox") and args and _name(args[0]) in ("--list", "--help"):
+            break
+        if name in _SHELL_STRING:
+            g = _g(SSH_VALUED) if name == "ssh" else WRAPPERS["watch"]
+            i = skip_options(args, g) + (1 if name == "ssh" else 0)
+            if name == "watch" and any(a.text in ("-x", "--exec") for a in args):
+                wrappers.append(name)
+                argv = tuple(args[i:])
+                continue
+            if args[i:]:
+                codes.append((name, join_words(args[i:]), ()))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+        found_g = WRAPPERS.get(name)
+        if found_g is None:
+            break
+        g = found_g
+        if name == "env":
+            k = next((k for k, a in enumerate(args)
+                      if a.text.startswith(("-S", "--split-string"))), None)
+            if k is not None:  # env -S 'rm -rf /': the string is split into words
+                t = args[k].text
+                if t in ("-S", "--split-string"):
+                    text, rest = (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
+                else:
+                    text, rest = t.split("=", 1)[1] if "=" in t else t[2:], args[k + 1:]
+                argv = (*(literal(t) for t in text.split()), *rest)
+                wrappers.append(name)
+                continue
+        if name == "flock" and any(a.text in ("-c", "--command") for a in args):
+            k = [a.text for a in args].index("-c" if "-c" in [a.text for a in args]
+                                             else "--command")
+            if k + 1 < len(args):
+                codes.append(("flock -c", args[k + 1], ()))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+        i = skip_options(args, g)
+        inner = tuple(args[i:])
+        if name == "xargs":
+            item = _items(upstream)
+            replace = [a.text for a in args[:i] if a.text.startswith(("-I", "-i",
+                                                                       "--replace"))]
+            if inner and replace:
+                r = replace[0][2:] or "{}"
+                if replace[0] in ("-I",):
+                    k = [a.text for a in args].index("-I")
+                    r = args[k + 1].text if k + 1 < len(args) else "{}"
+                inner = tuple(item if w.text == r else w for w in inner)
+            elif inner:
+                inner = (*inner, item)
+            else:
+                inner = (literal("echo"), item)
+        if name in PRIVILEGED:
+            privileged = True
+        wrappers.append(name)
+        if not inner:
+            break
+        argv = inner
+    name = _name(argv[0]) if argv else ""
+    args = argv[1:]
+    subs: tuple[tuple[str, tuple[Word, ...]], ...] = ()
+    found_alerts: tuple[tuple[str, str], ...] = ()
+    if name in SHELLS:
+        found = shell_code(args)
+        if found is not None:
+            code, positional = found
+            codes.append((f"{name} -c", code, positional))
+    elif name == "eval" and args:
+        codes.append(("eval", join_words(args), ()))
+    elif name == "trap" and args and args[0].text not in ("-l", "-p"):
+        codes.append(("trap", args[0], ()))
+    elif name == "alias":
+        for a in args:
+            if "=" in a.text:
+                body = a.text.split("=", 1)[1]
+                codes.append(("alias", Word(body, a.raw, False, a.tame, a.sources), ()))
+    elif name == "find":
+        subs = _find_exec(args)
+    elif name == "script":
+        for k, a in enumerate(args[:-1]):
+            if a.text in ("-c", "--command"):
+                codes.append(("script -c", args[k + 1], ()))
+    elif name in LANGUAGES:
+        flagged = code_flag(name, args)
+        label = f"{name} {LANGUAGES[name]}".strip()
+        if flagged is not None and flagged.known:
+            for text in shell_strings(name, flagged.text):
+                codes.append((label, literal(text), ()))
+            found_alerts = tuple((kind, label) for kind in alerts(name, flagged.text))
+        elif flagged is not None:
+            codes.append((label, flagged, ()))
+    elif name == "parallel":
+        words = [w for w in args if not w.text.startswith("-")]
+        if ":::" in [w.text for w in words]:
+            k = [w.text for w in words].index(":::")
+            subs = (("parallel", tuple(words[:k]) + tuple(words[k + 1:k + 2])),)
+    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts)

@@ -16,7 +16,7 @@ from toolpipe import (
 )
 from toolpipe.effects import HistoryAppend
 from toolpipe.events import ShieldWarning
-from toolpipe.layers.shield import multi_score
+from toolpipe.layers.shield import SPEC_BASH, multi_score
 
 from .helpers import echo, registry
 
@@ -31,14 +31,26 @@ def bash(command, history=()):
 @pytest.mark.parametrize(
     ("command", "score"),
     [
-        ("rm -rf build", 0.9), ("rm -r -f build", 0.9), ("rm --recursive build", 0.9),
-        ("rm -fr build", 0.9), ("rm -f x", 0.7), ("echo x | sh", 0.8), ("echo x|sh", 0.8),
-        ("sudo ls", 0.6), ("chmod 777 f", 0.5), ("curl https://x", 0.3), ("wget u", 0.3),
-        ("ls -la", 0.0), ("SUDO LS", 0.6),
+        # departure: a deletion inside the workspace scores 0, or 0.4 when recursive and forced
+        ("rm -rf build", 0.4), ("rm -r -f build", 0.4), ("rm --recursive build", 0.0),
+        ("rm -fr build", 0.4), ("rm -f x", 0.0), ("echo x | sh", 0.8), ("cat x|sh", 0.8),
+        ("sudo ls", 0.0), ("chmod 777 f", 0.5), ("curl https://x", 0.3), ("wget u", 0.3),
+        ("ls -la", 0.0), ("SUDO LS", 0.0),
     ],
 )
 def test_single_pattern_scores(command, score):
     assert bash(command).score == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("command", "score"),
+    [("rm -rf build", 0.9), ("rm -r -f build", 0.9), ("rm --recursive build", 0.9),
+     ("rm -fr build", 0.9), ("rm -f x", 0.7), ("cat x | sh", 0.8), ("sudo ls", 0.6),
+     ("SUDO LS", 0.6), ("chmod 777 f", 0.5), ("curl https://x", 0.3)],
+)
+def test_the_spec_patterns_are_an_option(command, score):
+    spec = UnixShield(bash_patterns=SPEC_BASH, workspace_deletions=0)
+    assert spec.evaluate("Bash", {"command": command}, ()).score == pytest.approx(score)
 
 
 @pytest.mark.parametrize(
@@ -81,9 +93,18 @@ def test_thresholds_validated_clamped_and_swapped():
 
 def test_multi_scores():
     assert [multi_score(n) for n in range(5)] == [0, 0.1, 0.3, 0.6, 0.6]
-    history = tuple(CallRecord("Bash", {"command": "ls"}, True) for _ in range(3))
-    assert bash("curl x", history).score == pytest.approx(0.3 + 0.5 * 0.6)
-    assert bash("sudo ls", history).action == "block"  # 0.6 + 0.3 reaches critical
+    harmless = tuple(CallRecord("Bash", {"command": "ls"}, True) for _ in range(3))
+    risky = tuple(CallRecord("Bash", {"command": "chmod 777 f"}, True, 0.5) for _ in range(3))
+    # departure: only earlier calls that were themselves risky (scored >= warn) count
+    assert bash("curl x", harmless).score == pytest.approx(0.3)
+    assert bash("chmod 777 build/out", harmless * 2).action == "warn"
+    assert bash("curl x", risky).score == pytest.approx(0.3 + 0.5 * 0.6)
+    spec = UnixShield(multi="all")
+    assert spec.evaluate("Bash", {"command": "curl x"}, harmless).score == pytest.approx(0.6)
+    assert "3 earlier Bash call(s)" in spec.evaluate("Bash", {"command": "curl x"},
+                                                     harmless).reason
+    with pytest.raises(ConfigError, match="multi"):
+        UnixShield(multi="some")  # type: ignore[arg-type]
 
 
 def test_combo_rules():
@@ -127,12 +148,21 @@ def test_download_then_execute_across_calls_is_blocked(download, run):
 
 
 def test_write_and_edit_paths():
-    assert SHIELD.evaluate("Write", {"file_path": "/etc/hosts"}, ()).score == 0.7
-    assert SHIELD.evaluate("Write", {"path": "/home/u/.ssh/authorized_keys"}, ()).score == 0.8
-    assert SHIELD.evaluate("Write", {"path": "/usr/bin/ls"}, ()).score == 0.6
-    assert SHIELD.evaluate("Edit", {"path": "/etc/hosts"}, ()).score == 0.5
-    assert SHIELD.evaluate("Edit", {"path": "~/.ssh/config"}, ()).score == 0.7
-    assert SHIELD.evaluate("Write", {"path": "project/etc/config"}, ()).score == 0.0
+    def score(tool, path, **kw):
+        return UnixShield(**kw).evaluate(tool, {"path": path}, ()).score
+
+    # the spec's path patterns
+    assert score("Write", "/etc/app.conf") >= 0.7 and score("Edit", "/etc/app.conf") >= 0.5
+    assert score("Write", "/usr/bin/ls") >= 0.6 and score("Edit", "~/.ssh/config") >= 0.7
+    assert score("Write", "/home/u/.ssh/authorized_keys") >= 0.8
+    # and the places: persistence points and system locations block, outside warns
+    assert score("Write", "/etc/hosts") == 0.9 and score("Edit", "~/.bashrc") == 0.9
+    assert score("Write", "/opt/x") == 0.8 and score("Write", "../elsewhere/x") == 0.5
+    assert score("Write", "project/etc/config") == 0.0 and score("Write", "/tmp/x") == 0.0
+    assert score("Write", "/w/src/a.py", workspace="/w") == 0.0
+    assert score("Write", "/w2/a.py", workspace="/w") == 0.5
+    ws = SHIELD.evaluate("Write", {"path": "~/.bashrc"}, ())
+    assert ws.reason.startswith("writes a persistence point: ~/.bashrc (Write)")
 
 
 def render(line):
@@ -147,21 +177,24 @@ def render(line):
     return re.sub(r"\{\{(.*?)\}\}", fill, line)
 
 
-def test_tldr_corpus_false_positives_under_two_percent_and_destructive_caught():
+def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     lines = (DATA / "tldr-linux-examples.txt").read_text().splitlines()
     destructive = set((DATA / "tldr-destructive.txt").read_text().splitlines())
     assert len(lines) == 8293 and len(destructive) == 64 and destructive <= set(lines)
-    blocked_benign, missed = [], []
+    blocked, warned, missed = [], [], []
     for line in lines:
         decision = bash(render(line))
         if line in destructive:
             if decision.action == "allow":
                 missed.append(line)
         elif decision.action == "block":
-            blocked_benign.append(line)
-    rate = len(blocked_benign) / (len(lines) - len(destructive))
+            blocked.append(line)
+        elif decision.action == "warn":
+            warned.append(line)
+    benign = len(lines) - len(destructive)
     assert missed == []
-    assert rate < 0.02, (rate, blocked_benign[:20])
+    assert len(blocked) / benign <= 0.005, blocked[:40]
+    assert len(warned) / benign < 0.10, warned[:40]
 
 
 def pipeline(shield_layer, *inner):
@@ -174,7 +207,8 @@ def test_block_is_a_soft_error_with_zero_duration_and_not_recorded():
     sim = SimulatedInterpreter(record=True)
     p = pipeline(SafetyShieldMiddleware())
     r = sim.run(p.dispatch(DispatchContext("Bash", {"command": "rm -rf /"})))
-    assert r.is_error and r.text.startswith("blocked by safety shield: recursive rm of a root")
+    assert r.is_error and r.text == ("blocked by safety shield: deletes outside the workspace: "
+                                     "/ (rm -rf) (critical, risk 1.00)")
     assert r.duration == 0.0
     assert sim.store.history("shield") == ()
     assert not any(isinstance(e, HistoryAppend) for e in sim.trace)
@@ -184,10 +218,11 @@ def test_warn_logs_emits_and_proceeds(caplog):
     sim = SimulatedInterpreter()
     p = pipeline(SafetyShieldMiddleware())
     with caplog.at_level(logging.WARNING, logger="toolpipe.shield"):
-        r = sim.run(p.dispatch(DispatchContext("Bash", {"command": "sudo ls", "text": "ran"})))
+        r = sim.run(p.dispatch(DispatchContext("Bash", {"command": "chmod 777 f",
+                                                        "text": "ran"})))
     assert r.text == "ran" and not r.is_error
     assert [type(e) for e in sim.events] == [ShieldWarning]
-    assert "sudo" in caplog.text
+    assert "chmod 777" in caplog.text
 
 
 def test_admitted_calls_recorded_with_success_and_history_keeps_twenty():

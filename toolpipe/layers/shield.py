@@ -1,32 +1,35 @@
 """SafetyShieldMiddleware and UnixShield: risk-based blocking of watched tools.
 
-Shell text is tokenised (quotes, operators, ``sh -c '…'`` one level, ``$(…)``, ``<(…)``),
-so ``echo "rm -rf /"`` is an echo, ``| sha256sum`` is not ``| sh``, and ``mycurl`` is not
-``curl``. Score = min(1, single + 0.5·multi + 0.3·combo), banded into Allow/Warn/Block.
+Shell text is read by the shell wing (:mod:`toolpipe.shell`, tree-sitter-bash underneath)
+into facts: commands as they will run, at every depth of nested code, and what each one
+deletes, writes, re-modes, runs or sends. The rules (:mod:`toolpipe.layers._shield_rules`)
+score those facts; patterns score command shapes. Score = min(1, single + 0.5·multi +
+0.3·combo), banded into Allow/Warn/Block. See docs/layers/safety_shield.md.
 """
 
 from __future__ import annotations
 
 import math
 import posixpath
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 import attrs
 
-from toolpipe._shell import Command, commands, tokenize
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Emit, HistoryAppend, HistoryGet
 from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldWarning
+from toolpipe.layers._shield_rules import Finding, RuleOptions, downloads, findings, strongest
 from toolpipe.layers._util import names, non_negative_int
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult
+from toolpipe.shell import Command, Script, analyse, classify
 
 Action = Literal["allow", "warn", "block"]
+Multi = Literal["risky", "all"]
 CRITICAL = 0.9
 HISTORY_SIZE = 20
 
@@ -40,11 +43,12 @@ class ShieldDecision:
 
 @attrs.frozen
 class CallRecord:
-    """An admitted call, as the shield's history keeps it."""
+    """An admitted call, as the shield's history keeps it (``score``: its shield risk)."""
 
     tool: str
     input: Mapping[str, Any]
     success: bool
+    score: float = 0.0
 
 
 class ToolSafetyShield(Protocol):
@@ -53,72 +57,32 @@ class ToolSafetyShield(Protocol):
     ) -> ShieldDecision: ...
 
 
-# --- shell analysis --------------------------------------------------------------------------
-
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "csh", "tcsh"})
-INTERPRETERS = SHELLS | frozenset({"python", "python3", "perl", "ruby", "node", "php"})
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https"})
-DECODERS = frozenset({"base64", "base32", "xxd", "openssl", "uudecode", "gpg"})
-# Words that run the rest of the command line as a command.
-EXECUTORS = INTERPRETERS | frozenset({"eval", "source", "."})
-WRAPPERS = frozenset({"sudo", "doas", "env", "nohup", "time", "nice", "ionice", "exec",
-                      "command", "builtin", "xargs", "timeout", "stdbuf", "chroot", "su"})
-ROOT_PATHS = frozenset({"/", "/*", "~", "~/", "~/*", "$home", "${home}", "/etc", "/usr", "/var",
-                        "/home", "/boot", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/root",
-                        "/sys", "/proc", "/dev", ".", "..", "./", "*", "/.", "/.."})
-# Anything under /dev/ except the pseudo-devices that are safe to write to.
-_DEVICE = re.compile(r"^/dev/(?!(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|"
-                     r"pts/|fd/|shm/|mqueue/|console)\b)\S")
-_FORK_BOMB = re.compile(r"([\w:.]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&[^}]*\}\s*;?\s*\1")
-
-
-def _basename(word: str) -> str:
-    return posixpath.basename(word) or word
-
-
-def _views(cmd: Command, lower: bool = True) -> list[tuple[str, ...]]:
-    """The command's words, plus the command each wrapper (sudo, env, xargs…) runs."""
-    words = tuple(w.lower() for w in cmd.words) if lower else cmd.words
-    views = [words]
-    i = 0
-    while i < len(words) and _basename(words[i].lower()) in WRAPPERS:
-        i += 1
-        while i < len(words) and (words[i].startswith("-") or "=" in words[i]
-                                  or (words[i - 1] in ("timeout", "-u", "-n") and
-                                      words[i].replace(".", "").isdigit())):
-            i += 1
-        if i < len(words):
-            views.append(words[i:])
-    return views
-
-
-def _flags(args: Iterable[str]) -> set[str]:
-    """``-rf`` → {``-r``, ``-f``}; long options and operands stay as they are."""
-    out: set[str] = set()
-    for arg in args:
-        if len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and arg[1:].isalpha():
-            out.update(f"-{c}" for c in arg[1:])
-        else:
-            out.add(arg)
-    return out
-
+# --- patterns ---------------------------------------------------------------------------------
 
 _ALIASES = {"rm": {"--recursive": "-r", "--force": "-f"}, "chmod": {"--recursive": "-r"}}
 
 
-def _normal_args(name: str, args: Iterable[str]) -> set[str]:
+def _normal_args(name: str, words: Iterable[str]) -> set[str]:
+    """Words lower-cased, combined short flags split (``-rf`` → ``-r``, ``-f``)."""
     aliases = _ALIASES.get(name, {})
-    return {aliases.get(a, a) for a in _flags(args)}
+    out: set[str] = set()
+    for word in words:
+        w = word.lower()
+        if w.startswith("-") and not w.startswith("--") and len(w) > 2 and w[1:].isalpha():
+            out.update(f"-{c}" for c in w[1:])
+        else:
+            out.add(aliases.get(w, w))
+    return out
 
 
 @attrs.frozen
 class ShellPattern:
     """A command pattern written as shell text: ``rm -rf``, ``chmod 777``, ``| sh``.
 
-    It matches a simple command (or what a wrapper such as sudo runs) whose name is the
-    pattern's first word and whose arguments include the pattern's other words (combined
-    short flags are expanded, so ``rm -fr`` matches ``rm -rf``). A leading ``|`` requires
-    the command to read from a pipe. Matching is on lower-cased text.
+    It matches a command as it will run (wrappers such as sudo peeled, at any depth of
+    nested code) whose name is the pattern's first word and whose arguments include the
+    pattern's other words (combined short flags are expanded, so ``rm -fr`` matches ``rm
+    -rf``). A leading ``|`` requires the command to read from a pipe. Matching ignores case.
     """
 
     text: str
@@ -128,9 +92,9 @@ class ShellPattern:
     args: frozenset[str] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        tokens = tokenize(self.text.lower())
-        piped = bool(tokens) and tokens[0].op and tokens[0].text in ("|", "|&")
-        words = [t.text for t in tokens if not t.op]
+        text = self.text.strip().lower()
+        piped = text.startswith("|")
+        words = text.lstrip("|&").split()
         if not words:
             raise ConfigError(f"pattern {self.text!r} names no command")
         object.__setattr__(self, "piped", piped)
@@ -138,14 +102,14 @@ class ShellPattern:
         object.__setattr__(self, "args", frozenset(_normal_args(words[0], words[1:])))
 
     def matches(self, cmd: Command) -> bool:
-        if self.piped and not cmd.piped_from:
+        if self.piped and not cmd.piped:
             return False
-        for view in _views(cmd):
-            if not view or _basename(view[0]) != self.name:
-                continue
-            if not self.args or self.args <= _normal_args(self.name, view[1:]):
-                return True
-        return False
+        if self.name in cmd.wrappers and not self.args:
+            return True  # `sudo`: the command runs through it
+        if cmd.name != self.name:
+            return False
+        return not self.args or self.args <= _normal_args(
+            self.name, (a.text for a in cmd.args))
 
 
 @attrs.frozen
@@ -163,219 +127,23 @@ class PathPattern:
         return ("/" + text) in ("/" + p + "/")
 
 
-DEFAULT_BASH = (
+# The spec's patterns. Ours drop the rm and sudo ones (a deletion is judged by what it
+# deletes, sudo by what it runs): pass ``bash_patterns=SPEC_BASH`` to have them back.
+SPEC_BASH = (
     ShellPattern("rm -rf", 0.9), ShellPattern("rm -r -f", 0.9), ShellPattern("rm --recursive", 0.9),
     ShellPattern("rm -f", 0.7), ShellPattern("| sh", 0.8), ShellPattern("|sh", 0.8),
     ShellPattern("sudo", 0.6), ShellPattern("chmod 777", 0.5),
     ShellPattern("curl", 0.3), ShellPattern("wget", 0.3),
 )
+DEFAULT_BASH = (
+    ShellPattern("| sh", 0.8), ShellPattern("|sh", 0.8), ShellPattern("chmod 777", 0.5),
+    ShellPattern("curl", 0.3), ShellPattern("wget", 0.3),
+)
 DEFAULT_WRITE = (PathPattern("/etc/", 0.7), PathPattern(".ssh/", 0.8), PathPattern("/usr/bin", 0.6))
 DEFAULT_EDIT = (PathPattern("/etc/", 0.5), PathPattern(".ssh/", 0.7))
-
-
-@attrs.frozen
-class Finding:
-    score: float
-    reason: str
-
-
-def _sudo_view(cmd: Command, lower: bool = True) -> tuple[str, ...]:
-    """What actually runs, once wrappers are peeled off."""
-    return _views(cmd, lower)[-1]
-
-
-# Short options that take a value, by downloader (the value is the rest of the cluster, or
-# the next word): needed to read clusters such as ``-sSLo file`` or ``-qO-`` correctly.
-_VALUE_OPTS = {"curl": set("AbcCdDeEFHKmorQTuUwxXyYzO") - {"O"},
-               "wget": set("aAbeEiIlnoOPQRtTUwXD") - {"b"}}
-_OUTPUT_OPT = {"curl": "o", "wget": "O"}
-_LONG_OUTPUT = {"curl": "--output", "wget": "--output-document"}
-
-
-def _downloads(cmd: Command) -> list[str]:
-    """Files a curl/wget command writes to (case kept: ``-O`` is not ``-o``)."""
-    view = _sudo_view(cmd, lower=False)
-    if not view:
-        return []
-    name, args = _basename(view[0]).lower(), list(view[1:])
-    if name not in _VALUE_OPTS:
-        return []
-    out: list[str] = []
-    remote_name = name == "wget"  # wget saves under the URL's name unless told otherwise
-    urls: list[str] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a.startswith("--"):
-            key, _, value = a.partition("=")
-            if key == _LONG_OUTPUT[name]:
-                if not value and i + 1 < len(args):
-                    i += 1
-                    value = args[i]
-                out.append(value)
-                remote_name = False
-            elif key in ("--remote-name", "--remote-name-all"):
-                remote_name = True
-        elif a.startswith("-") and len(a) > 1:
-            cluster = a[1:]
-            for j, c in enumerate(cluster):
-                if c == "O" and name == "curl":
-                    remote_name = True
-                    continue
-                if c in _VALUE_OPTS[name] or c == _OUTPUT_OPT[name]:
-                    value = cluster[j + 1:]
-                    if not value and i + 1 < len(args):
-                        i += 1
-                        value = args[i]
-                    if c == _OUTPUT_OPT[name]:
-                        out.append(value)
-                        remote_name = False
-                    break
-        elif "://" in a or "." in a:
-            urls.append(a)
-        i += 1
-    if remote_name:
-        out.extend(_url_name(u) for u in urls)
-    for op, target in cmd.redirects:
-        if op in (">", ">>", "1>", ">|") and target:
-            out.append(target)
-    return [posixpath.normpath(p) for p in out if p and p != "-"]
-
-
-def _url_name(url: str) -> str:
-    path = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
-    return path.rsplit("/", 1)[-1] if "/" in path else "index.html"
-
-
-def _executes(cmd: Command) -> list[str]:
-    """Files a command runs: ``./x``, ``sh x``, ``bash x``, ``python x``, ``source x``."""
-    view = _sudo_view(cmd, lower=False)
-    if not view:
-        return []
-    name = view[0]
-    base = _basename(name).lower()
-    if "/" in name and base not in INTERPRETERS:
-        return [posixpath.normpath(name)]
-    if base in INTERPRETERS or base in ("source", "."):
-        operands = [a for a in view[1:] if not a.startswith("-")]
-        if operands and "-c" not in view[1:]:
-            return [posixpath.normpath(operands[0])]
-    return []
-
-
-def shell_findings(command: str, depth: int = 1) -> list[Finding]:
-    """Structural rules over one command line (beyond the scored patterns)."""
-    found: list[Finding] = []
-    cmds = commands(command)
-    if _FORK_BOMB.search(command):
-        found.append(Finding(1.0, "fork bomb"))
-    downloaded: set[str] = set()
-    pipeline_sources: list[str] = []
-    for cmd in cmds:
-        view = _sudo_view(cmd)
-        name = _basename(view[0]) if view else ""
-        args = view[1:] if view else ()
-        if not cmd.piped_from:
-            pipeline_sources = []
-        if cmd.piped_from and name in INTERPRETERS and "-c" not in args:
-            if any(s in DOWNLOADERS for s in pipeline_sources):
-                found.append(Finding(1.0, f"download piped into a shell ({name})"))
-            elif any(s in DECODERS for s in pipeline_sources):
-                found.append(Finding(1.0, f"decoded data piped into a shell ({name})"))
-            elif name in SHELLS:
-                found.append(Finding(0.8, f"data piped into a shell ({name})"))
-        pipeline_sources.append(name)
-        if name == "dd":
-            for a in args:
-                if a.startswith("of=") and _DEVICE.match(a[3:]):
-                    found.append(Finding(1.0, f"dd writes to a device ({a[3:]})"))
-        finding = _device_writer(name, args, cmd)
-        if finding is not None:
-            found.append(finding)
-        for op, target in cmd.redirects:
-            if op in (">", ">>", "1>", ">|", "&>") and _DEVICE.match(target):
-                found.append(Finding(1.0, f"output redirected onto a device ({target})"))
-        if name == "rm":
-            flags = _normal_args("rm", args)
-            if "-r" in flags and any(a in ROOT_PATHS for a in args if not a.startswith("-")):
-                found.append(Finding(1.0, "recursive rm of a root path"))
-        if name == "chmod":
-            flags = _normal_args("chmod", args)
-            operands = [a for a in args if not a.startswith("-")]
-            if "-r" in flags and any(a in ROOT_PATHS for a in operands[1:]):
-                found.append(Finding(1.0, "recursive chmod of a root path"))
-        if cmd.substitution and name in DOWNLOADERS:
-            # A download inside $(…)/<(…) whose text feeds a shell on the same line.
-            if any(_basename(_sudo_view(c)[0]) in EXECUTORS
-                   for c in cmds if not c.substitution and c.words):
-                found.append(Finding(1.0, "download executed through a substitution"))
-        if name in DOWNLOADERS:
-            downloaded.update(_downloads(cmd))
-        elif downloaded and set(_executes(cmd)) & downloaded:
-            found.append(Finding(1.0, "runs a file downloaded on the same line"))
-        if depth > 0 and name in SHELLS:
-            script = _dash_c(cmd.words[len(cmd.words) - len(view) + 1:])
-            if script is not None:
-                found.extend(shell_findings(script, depth - 1))
-    return found
-
-
-# Commands that destroy what is on a block device, and the words that make them do so
-# (None: the command always does). Lower-cased, as the arguments are.
-DEVICE_WRITERS: dict[str, frozenset[str] | None] = {
-    "mkfs": None, "mke2fs": None, "mkswap": None, "shred": None, "blkdiscard": None,
-    "scrub": None, "pvremove": None, "wipefs": frozenset({"-a", "--all", "-o", "--offset"}),
-    "cryptsetup": frozenset({"luksformat", "erase", "lukserase", "reencrypt"}),
-    "mdadm": frozenset({"--zero-superblock"}),
-    "sgdisk": frozenset({"--zap-all", "-z", "--clear", "-o", "--delete", "-d"}),
-    "sfdisk": frozenset({"--delete", "<"}),
-    "parted": frozenset({"mklabel", "rm", "mkpart", "resizepart"}),
-    "badblocks": frozenset({"-w"}), "nvme": frozenset({"format", "sanitize"}),
-    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
-}
-DRY_RUN = {"wipefs": frozenset({"-n", "--no-act"}), "sfdisk": frozenset({"--no-act"}),
-           "mke2fs": frozenset({"-n"}), "mkfs": frozenset({"--dry-run"})}
-
-
-def _device_writer(name: str, args: Sequence[str], cmd: Command) -> Finding | None:
-    key = "mkfs" if name.startswith("mkfs") else name
-    if key not in DEVICE_WRITERS:
-        if name in ("lvremove", "vgremove"):
-            return Finding(0.6, f"{name} destroys logical volumes")
-        return None
-    words = set(args) | {op for op, _ in cmd.redirects}
-    needed = DEVICE_WRITERS[key]
-    flags = _flags(args)
-    if needed is not None and not (needed & words or needed & flags):
-        return None
-    if DRY_RUN.get(key, frozenset()) & flags:
-        return None
-    devices = [a for a in args if _DEVICE.match(a)]
-    devices += [t for op, t in cmd.redirects if op == "<" and _DEVICE.match(t)]
-    if devices:
-        return Finding(1.0, f"{name} on a device ({devices[0]})")
-    if key == "mkfs" and not any(not a.startswith("-") for a in args):
-        return Finding(1.0, f"{name} with no target")
-    return None
-
-
-def _dash_c(args: Sequence[str]) -> str | None:
-    for i, a in enumerate(args[:-1]):
-        if a == "-c" or (a.startswith("-") and not a.startswith("--") and a.endswith("c")):
-            return args[i + 1]
-    return None
-
-
-def _all_commands(command: str) -> list[Command]:
-    """Commands of the line and of one level of ``sh -c '…'``."""
-    out = commands(command)
-    for cmd in list(out):
-        view = _sudo_view(cmd, lower=False)
-        if view and _basename(view[0].lower()) in SHELLS:
-            script = _dash_c(cmd.words[len(cmd.words) - len(view) + 1:])
-            if script is not None:
-                out.extend(commands(script))
-    return out
+# What a file tool's write does, by the place written (a shell write scores the same).
+_FILE_WRITE = {"persistence": 0.9, "system": 0.8, "secret": 0.8, "root": 0.9, "device": 1.0,
+               "outside": 0.5}
 
 
 def _command_text(input: Mapping[str, Any]) -> str | None:
@@ -423,7 +191,15 @@ def multi_score(prior_same_tool: int) -> float:
 
 
 class UnixShield:
-    """The default shield: Bash, Write and Edit patterns, structural shell rules, combos."""
+    """The default shield: shell facts and rules, Bash/Write/Edit patterns, combos.
+
+    ``write_tools``: file tools whose ``path`` is a file they write, classified like a shell
+    write; ``workspace``: where relative paths point (the middleware passes ``ToolContext.cwd``);
+    ``workspace_deletions``: the score of ``rm -rf`` inside it (0.4; the spec's 0.9 comes
+    with ``bash_patterns=SPEC_BASH``); ``multi``: which earlier calls of the same tool the
+    multi-call term counts, ``"risky"`` ones (scored at least the warn threshold) or
+    ``"all"`` (the spec).
+    """
 
     def __init__(
         self,
@@ -434,6 +210,10 @@ class UnixShield:
         path_patterns: Mapping[str, Sequence[PathPattern]] | None = None,
         combos: Sequence[ComboRule] = DEFAULT_COMBOS,
         bash_tools: Iterable[str] = ("Bash",),
+        write_tools: Iterable[str] = ("Write", "Edit", "MultiEdit"),
+        workspace: str = ".",
+        workspace_deletions: float = 0.4,
+        multi: Multi = "risky",
     ) -> None:
         block = _threshold("block_threshold", block_threshold)
         warn = _threshold("warn_threshold", warn_threshold)
@@ -442,47 +222,66 @@ class UnixShield:
         self.block_threshold = block
         self.warn_threshold = warn
         self.bash_patterns = tuple(bash_patterns)
+        for p in self.bash_patterns:
+            if not isinstance(p, ShellPattern):
+                raise ConfigError(f"bash_patterns: {p!r:.60} is not a ShellPattern")
         self.path_patterns = dict(path_patterns if path_patterns is not None else {
             "Write": DEFAULT_WRITE, "Edit": DEFAULT_EDIT, "MultiEdit": DEFAULT_EDIT,
         })
         self.combos = tuple(combos)
         self.bash_tools = names("bash_tools", bash_tools)
+        self.write_tools = names("write_tools", write_tools)
+        if not isinstance(workspace, str) or not workspace:
+            raise ConfigError(f"workspace must be a non-empty path, got {workspace!r:.60}")
+        self.workspace = workspace
+        self.options = RuleOptions(_threshold("workspace_deletions", workspace_deletions))
+        if multi not in ("risky", "all"):
+            raise ConfigError(f"multi must be 'risky' or 'all', got {multi!r:.40}")
+        self.multi: Multi = multi
         self._by_text = {p.text: p for p in self.bash_patterns}
 
     def tools(self) -> frozenset[str]:
-        return self.bash_tools | frozenset(self.path_patterns)
+        return self.bash_tools | self.write_tools | frozenset(self.path_patterns)
 
     def __repr__(self) -> str:
         return (f"UnixShield(block_threshold={self.block_threshold:g}, "
                 f"warn_threshold={self.warn_threshold:g})")
 
+    def script(self, command: str, workspace: str | None = None) -> Script:
+        return analyse(command, workspace=workspace or self.workspace)
+
     # single ------------------------------------------------------------------------------
 
-    def single(self, tool: str, input: Mapping[str, Any]) -> Finding:
-        """The highest pattern or rule score of this call alone."""
-        best = Finding(0.0, "")
+    def single(self, tool: str, input: Mapping[str, Any], workspace: str | None = None,
+               downloaded: Iterable[str] = ()) -> Finding:
+        """The strongest pattern or rule finding of this call alone (given what earlier
+        calls downloaded)."""
+        ws = workspace or self.workspace
+        found: list[Finding] = []
         if tool in self.bash_tools:
             command = _command_text(input)
             if command is None:
-                return best
-            cmds = _all_commands(command)
+                return Finding(0.0, "")
+            script = self.script(command, ws)
             for pattern in self.bash_patterns:
-                if pattern.score > best.score and any(pattern.matches(c) for c in cmds):
-                    best = Finding(pattern.score, f"'{pattern.text}'")
-            for finding in shell_findings(command):
-                if finding.score > best.score:
-                    best = finding
-            return best
-        for path_pattern in self.path_patterns.get(tool, ()):
-            if path_pattern.score > best.score and any(
-                path_pattern.matches_path(p) for p in _paths(input)
-            ):
-                best = Finding(path_pattern.score, f"path matches '{path_pattern.text}'")
-        return best
+                if any(pattern.matches(c) for c in script.commands):
+                    found.append(Finding(pattern.score, f"'{pattern.text}'"))
+            found += findings(script, ws, self.options, downloaded)
+            return strongest(found)
+        for path in _paths(input):
+            for path_pattern in self.path_patterns.get(tool, ()):
+                if path_pattern.matches_path(path):
+                    found.append(Finding(path_pattern.score,
+                                         f"path matches '{path_pattern.text}'"))
+            if tool in self.write_tools:
+                place = classify(path, ".", ws)
+                score = _FILE_WRITE.get(place.kind)
+                if score is not None:
+                    found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
+        return strongest(found)
 
-    def _triggers(
-        self, tool: str, input: Mapping[str, Any], trigger: tuple[str, str | None]
-    ) -> bool:
+    def _triggers(self, tool: str, input: Mapping[str, Any], trigger: tuple[str, str | None],
+                  workspace: str) -> bool:
         want_tool, pattern_text = trigger
         if tool != want_tool:
             return False
@@ -492,56 +291,47 @@ class UnixShield:
         if command is None:
             return False
         pattern = self._by_text.get(pattern_text) or ShellPattern(pattern_text, 0.0)
-        return any(pattern.matches(c) for c in _all_commands(command))
+        return any(pattern.matches(c) for c in self.script(command, workspace).commands)
 
-    def combo(self, tool: str, input: Mapping[str, Any],
-              history: Sequence[CallRecord]) -> tuple[float, str]:
+    def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
+              workspace: str | None = None) -> tuple[float, str]:
+        ws = workspace or self.workspace
         best = (0.0, "")
         for rule in self.combos:
-            if rule.score <= best[0] or not self._triggers(tool, input, rule.second):
+            if rule.score <= best[0] or not self._triggers(tool, input, rule.second, ws):
                 continue
-            if any(self._triggers(h.tool, h.input, rule.first) for h in history):
+            if any(self._triggers(h.tool, h.input, rule.first, ws) for h in history):
                 best = (rule.score, rule.reason)
         return best
 
-    def download_then_run(self, tool: str, input: Mapping[str, Any],
-                          history: Sequence[CallRecord]) -> Finding | None:
-        if tool not in self.bash_tools:
-            return None
-        command = _command_text(input)
-        if command is None:
-            return None
-        downloaded: set[str] = set()
+    def downloaded(self, history: Sequence[CallRecord], workspace: str | None = None
+                   ) -> set[str]:
+        """Files earlier shell calls downloaded (running one is a download-then-execute)."""
+        ws = workspace or self.workspace
+        out: set[str] = set()
         for record in history:
-            if record.tool in self.bash_tools:
-                text = _command_text(record.input)
-                if text is not None:
-                    for cmd in _all_commands(text):
-                        downloaded.update(_downloads(cmd))
-        if not downloaded:
-            return None
-        for cmd in _all_commands(command):
-            hit = set(_executes(cmd)) & downloaded
-            if hit:
-                return Finding(1.0, f"runs {sorted(hit)[0]!r}, downloaded by an earlier call")
-        return None
+            text = _command_text(record.input) if record.tool in self.bash_tools else None
+            if text is not None:
+                out |= downloads(self.script(text, ws), ws)
+        return out
 
     def evaluate(
-        self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord]
+        self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
+        workspace: str | None = None,
     ) -> ShieldDecision:
-        single = self.single(tool, input)
-        prior = sum(1 for h in history if h.tool == tool)
-        multi = multi_score(prior)
-        combo, combo_reason = self.combo(tool, input, history)
-        staged = self.download_then_run(tool, input, history)
-        if staged is not None and staged.score > single.score:
-            single = staged
+        ws = workspace or self.workspace
+        single = self.single(tool, input, ws, self.downloaded(history, ws))
+        counted = [h for h in history if h.tool == tool and (
+            self.multi == "all" or h.score >= self.warn_threshold)]
+        multi = multi_score(len(counted))
+        combo, combo_reason = self.combo(tool, input, history, ws)
         score = round(min(1.0, single.score + 0.5 * multi + 0.3 * combo), 9)
         parts = [single.reason] if single.reason else []
         if combo:
             parts.append(combo_reason)
         if multi:
-            parts.append(f"{prior} earlier {tool} call(s)")
+            risky = " risky" if self.multi == "risky" else ""
+            parts.append(f"{len(counted)} earlier{risky} {tool} call(s)")
         reason = ", ".join(parts) or "no risk found"
         if score >= CRITICAL:
             return ShieldDecision("block", score, f"{reason} (critical, risk {score:.2f})")
@@ -555,8 +345,9 @@ class UnixShield:
 class SafetyShieldMiddleware:
     """Consults a shield before watched tools run: Block → soft error (duration 0, not
     recorded); Warn → logged and emitted, then proceeds. Admitted calls are recorded in the
-    store (last 20) so multi-call rules fire across turns. A shield that raises blocks
-    (fail closed)."""
+    store (last 20) with their score so multi-call rules fire across turns. A shield that
+    raises blocks (fail closed). A :class:`UnixShield` is given the call's ``cwd`` as its
+    workspace."""
 
     name = "safety_shield"
 
@@ -581,13 +372,19 @@ class SafetyShieldMiddleware:
     def __repr__(self) -> str:
         return f"SafetyShieldMiddleware({self.shield!r}, watched={sorted(self.watched)})"
 
+    def _evaluate(self, ctx: DispatchContext, history: Sequence[CallRecord]) -> ShieldDecision:
+        if isinstance(self.shield, UnixShield):
+            cwd = ctx.tool_context.cwd
+            return self.shield.evaluate(ctx.tool_name, ctx.input, history, cwd or None)
+        return self.shield.evaluate(ctx.tool_name, ctx.input, history)
+
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name
         if tool not in self.watched:
             return (yield from next(ctx))
         history = yield HistoryGet(self.namespace)
         try:
-            decision = self.shield.evaluate(tool, ctx.input, history)
+            decision = self._evaluate(ctx, history)
             if not isinstance(decision, ShieldDecision):
                 raise TypeError(f"evaluate() returned {decision!r:.40}, not a ShieldDecision")
         except Exception as exc:
@@ -599,7 +396,6 @@ class SafetyShieldMiddleware:
         if decision.action == "warn":
             yield Emit(ShieldWarning(tool, decision.score, decision.reason))
         result = yield from next(ctx)
-        yield HistoryAppend(
-            self.namespace, CallRecord(tool, ctx.input, not result.is_error), self.history_size
-        )
+        yield HistoryAppend(self.namespace, CallRecord(
+            tool, ctx.input, not result.is_error, decision.score), self.history_size)
         return result

@@ -125,8 +125,9 @@ def _unlink(cmd: Command) -> list[Effect]:
 
 @handles("shred", "scrub", "blkdiscard")
 def _shred(cmd: Command) -> list[Effect]:
-    flags, _, operands = _split(cmd.args, "nsl", ("--iterations", "--size", "--random-source",
-                                                   "--length", "--offset"))
+    valued = {"shred": "ns", "blkdiscard": "olp", "scrub": "pbs"}[cmd.name]
+    flags, _, operands = _split(cmd.args, valued, ("--iterations", "--size", "--random-source",
+                                                   "--length", "--offset", "--step"))
     out = [Effect("write", cmd, w, detail="overwrites") for w in operands]
     if flags & {"u", "--remove", "--remove=unlink"}:
         out += [Effect("delete", cmd, w, forced=True) for w in operands]

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import posixpath
 import shlex
-import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
+
+import tree_sitter
 
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._model import Command, Problem, ProblemKind, Redirect, Script
@@ -33,7 +34,7 @@ from toolpipe.shell._wrappers import peel
 
 MAX_DEPTH = 8  # nested code strings and function calls
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
-_local = threading.local()
+_LANGUAGE: list[Any] = []  # the grammar, loaded on first use
 
 # Statements whose named children are simply statements (or words to expand) in order.
 _SEQUENCES = frozenset({
@@ -48,14 +49,13 @@ _QUIET = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end", "
 
 
 def _parser() -> Any:
-    parser = getattr(_local, "parser", None)
-    if parser is None:
-        import tree_sitter
+    """A fresh parser per analysis (half a microsecond; a parser is not safe to share
+    between threads)."""
+    if not _LANGUAGE:
         import tree_sitter_bash
 
-        parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
-        _local.parser = parser
-    return parser
+        _LANGUAGE.append(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Parser(_LANGUAGE[0])
 
 
 def parse_tree(text: str) -> Any:

@@ -15,6 +15,12 @@ ProblemKind = Literal[
 ]
 
 
+# Commands whose first operand names what they do (``git push``), shown in summaries.
+SUBCOMMANDS = frozenset({"git", "docker", "podman", "kubectl", "systemctl", "apt", "apt-get",
+                         "npm", "pip", "cargo", "helm", "terraform", "aws", "gcloud", "az",
+                         "gsutil", "crontab", "rclone", "lvm", "zfs", "zpool", "btrfs"})
+
+
 @attrs.frozen
 class Redirect:
     """``op`` as written (``>``, ``>>``, ``&>``, ``>&``, ``<``, ``<>``, ``<<``, ``<<<``)."""
@@ -76,7 +82,10 @@ class Command:
 
     def summary(self, limit: int = 3) -> str:
         """``sudo rm -rf``: wrappers, the name and its first option words."""
-        words = [*self.wrappers, self.name or (self.argv[0].shown if self.argv else "?")]
+        wrappers = self.wrappers[:-1] if self.wrappers[-1:] == (self.name,) else self.wrappers
+        words = [*wrappers, self.name or (self.argv[0].shown if self.argv else "?")]
+        if self.name in SUBCOMMANDS:
+            words += [a.shown for a in self.args if not a.text.startswith("-")][:1]
         opts = [a.shown for a in self.args if a.text.startswith("-")][:limit]
         return " ".join(words + opts)
 

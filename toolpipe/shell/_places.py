@@ -98,8 +98,18 @@ def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> P
         prefix, unknown_part = text.split(UNKNOWN, 1)[0], True
     if w.glob:
         cut = min((prefix.find(c) for c in "*?[" if c in prefix), default=len(prefix))
+        rest = text[cut:]
         prefix, unknown_part = prefix[:cut], True
-    if unknown_part and not prefix:
+        if UNKNOWN not in text and "/" not in rest and not re.fullmatch(r"[*?.]+", rest):
+            # `*.o`, `build/*.log`: a pattern that names some files in one known directory
+            # (`*`, `.*`, `*.*` name them all: the directory itself)
+            directory = prefix if prefix.endswith("/") or not prefix else (
+                posixpath.dirname(prefix) + "/" if "/" in prefix else "")
+            absolute = _absolute(directory + "_", cwd, workspace)
+            if absolute is None:
+                return Place("outside", w.shown)
+            return _place(absolute, False, w.tame, w.shown, workspace)
+    if unknown_part and not prefix and (UNKNOWN in text or cwd is None):
         return Place("outside", w.shown)  # nothing known: it may be anything
     if unknown_part and not w.tame and not prefix.endswith("/"):
         # `$x` glued to a name: still under the prefix's directory, at best
@@ -164,11 +174,11 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         return Place("outside", shown)
     if bare == "/":
         return Place("root", shown)
-    if _PERSISTENCE.match(bare):
-        return Place("persistence", shown)
-    if bare in ("/etc/shadow", "/etc/gshadow", "/etc/sudoers") or (bare.startswith(
+    if bare in ("/etc/shadow", "/etc/gshadow") or (bare.startswith(
             ("/etc/ssl/private", "/etc/ssh/ssh_host_")) and not bare.endswith(".pub")):
         return Place("secret", shown)
+    if _PERSISTENCE.match(bare):
+        return Place("persistence", shown)
     if any((bare + "/").startswith(s) for s in SCRATCH) and bare not in ("/tmp", "/var/tmp",
                                                                          "/dev/shm"):
         return Place("scratch", shown)

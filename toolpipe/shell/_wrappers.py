@@ -196,8 +196,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                     code = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
                     codes.append((f"{name} -c", code, ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
-        if name == "sudo" and any(a.text in ("-e", "--edit") for a in args):
-            i = skip_options(args, WRAPPERS["sudo"])
+        i = skip_options(args, WRAPPERS["sudo"]) if name == "sudo" else 0
+        if name == "sudo" and any(a.text in ("-e", "--edit") for a in args[:i]):
             return Peeled((literal("sudoedit"), *args[i:]), (*wrappers, "sudo"), True)
         if name == "command" and any(a.text in ("-v", "-V") for a in args):
             break

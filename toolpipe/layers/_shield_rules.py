@@ -1,0 +1,280 @@
+"""The shield's rules over the shell wing's facts: each fact a command line yields (an
+effect on a place, a problem the wing found) gets a score and a reason naming the fact and
+where it was found, e.g. ``deletes outside the workspace: / (rm -rf inside eval)``.
+
+The table :data:`RULES` is the whole policy for effects; :func:`problem_score` for problems.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from toolpipe.shell import (
+    DECODERS,
+    DOWNLOADERS,
+    NETWORK,
+    NETWORK_SOURCES,
+    Command,
+    Effect,
+    Place,
+    Problem,
+    Script,
+    classify,
+    effects,
+)
+
+
+@attrs.frozen
+class Finding:
+    score: float
+    reason: str
+
+
+@attrs.frozen
+class RuleOptions:
+    """``workspace_deletions``: the score of a recursive, forced deletion inside the workspace
+    (the spec scores every ``rm -rf`` 0.9; ours 0.4, a warning; other deletions inside: 0)."""
+
+    workspace_deletions: float = 0.4
+
+
+# A rule: (effect, its place or None, the script, options) → a finding or None.
+Rule = Callable[[Effect, Place | None, Script, RuleOptions], Finding | None]
+
+_DESTROYED = {"root": 1.0, "device": 1.0, "system": 0.95, "secret": 0.9, "persistence": 0.95,
+              "outside": 0.9, "workspace-root": 0.9}
+_OVERWRITTEN = {"device": 1.0, "persistence": 0.9, "system": 0.9, "secret": 0.9, "root": 0.9,
+                "outside": 0.5, "workspace-root": 0.5}
+
+
+def _at(effect: Effect, place: Place | None, what: str) -> str:
+    where = effect.command.located()
+    if place is None:
+        return f"{what} ({where})"
+    return f"{what} {place.label}: {place.path} ({where})"
+
+
+def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if p is None:
+        return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
+    if p.kind in ("workspace", "scratch"):
+        if p.kind == "workspace" and e.recursive and e.forced and o.workspace_deletions:
+            return Finding(o.workspace_deletions, _at(e, p, "deletes recursively"))
+        return None
+    score = _DESTROYED[p.kind]
+    if not e.recursive and p.kind == "outside":
+        score = 0.7
+    return Finding(score, _at(e, p, "deletes"))
+
+
+def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if p is None or p.kind in ("workspace", "scratch"):
+        return None
+    what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
+    return Finding(_OVERWRITTEN[p.kind], _at(e, p, what))
+
+
+def _setuid(mode: str) -> bool:
+    if mode.isdigit():
+        return len(mode) == 4 and mode[0] in "24567"
+    return "+" in mode and "s" in mode.split("+", 1)[1]
+
+
+def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    kind = p.kind if p is not None else "outside"
+    verb = "re-modes" if e.kind == "mode" else "re-owns"
+    mode = e.detail if e.kind == "mode" else ""
+    if kind in ("root", "system", "device", "persistence", "secret"):
+        if e.recursive or kind in ("root", "device"):
+            return Finding(1.0, _at(e, p, f"{verb} recursively" if e.recursive else verb))
+        if _setuid(mode):
+            return Finding(0.95, _at(e, p, f"makes setuid ({mode})"))
+        if e.command.name == "chattr":
+            return Finding(0.7, _at(e, p, f"changes attributes ({mode})"))
+        return Finding(0.7, _at(e, p, verb))
+    if _setuid(mode):
+        return Finding(0.9, _at(e, p, f"makes setuid ({mode})"))
+    world = mode in ("777", "0777", "666", "0666") or mode.startswith(("a+w", "o+w", "a+rwx"))
+    if kind == "workspace-root" and e.recursive:
+        return Finding(0.5, _at(e, p, f"{verb} recursively"))
+    if kind == "outside":
+        return Finding(0.9 if e.recursive else 0.5, _at(e, p, verb))
+    if world and kind != "scratch":
+        return Finding(0.5, _at(e, p, f"makes world-writable ({mode})"))
+    return None
+
+
+def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.detail == "/dev/tcp":
+        return Finding(0.7, _at(e, None, f"opens a network connection ({e.word and e.word.shown})"))
+    if p is None:
+        return None
+    score = {"secret": 1.0, "persistence": 0.9, "system": 0.9, "root": 0.9,
+             "outside": 0.7, "device": 0.9}.get(p.kind)
+    return Finding(score, _at(e, p, "sends")) if score else None
+
+
+def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    networked = any(c.name in NETWORK for c in s.commands)
+    if p is None:  # the environment
+        down = s.downstream(e.command)
+        if any(c.name in NETWORK for c in down):
+            return Finding(0.9, _at(e, None, "sends the environment over the network"))
+        return None
+    if p.kind != "secret":
+        return None
+    if networked:
+        return Finding(1.0, f"reads a secret in a script that uses the network: {p.path} "
+                            f"({e.command.located()})")
+    return Finding(0.5, _at(e, p, "reads"))
+
+
+def _stdin_code(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    up = e.command.upstream
+    where = e.command.located()
+    if any(c.name in NETWORK_SOURCES for c in up):
+        return Finding(1.0, f"download piped into a shell ({where})")
+    if any(c.name in DECODERS for c in up):
+        return Finding(1.0, f"decoded text piped into a shell ({where})")
+    if up and not all(c.name in ("echo", "printf", "cat") and c.args for c in up):
+        return Finding(0.8, f"output of another command piped into a shell ({where})")
+    return None  # a here-document or a literal the wing has read as code
+
+
+def _fixed(score: float, what: str) -> Rule:
+    def rule(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+        where = e.command.located()
+        detail = f" ({e.detail})" if e.detail and e.detail not in what + where else ""
+        return Finding(score, f"{what}{detail} ({where})")
+    return rule
+
+
+def _force_push(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.detail == "--force-with-lease":
+        return Finding(0.5, f"force-pushes with a lease ({e.command.located()})")
+    return Finding(0.9, f"rewrites remote history: {e.detail} ({e.command.located()})")
+
+
+RULES: dict[str, Rule] = {
+    "delete": _delete, "write": _write, "mode": _mode, "owner": _mode, "send": _send,
+    "read": _read, "stdin-code": _stdin_code, "force-push": _force_push,
+    "device": _fixed(1.0, "destroys a device"),
+    "network-shell": _fixed(1.0, "gives a shell to the network"),
+    "remote-delete": _fixed(0.7, "deletes remote branches"),
+    "power": _fixed(0.6, "powers off or reboots the machine"),
+    "kill-all": _fixed(0.9, "kills every process"),
+    "history": _fixed(0.5, "erases the shell history"),
+}
+
+_PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
+             "unparsed": 0.5, "socket": 0.5}
+_PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su", "sudo", "doas",
+                               "runuser", "machinectl"})
+
+
+def problem_score(problem: Problem, script: Script) -> Finding:
+    text = problem.located()
+    if problem.kind == "dynamic-code":
+        if set(problem.sources) & NETWORK_SOURCES:
+            return Finding(1.0, f"runs downloaded code: {text}")
+        if set(problem.sources) & DECODERS:
+            return Finding(0.9, f"runs decoded code: {text}")
+        return Finding(0.6, text)
+    if problem.kind == "dynamic-command":
+        return Finding(0.6, text)
+    return Finding(_PROBLEMS.get(problem.kind, 0.5), text)
+
+
+def _place(effect: Effect, workspace: str) -> Place | None:
+    if effect.word is None:
+        return None
+    return classify(effect.word, effect.command.cwd, workspace)
+
+
+def _dynamic_target(cmd: Command, workspace: str) -> Finding | None:
+    """A command whose name is not known, pointed at a place that matters."""
+    for a in cmd.args:
+        if a.text.startswith("-") or not a.known:
+            continue
+        p = classify(a, cmd.cwd, workspace)
+        if p.kind in ("root", "system", "device", "persistence", "secret"):
+            return Finding(0.9, f"runs a command whose name is not known on {p.label}: "
+                                f"{p.path} ({cmd.located()})")
+    return None
+
+
+def downloads(script: Script, workspace: str) -> set[str]:
+    """The files a script's downloaders write, normalised (for download-then-run)."""
+    out: set[str] = set()
+    for cmd in script.commands:
+        if cmd.name in DOWNLOADERS or any(c.name in DOWNLOADERS for c in cmd.upstream):
+            for e in effects(cmd):
+                if e.kind == "write" and e.word is not None and e.word.known:
+                    out.add(_normal(e.word.text, cmd.cwd))
+    return out
+
+
+def _normal(path: str, cwd: str | None) -> str:
+    return posixpath.normpath(posixpath.join(cwd or ".", path))
+
+
+def _runs_download(e: Effect, cmd: Command, earlier: set[str], fetched: set[str]
+                   ) -> Finding | None:
+    word = e.word
+    assert word is not None
+    if set(word.sources) & NETWORK_SOURCES:
+        return Finding(1.0, f"runs downloaded code: {word.shown} ({cmd.located()})")
+    if set(word.sources) & DECODERS:
+        return Finding(0.9, f"runs decoded code: {word.shown} ({cmd.located()})")
+    if not word.known:
+        return None
+    path = _normal(word.text, cmd.cwd)
+    if path in earlier:
+        return Finding(1.0, f"runs {word.text!r}, downloaded by an earlier call "
+                            f"({cmd.located()})")
+    if path in fetched:
+        return Finding(1.0, f"runs {word.text!r}, downloaded earlier on the same line "
+                            f"({cmd.located()})")
+    return None
+
+
+def findings(script: Script, workspace: str, options: RuleOptions,
+             downloaded: Iterable[str] = ()) -> list[Finding]:
+    """Every finding in one script; ``downloaded``: files earlier calls downloaded."""
+    out = [problem_score(p, script) for p in script.problems]
+    earlier = set(downloaded)
+    fetched: set[str] = set()
+    for cmd in script.commands:
+        if not cmd.name and cmd.argv:
+            found = _dynamic_target(cmd, workspace)
+            if found is not None:
+                out.append(found)
+        if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
+                a.text.startswith("-") or a.text == "root" for a in cmd.args):
+            out.append(Finding(0.5, f"opens a privileged shell ({cmd.located()})"))
+        for e in effects(cmd):
+            if e.kind == "exec" and e.word is not None:
+                found = _runs_download(e, cmd, earlier, fetched)
+                if found is not None:
+                    out.append(found)
+                    continue
+            rule = RULES.get(e.kind)
+            if rule is None:
+                continue
+            found = rule(e, _place(e, workspace), script, options)
+            if found is not None and found.score > 0:
+                out.append(found)
+        if cmd.name in DOWNLOADERS:
+            fetched |= downloads(Script(script.text, (cmd,), (), workspace), workspace)
+    return out
+
+
+def strongest(found: Sequence[Finding]) -> Finding:
+    best = Finding(0.0, "")
+    for f in found:
+        if f.score > best.score:
+            best = f
+    return best

@@ -11,6 +11,7 @@ grammar could not parse becomes a ``Problem``: analysed as far as it parsed, nev
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -34,6 +35,7 @@ from toolpipe.shell._wrappers import peel
 
 MAX_DEPTH = 8  # nested code strings and function calls
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
+_ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
 _LANGUAGE: list[Any] = []  # the grammar, loaded on first use
 
 # Statements whose named children are simply statements (or words to expand) in order.
@@ -71,7 +73,10 @@ class _Walk:
 
     def __init__(self, depth: int, where: tuple[str, ...], out: _Out,
                  env: dict[str, Word], positional: Sequence[Word], cwd: str | None,
-                 functions: dict[str, Any]) -> None:
+                 functions: dict[str, Any], defining: bool = False) -> None:
+        # defining: reading a function's body where it is defined, before any call gives
+        # its arguments (a command or code made only of them is judged at the call)
+        self.defining = defining
         self.depth = depth
         self.where = where
         self.out = out
@@ -244,7 +249,8 @@ class _Walk:
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)
         first = peeled.argv[0] if peeled.argv else None
-        if first is not None and not first.known:
+        if first is not None and not first.known and not (
+                self.defining and _ARGUMENT.match(first.raw)):
             self.out.problem("dynamic-command", f"runs a command whose name is not known "
                              f"({first.shown})", where, first.sources)
         for code_label, code, positional in peeled.codes:
@@ -305,18 +311,26 @@ class _Walk:
     def code(self, code: Word, where: tuple[str, ...], label: str,
              positional: Sequence[Word] = ()) -> None:
         if not code.known:
-            self.out.problem("dynamic-code", f"runs code it cannot read ({code.shown})",
-                             (*where, label), code.sources)
+            if not (self.defining and _ARGUMENT.match(code.raw)):
+                self.out.problem("dynamic-code", f"runs code it cannot read ({code.shown})",
+                                 (*where, label), code.sources)
             return
-        self.nested(code.text, (*where, label), positional)
+        zero = None
+        if label.endswith(" -c") and positional:  # sh -c CODE $0 $1…
+            zero, positional = positional[0], positional[1:]
+        self.nested(code.text, (*where, label), positional, zero)
 
-    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = ()) -> None:
+    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
+               zero: Word | None = None) -> None:
         if self.depth + 1 > MAX_DEPTH:
             self.out.problem("too-deep", f"code nested more than {MAX_DEPTH} levels deep",
                              where)
             return
-        inner = _Walk(self.depth + 1, where, self.out, dict(self.env), positional, self.cwd,
-                      self.functions)
+        env = dict(self.env)
+        if zero is not None:
+            env["0"] = zero
+        inner = _Walk(self.depth + 1, where, self.out, env, positional, self.cwd,
+                      self.functions, self.defining)
         inner.statements(parse_tree(text).root_node)
 
     def cd(self, args: tuple[Word, ...]) -> None:
@@ -343,7 +357,7 @@ class _Walk:
         self.functions[name] = body
         before = len(self.out.commands)
         inner = _Walk(self.depth + 1, (*self.where, f"function {name}"), self.out,
-                      dict(self.env), (), self.cwd, self.functions)
+                      dict(self.env), (), self.cwd, self.functions, defining=True)
         if self.depth + 1 <= MAX_DEPTH:
             self.out.active.add(name)
             inner.statements(body)
@@ -414,7 +428,9 @@ class _Walk:
     def words(self, node: Any, split: bool = True) -> list[Word]:
         sources: list[str] = []
         segs = self.segments(node, False, sources)
-        return build(segs, _text(node), sources, split=split)
+        ifs = self.env.get("IFS")
+        return build(segs, _text(node), sources, split=split,
+                     ifs=ifs.text if ifs is not None and ifs.known else IFS)
 
     def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
         kind = node.type
@@ -450,6 +466,8 @@ class _Walk:
         return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
 
     def variable(self, name: str, quoted: bool) -> list[Segment]:
+        if name == "0" and "0" in self.env:
+            return _value(self.env["0"], quoted)
         if name.isdigit():
             i = int(name)
             if 1 <= i <= len(self.positional):
@@ -491,7 +509,7 @@ class _Walk:
         if node.type == "command_substitution" and _text(node).startswith("`"):
             label = "`…`"
         inner = _Walk(self.depth + 1, (*self.where, label), self.out, dict(self.env),
-                      self.positional, self.cwd, self.functions)
+                      self.positional, self.cwd, self.functions, self.defining)
         ran: list[Command] = []
         for child in node.named_children:
             ran += inner.statements(child)
@@ -502,6 +520,8 @@ class _Walk:
         echoed = _echoed(ran)
         if echoed is not None and len(made) == 1:
             return [Segment(echoed, quoted)]
+        if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
+            return [Segment(self.cwd, quoted)]
         return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
 
 
@@ -577,12 +597,12 @@ def _unquoted(text: str) -> list[Segment]:
 
 def _value(word: Word, quoted: bool) -> list[Segment]:
     if word.known:
-        return [Segment(word.text, quoted)]
+        return [Segment(word.text, quoted, expanded=True)]
     parts = word.text.split(UNKNOWN)
     out: list[Segment] = []
     for i, part in enumerate(parts):
         if part:
-            out.append(Segment(part, quoted))
+            out.append(Segment(part, quoted, expanded=True))
         if i < len(parts) - 1:
             out.append(Segment("", quoted, known=False, tame=word.tame))
     return out

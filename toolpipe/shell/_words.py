@@ -28,6 +28,7 @@ class Segment:
     # For an unknown part: may it contain ``..`` or ``/`` (a variable may; a name from
     # ``find``'s output under a known root may not climb out of it).
     tame: bool = False
+    expanded: bool = False  # the value of an expansion (split at the script's IFS)
 
 
 @attrs.frozen
@@ -164,7 +165,7 @@ def brace_expand(chars: list[tuple[str, bool]]) -> list[list[tuple[str, bool]]]:
 
 
 def build(segments: Sequence[Segment], raw: str, sources: Iterable[str] = (),
-          *, split: bool = True) -> list[Word]:
+          *, split: bool = True, ifs: str = IFS) -> list[Word]:
     """Turn the segments of one shell word into the words the command receives.
 
     Unquoted known text is brace-expanded and split at IFS (an unquoted ``${IFS}`` splits
@@ -179,6 +180,11 @@ def build(segments: Sequence[Segment], raw: str, sources: Iterable[str] = (),
             tame = tame and seg.tame
             continue
         for c in seg.text:
+            if not seg.quoted and seg.expanded and ifs != IFS and c in ifs:
+                c = " "  # a custom IFS character in an expansion splits like a blank
+            elif not seg.quoted and seg.expanded and ifs != IFS and c in IFS and c not in ifs:
+                chars.append((c, True))  # a blank the custom IFS does not split on
+                continue
             chars.append((c, seg.quoted))
     if not chars:
         # "" is one empty word; an unquoted expansion to nothing is no word at all.

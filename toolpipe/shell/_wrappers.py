@@ -120,7 +120,7 @@ def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
             i += 2
             continue
         if a.startswith("-") and not a.startswith("--") and "c" in a[1:] and i + 1 < len(args):
-            return args[i + 1], tuple(args[i + 3:])
+            return args[i + 1], tuple(args[i + 2:])  # $0 first
         if a == "--command" and i + 1 < len(args):
             return args[i + 1], ()
         if not a.startswith(("-", "+")):
@@ -145,7 +145,8 @@ def _items(upstream: Sequence[object]) -> Word:
                 base = root if root.endswith("/") else root + "/"
                 return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
         break
-    return Word(UNKNOWN, "<names read by xargs>", tame=False)
+    names = tuple(c.name for c in upstream if isinstance(c, Command) and c.name)
+    return Word(UNKNOWN, "<names read by xargs>", tame=False, sources=names)
 
 
 def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:

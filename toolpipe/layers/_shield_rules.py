@@ -8,6 +8,7 @@ The table :data:`RULES` is the whole policy for effects; :func:`problem_score` f
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 import attrs
@@ -83,11 +84,23 @@ def _setuid(mode: str) -> bool:
     return "+" in mode and "s" in mode.split("+", 1)[1]
 
 
+def _restricts(mode: str) -> bool:
+    """A mode that only takes rights from group and others (600, 0700, go-rwx)."""
+    if mode.isdigit():
+        return len(mode) in (3, 4) and mode.endswith("00") and not _setuid(mode)
+    clauses = mode.split(",")
+    return bool(mode) and all(re.fullmatch(r"[go]+-[rwxX]+", c) for c in clauses)
+
+
 def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
     kind = p.kind if p is not None else "outside"
     verb = "re-modes" if e.kind == "mode" else "re-owns"
     mode = e.detail if e.kind == "mode" else ""
     if kind in ("root", "system", "device", "persistence", "secret"):
+        if _restricts(mode) and not e.recursive and kind not in ("root", "device"):
+            # chmod 600 ~/.ssh/id_rsa is what ssh asks for; on system files it can still
+            # lock users out
+            return None if kind == "secret" else Finding(0.5, _at(e, p, f"{verb} ({mode})"))
         if e.recursive or kind in ("root", "device"):
             return Finding(1.0, _at(e, p, f"{verb} recursively" if e.recursive else verb))
         if _setuid(mode):
@@ -108,8 +121,8 @@ def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
 
 
 def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    if e.detail == "/dev/tcp":
-        return Finding(0.7, _at(e, None, f"opens a network connection ({e.word and e.word.shown})"))
+    if e.detail == "/dev/tcp":  # what is sent is judged by the read rules
+        return Finding(0.5, _at(e, None, f"opens a network connection ({e.word and e.word.shown})"))
     if p is None:
         return None
     score = {"secret": 1.0, "persistence": 0.9, "system": 0.9, "root": 0.9,
@@ -117,13 +130,21 @@ def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     return Finding(score, _at(e, p, "sends")) if score else None
 
 
+def _sends(c: Command) -> bool:
+    return c.name in NETWORK or any(
+        r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
+        for r in c.redirects)
+
+
 def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    networked = any(c.name in NETWORK for c in s.commands)
+    networked = any(_sends(c) for c in s.commands)
+    sent = _sends(e.command) or any(_sends(c) for c in s.downstream(e.command))
     if p is None:  # the environment
-        down = s.downstream(e.command)
-        if any(c.name in NETWORK for c in down):
+        if sent:
             return Finding(0.9, _at(e, None, "sends the environment over the network"))
         return None
+    if p.kind in ("system", "persistence") and sent:
+        return Finding(0.9, _at(e, p, "sends over the network"))
     if p.kind != "secret":
         return None
     if networked:
@@ -177,13 +198,12 @@ _PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su",
 
 def problem_score(problem: Problem, script: Script) -> Finding:
     text = problem.located()
-    if problem.kind == "dynamic-code":
+    if problem.kind in ("dynamic-code", "dynamic-command"):
+        what = "code" if problem.kind == "dynamic-code" else "a command"
         if set(problem.sources) & NETWORK_SOURCES:
-            return Finding(1.0, f"runs downloaded code: {text}")
+            return Finding(1.0, f"runs downloaded {what}: {text}")
         if set(problem.sources) & DECODERS:
-            return Finding(0.9, f"runs decoded code: {text}")
-        return Finding(0.6, text)
-    if problem.kind == "dynamic-command":
+            return Finding(0.9, f"runs decoded {what}: {text}")
         return Finding(0.6, text)
     return Finding(_PROBLEMS.get(problem.kind, 0.5), text)
 

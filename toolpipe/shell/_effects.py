@@ -12,7 +12,7 @@ import attrs
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
 from toolpipe.shell._words import UNKNOWN, Word, literal
-from toolpipe.shell._wrappers import SHELLS, shell_code
+from toolpipe.shell._wrappers import SHELLS, find_item, shell_code
 
 EffectKind = Literal[
     "delete", "write", "read", "mode", "owner", "exec", "stdin-code", "send", "fetch",
@@ -265,13 +265,14 @@ DEVICE_WRITERS: dict[str, frozenset[str] | None] = {
     "mdadm": frozenset({"--zero-superblock", "--create", "-C"}),
     "sgdisk": frozenset({"--zap-all", "-Z", "-z", "--clear", "-o", "--delete", "-d", "-n",
                          "--new"}),
-    "sfdisk": frozenset({"--delete", "<"}),
+    "sfdisk": frozenset({"--delete", "<", "<<", "<<<", "|"}),
     "parted": frozenset({"mklabel", "rm", "mkpart", "resizepart", "mktable"}),
     "badblocks": frozenset({"-w"}), "nvme": frozenset({"format", "sanitize"}),
     "hdparm": frozenset({"--security-erase", "--security-erase-enhanced",
                          "--trim-sector-ranges"}),
-    "zpool": frozenset({"create", "labelclear", "destroy"}), "fdisk": frozenset({"<"}),
-    "gdisk": frozenset({"<"}), "zfs": frozenset({"destroy"}), "flashrom": frozenset({"-w"}),
+    "zpool": frozenset({"create", "labelclear", "destroy"}),
+    "fdisk": frozenset({"<", "<<", "<<<", "|"}), "gdisk": frozenset({"<", "<<", "<<<", "|"}),
+    "zfs": frozenset({"destroy"}), "flashrom": frozenset({"-w"}),
 }
 DRY_RUN = {"wipefs": frozenset({"-n", "--no-act"}), "sfdisk": frozenset({"--no-act", "-n"}),
            "mke2fs": frozenset({"-n"}), "mkfs": frozenset({"--dry-run"}),
@@ -283,7 +284,11 @@ def _device(cmd: Command) -> list[Effect]:
     key = "mkfs" if name.startswith("mkfs") else name
     needed = DEVICE_WRITERS[key]
     words = {a.text.lower() for a in cmd.args} | {a.text for a in cmd.args}
-    words |= {r.op for r in cmd.redirects}
+    words |= {r.op for r in cmd.redirects} | ({"|"} if cmd.upstream else set())
+    texts = {a.text for a in cmd.args}
+    if texts & {"--help", "--version"} or (
+            key in ("fdisk", "gdisk", "sfdisk", "parted") and texts & {"-l", "--list"}):
+        return []
     if needed is not None and not (needed & words):
         return []
     if DRY_RUN.get(key, frozenset()) & words:
@@ -305,6 +310,8 @@ for _name in DEVICE_WRITERS:
 
 @handles("lvremove", "vgremove", "lvreduce")
 def _lvm(cmd: Command) -> list[Effect]:
+    if {a.text for a in cmd.args} & {"-h", "--help", "--version"}:
+        return []
     return [Effect("device", cmd, None, detail=f"{cmd.name} destroys logical volumes")]
 
 
@@ -459,16 +466,19 @@ def _power(cmd: Command) -> list[Effect]:
 
 @handles("find")
 def _find(cmd: Command) -> list[Effect]:
-    roots: list[Word] = []
-    for a in cmd.args:
-        if a.text.startswith(("-", "(", "!")):
-            break
-        roots.append(a)
-    texts = [a.text for a in cmd.args]
-    if "-delete" not in texts:
+    if "-delete" not in [a.text for a in cmd.args]:
         return []
+    roots, item, _ = find_item(cmd.args)
+    targets = [item] if item.known else roots or [literal(".")]
     return [Effect("delete", cmd, w, recursive=True, forced=True, detail="find -delete")
-            for w in roots or [literal(".")]]
+            for w in targets]
+
+
+@handles("gpg", "gpg2")
+def _gpg(cmd: Command) -> list[Effect]:
+    if {a.text for a in cmd.args} & {"--export-secret-keys", "--export-secret-subkeys"}:
+        return [Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys")]
+    return []
 
 
 @handles("history")

@@ -31,7 +31,7 @@ from toolpipe.shell._words import (
     literal,
     unescape_double,
 )
-from toolpipe.shell._wrappers import peel
+from toolpipe.shell._wrappers import SHELLS, peel
 
 MAX_DEPTH = 8  # nested code strings and function calls
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
@@ -93,6 +93,9 @@ class _Walk:
         kind = node.type
         if node.is_error or node.is_missing:
             self.unparsed(node)
+        if kind in ("while_statement", "until_statement") and _spawns_forever(node):
+            self.out.problem("fork-bomb", "fork bomb (an endless loop of background jobs)",
+                             self.where)
         if kind == "command":
             return self.command(node, upstream, redirects)
         if kind == "pipeline":
@@ -140,7 +143,9 @@ class _Walk:
                  redirects: tuple[Redirect, ...], skip: Any = None) -> list[Command]:
         got: list[Command] = []
         for child in node.children:
-            if child.is_error or child.is_missing:
+            if child.is_missing:  # `[[ -e / ]] && rm -rf /`: the whole statement is unsure
+                self.unparsed(node)
+            elif child.is_error:
                 self.unparsed(child)
             if child.is_named and (skip is None or child != skip):
                 got += self.statements(child, upstream, redirects)
@@ -266,6 +271,10 @@ class _Walk:
         if stdin_code(cmd):
             self.stdin(cmd, where)
         name = cmd.name
+        if name in SHELLS or name in ("source", "."):
+            for a in cmd.args:  # bash <(echo 'rm -rf /'), source <(printf …)
+                if a.raw in self.out.fed:
+                    self.nested(self.out.fed[a.raw], (*where, f"<(…) to {name}"))
         if name == "cd" and not cmd.wrappers:
             self.cd(cmd.args)
         elif name in self.functions and self.out.calls < MAX_CALLS:
@@ -408,6 +417,8 @@ class _Walk:
         if value.type == "array":
             words = [w for c in value.named_children for w in self.words(c)]
             env[name] = _join(words, _text(value))
+            env[name + "[]"] = Word(_ELEMENTS.join(w.text for w in words), _text(value),
+                                    False, env[name].tame, env[name].sources)
             return
         words = self.words(value, split=False)
         env[name] = words[0] if words else literal("")
@@ -498,9 +509,26 @@ class _Walk:
                 return _value(self.env[name], quoted)
             sources: list[str] = []
             return [s for c in inner[2:] for s in self.segments(c, quoted, sources)]
+        if len(inner) == 1 and inner[0].type == "subscript":
+            return self.element(inner[0], quoted)
         for child in node.named_children:  # ${x/$(cmd)/y}: still walk what runs
             if child.type in ("command_substitution", "process_substitution"):
                 self.substitution(child, quoted, [])
+        return [Segment("", quoted, known=False)]
+
+    def element(self, node: Any, quoted: bool) -> list[Segment]:
+        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
+        script set."""
+        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
+        array = self.env.get(_text(name) + "[]") if name is not None else None
+        if array is None or index is None:
+            return [Segment("", quoted, known=False)]
+        elements = array.text.split(_ELEMENTS)
+        at = _text(index)
+        if at in ("@", "*"):  # word-split, which keeps plain elements apart
+            return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
+        if at.isdigit() and int(at) < len(elements):
+            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
         return [Segment("", quoted, known=False)]
 
     def substitution(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
@@ -515,9 +543,11 @@ class _Walk:
             ran += inner.statements(child)
         made = self.out.commands[before:]
         sources += [c.name for c in made if c.name]
-        if node.type == "process_substitution":
-            return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
         echoed = _echoed(ran)
+        if node.type == "process_substitution":
+            if echoed is not None and len(made) == 1:
+                self.out.fed[_text(node)] = echoed
+            return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
         if echoed is not None and len(made) == 1:
             return [Segment(echoed, quoted)]
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
@@ -530,6 +560,7 @@ class _Out:
         self.commands: list[Command] = []
         self.problems: list[Problem] = []
         self.pipeline_id = 0
+        self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
         self.calls = 0
         self.active: set[str] = set()
         self._position = 0
@@ -593,6 +624,26 @@ def _unquoted(text: str) -> list[Segment]:
             out.append(Segment(text[j + 1], True))
         i = j + 2
     return out
+
+
+_ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),
+            "until_statement": ("false", "/bin/false", "! :", "! true")}
+
+
+def _spawns_forever(node: Any) -> bool:
+    """``while true; do bash & done``: an endless loop that starts a background job on
+    each turn and has no way out (no break, exit, return or wait)."""
+    condition, body = node.child_by_field_name("condition"), node.child_by_field_name("body")
+    if condition is None or body is None:
+        return False
+    if _text(condition).strip().rstrip(";").strip() not in _ENDLESS[node.type]:
+        return False
+    if re.search(r"\b(break|exit|return|wait)\b", _text(body)):
+        return False
+    return any(c.type == "&" for c in body.children)
+
+
+_ELEMENTS = "\x01"  # between the elements of an array (env[NAME + '[]'])
 
 
 def _value(word: Word, quoted: bool) -> list[Segment]:

@@ -49,7 +49,21 @@ _SOCKET = re.compile(r"socket\.socket|\bsocket\s*\(|IO::Socket|TCPSocket|net\.So
 _SHELLISH = re.compile(r"dup2|pty\.spawn|/bin/(?:ba|z|da)?sh\b|\bexec\s*\(|subprocess|"
                        r"spawn\(|popen|\bsystem\s*\(|\bsh\b.*-i|cmd\.exe|proc_open")
 _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s*(?:1|true|"
-                   r"True)\s*\)?\s*:?\s*\{?\s*os\.fork|for\s*\(\s*;;\s*\)\s*\{?\s*fork")
+                   r"True)\s*\)?\s*:?\s*\{?\s*os\.fork|for\s*\(\s*;;\s*\)\s*\{?\s*fork|"
+                   r"\bloop\s*(?:do|\{)[^}]*\bfork\b")
+
+
+# perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /"
+_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec)\s+((?:"(?:[^"\\]|\\.)*"|"""
+                   r"""'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
+_READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|fs\.readFileSync|"
+                   r"fs\.readFile|file_get_contents|Deno\.readTextFile|io\.open)\s*\(")
+_PATH_READ = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:read_text|read_bytes)""")
+# Calls that talk to the network: the one-liner counts as a downloader (curl) for the rules.
+_NETWORK = re.compile(r"urllib\.request|urllib2|urlopen|\brequests\.(?:get|post|put)|"
+                      r"http\.client|httplib|\bfetch\s*\(|Net::HTTP|LWP::|HTTP::Tiny|"
+                      r"curl_exec|https?\.request|\baxios\b|open-uri|URI\.open|"
+                      r"smtplib|ftplib|paramiko")
 
 
 def code_flag(name: str, args: Sequence[Word]) -> Word | None:
@@ -141,6 +155,26 @@ def shell_strings(name: str, code: str) -> list[str]:
             out.append(f": > {_quote(strings[0]) if strings and not dynamic else DYNAMIC}")
     for m in _PATH_WRITE.finditer(code):
         out.append(f": > {_quote(m.group(1)[1:-1])}")
+    if name in ("perl", "ruby"):
+        for m in _BARE.finditer(code):
+            strings, _ = _literals(m.group(2))
+            call = m.group(1)
+            if call in ("system", "exec"):
+                out.append(" ".join(strings) if strings else DYNAMIC)
+            else:
+                command = "rm -rf" if call in ("rmtree", "remove_tree") else "rm"
+                out += [f"{command} -- {_quote(t)}" for t in strings] or [
+                    f"{command} -- {DYNAMIC}"]
+    for m in _READ.finditer(code):
+        args = _call_args(code, m.end())
+        if not _WRITE_MODE.search(args):
+            strings, dynamic = _literals(args.split(",", 1)[0])
+            if strings and not dynamic:
+                out.append(f"cat -- {_quote(strings[0])}")
+    for m in _PATH_READ.finditer(code):
+        out.append(f"cat -- {_quote(m.group(1)[1:-1])}")
+    if _NETWORK.search(code):
+        out.append(f"curl -- {DYNAMIC}")
     for m in _CHMOD.finditer(code):
         args = _call_args(code, m.end())
         strings, _ = _literals(args)

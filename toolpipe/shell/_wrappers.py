@@ -4,6 +4,7 @@ and the code strings a command runs (``bash -c``, ``eval``, ``su -c``, ``ssh hos
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 from collections.abc import Sequence
 
@@ -149,15 +150,62 @@ def _items(upstream: Sequence[object]) -> Word:
     return Word(UNKNOWN, "<names read by xargs>", tame=False, sources=names)
 
 
-def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:
-    roots = []
+_FIND_NAMES = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+                         "-regex", "-iregex", "-lname", "-ilname"})
+
+
+def _matches_root(test: str, pattern: str, root: str) -> bool:
+    """Could ``find``'s own root pass this name test (it is tested like any entry)?"""
+    if test in ("-regex", "-iregex"):
+        return True  # another regex dialect: assume it may
+    subject = root if test.endswith(("path", "wholename")) else (
+        posixpath.basename(root.rstrip("/")) or "/")
+    if test.startswith("-i"):
+        subject, pattern = subject.lower(), pattern.lower()
+    return fnmatch.fnmatchcase(subject, pattern)
+
+
+def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
+    """``find``'s roots, what ``{}`` stands for, and the text put in place of ``{}`` inside
+    a code string.
+
+    Without a test that rules the root out, ``{}`` may be the root itself (``find / -exec
+    rm -rf {} +`` removes ``/``). A name test the root fails (``-name '*.pyc'``), ``-type
+    f`` or ``-mindepth 1`` leaves only entries under it: ``{}`` is ``ROOT/{}``, or
+    ``ROOT/NAME`` for a literal ``-name NAME``.
+    """
+    roots: list[Word] = []
     for a in args:
         if a.text.startswith(("-", "(", "!")):
             break
         roots.append(a)
-    root = roots[0].text if roots and roots[0].known else ("." if not roots else UNKNOWN)
-    item = Word((root.rstrip("/") + "/" if root != "/" else "/") + UNKNOWN, "{}",
-                tame=UNKNOWN not in root)
+    root_word = roots[0] if roots else literal(".")
+    root = root_word.text if root_word.known else UNKNOWN
+    texts = [a.text for a in args]
+    below, name = False, None
+    for i, t in enumerate(texts[:-1]):
+        value = texts[i + 1]
+        if t in _FIND_NAMES and UNKNOWN not in value and UNKNOWN not in root:
+            if not _matches_root(t, value, root):
+                below = True
+                if t in ("-name", "-iname") and not any(c in value for c in "*?[\\"):
+                    name = value
+        elif (t == "-type" and value in ("f", "l", "s", "p")) or (
+                t == "-mindepth" and value.isdigit() and int(value) >= 1):
+            below = True
+    if len(roots) > 1:
+        below, name = False, None  # several roots: keep it simple, any of them
+    base = root.rstrip("/") + "/" if root != "/" else "/"
+    if below:
+        text = base + (name or "{}")
+        item = Word(text, "{}", tame=True)
+        return roots, item, item
+    item = Word(base + UNKNOWN, "{}", tame=UNKNOWN not in root)
+    return roots, item, Word(root, root_word.raw, tame=root_word.tame)
+
+
+def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:
+    _, item, in_code = find_item(args)
     subs: list[tuple[str, tuple[Word, ...]]] = []
     i = 0
     while i < len(args):
@@ -168,8 +216,8 @@ def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]
             while j < len(args) and args[j].text not in (";", "+"):
                 w = args[j]
                 inner.append(item if w.text == "{}" else (
-                    Word(w.text.replace("{}", item.text), w.raw, w.glob, item.tame)
-                    if "{}" in w.text else w))
+                    Word(w.text.replace("{}", in_code.text), w.raw, w.glob,
+                         in_code.tame and w.tame) if "{}" in w.text else w))
                 j += 1
             subs.append((label, tuple(inner)))
             i = j
@@ -196,6 +244,12 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 elif t.startswith(("--command=", "--session-command=")):
                     code = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
                     codes.append((f"{name} -c", code, ()))
+            if name == "runuser" and not codes:  # runuser -u USER -- COMMAND ARGS…
+                start = skip_options(args, _g("ugG", "--user --group --supp-group"))
+                if any(a.text.startswith(("-u", "--user")) for a in args[:start]) and (
+                        args[start:]):
+                    argv = tuple(args[start:])
+                    continue
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
         i = skip_options(args, WRAPPERS["sudo"]) if name == "sudo" else 0
         if name == "sudo" and any(a.text in ("-e", "--edit") for a in args[:i]):

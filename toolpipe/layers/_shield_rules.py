@@ -188,6 +188,8 @@ RULES: dict[str, Rule] = {
     "power": _fixed(0.6, "powers off or reboots the machine"),
     "kill-all": _fixed(0.9, "kills every process"),
     "history": _fixed(0.5, "erases the shell history"),
+    "service": _fixed(0.5, "enables a system service at boot"),
+    "firewall": _fixed(0.5, "drops the firewall's rules"),
 }
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,

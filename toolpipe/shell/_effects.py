@@ -17,6 +17,7 @@ from toolpipe.shell._wrappers import SHELLS, find_item, shell_code
 EffectKind = Literal[
     "delete", "write", "read", "mode", "owner", "exec", "stdin-code", "send", "fetch",
     "device", "force-push", "remote-delete", "network-shell", "power", "kill-all", "history",
+    "service", "firewall",
 ]
 
 
@@ -461,7 +462,19 @@ def _power(cmd: Command) -> list[Effect]:
         return [Effect("power", cmd)]
     if cmd.name == "systemctl" and set(texts) & {"poweroff", "reboot", "halt", "kexec"}:
         return [Effect("power", cmd)]
+    if cmd.name == "systemctl" and set(texts) & {"enable", "link", "preset"} and not set(
+            texts) & {"--user", "--help"}:
+        return [Effect("service", cmd, detail="systemctl enable")]
     return []
+
+
+@handles("iptables", "ip6tables", "nft", "ufw")
+def _firewall(cmd: Command) -> list[Effect]:
+    texts = [a.text for a in cmd.args]
+    flush = {"-F", "--flush", "-X", "--delete-chain"} & set(texts) or (
+        cmd.name == "nft" and texts[:2] == ["flush", "ruleset"]) or (
+        cmd.name == "ufw" and texts[:1] in (["disable"], ["reset"]))
+    return [Effect("firewall", cmd, detail=" ".join(texts[:2]))] if flush else []
 
 
 @handles("find")

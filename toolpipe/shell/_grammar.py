@@ -171,7 +171,8 @@ class _Walk:
             own += r
             rest += tail
         body = node.child_by_field_name("body")
-        got = self.statements(body, upstream, redirects + tuple(own)) if body else []
+        got = (self.statements(body, upstream, redirects + tuple(own)) if body else
+               self.run((), upstream, redirects + tuple(own)) if own else [])  # `> /etc/hosts`
         for tail in rest:  # `cat <<EOF | sh`: the rest of the line after the here-document
             is_pipe = bool(tail.children) and tail.children[0].type in ("|", "|&")
             got += self.statements(tail, tuple(got) if is_pipe else (), ())

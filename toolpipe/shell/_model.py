@@ -83,7 +83,7 @@ class Command:
     def summary(self, limit: int = 3) -> str:
         """``sudo rm -rf``: wrappers, the name and its first option words."""
         wrappers = self.wrappers[:-1] if self.wrappers[-1:] == (self.name,) else self.wrappers
-        words = [*wrappers, self.name or (self.argv[0].shown if self.argv else "?")]
+        words = [*wrappers, self.name or (self.argv[0].shown if self.argv else "redirection")]
         if self.name in SUBCOMMANDS:
             words += [a.shown for a in self.args if not a.text.startswith("-")][:1]
         opts = [a.shown for a in self.args if a.text.startswith("-")][:limit]

@@ -64,6 +64,8 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
     if p.kind in ("workspace", "scratch"):
         if p.kind == "workspace" and e.recursive and e.forced and o.workspace_deletions:
             return Finding(o.workspace_deletions, _at(e, p, "deletes recursively"))
+        if p.kind == "scratch" and e.recursive:  # a folder in /tmp may be anyone's work
+            return Finding(0.9, _at(e, p, "deletes recursively outside the workspace, in"))
         return None
     score = _DESTROYED[p.kind]
     if not e.recursive and p.kind == "outside":

@@ -1,0 +1,164 @@
+"""Two laws of the shield: wrapping never weakens, and through the default pipeline a
+disguised deletion never reaches the disk."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import shutil
+
+import pytest
+import tree_sitter
+import tree_sitter_bash
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreters.asyncio import AsyncioInterpreter
+from toolpipe import DispatchContext, ToolContext, ToolPipeline
+from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
+from toolpipe.layers.shield import UnixShield
+from toolpipe.shell import _wrappers
+from toolpipe.tools import workspace_registry
+
+from .test_shield_corpus import load
+
+RANK = {"allow": 0, "warn": 1, "block": 2}
+ATTACKS = [c for name in ("corpus.txt", "holdout.txt") for _, k, c, _ in load(name)
+           if k in ("+", "?")]
+_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+def simple(command: str) -> bool:
+    """One simple command (what `sudo X` or `env A=1 X` can be put in front of)."""
+    root = _PARSER.parse(command.encode()).root_node
+    return (not root.has_error and root.named_child_count == 1
+            and root.named_children[0].type == "command")
+
+
+def q(command: str) -> str:
+    return shlex.quote(command)
+
+
+# Each wrapper, and whether it needs X to be one simple command.
+WRAPPERS = {
+    "{ X; }": (lambda x: "{ " + x + "\n}", False),
+    "(X)": (lambda x: "(" + x + "\n)", False),
+    "if true; then X; fi": (lambda x: "if true; then\n" + x + "\nfi", False),
+    "! X": (lambda x: "! " + x, True),
+    "true && X": (lambda x: "true && " + x, True),
+    "X &": (lambda x: x + " &", True),
+    "eval 'X'": (lambda x: "eval " + q(x), False),
+    "bash -c 'X'": (lambda x: "bash -c " + q(x), False),
+    "sudo X": (lambda x: "sudo " + x, True),
+    "env A=1 X": (lambda x: "env A=1 " + x, True),
+    "timeout 5 X": (lambda x: "timeout 5 " + x, True),
+    "echo 'X' | sh": (lambda x: "echo " + q(x) + " | sh", False),
+}
+SIMPLE = [c for c in ATTACKS if simple(c)]
+
+
+def never_weaker(shield: UnixShield) -> None:
+    @settings(max_examples=400, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(sorted(WRAPPERS)), st.data())
+    def law(name: str, data: st.DataObject) -> None:
+        wrap, needs_simple = WRAPPERS[name]
+        x = data.draw(st.sampled_from(SIMPLE if needs_simple else ATTACKS), label="X")
+        plain = shield.evaluate("Bash", {"command": x}, ())
+        wrapped = shield.evaluate("Bash", {"command": wrap(x)}, ())
+        assert RANK[wrapped.action] >= RANK[plain.action], (name, x, wrapped.reason)
+
+    law()
+
+
+def test_there_is_enough_to_wrap():
+    assert len(ATTACKS) >= 400 and len(SIMPLE) >= 200
+
+
+def test_wrapping_never_weakens():
+    never_weaker(UnixShield())
+
+
+def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
+    real = _wrappers.peel
+
+    def blind(argv, upstream=()):  # type: ignore[no-untyped-def]
+        peeled = real(argv, upstream)
+        codes = tuple(c for c in peeled.codes if c[0] != "eval")
+        return type(peeled)(peeled.argv, peeled.wrappers, peeled.privileged, codes,
+                            peeled.subcommands, peeled.alerts)
+
+    monkeypatch.setattr("toolpipe.shell._grammar.peel", blind)
+    with pytest.raises(AssertionError, match="eval"):
+        never_weaker(UnixShield())
+
+
+# --- end to end: the default pipeline, real bash, a victim folder -----------------------------
+
+DISGUISES = [
+    "rm -rf {v}", "{{ rm -rf {v}; }}", "if true; then rm -rf {v}; fi", "! rm -rf {v}",
+    "true && rm -rf {v}", "a=rm; $a -rf {v}", "$(echo rm) -rf {v}", "rm${{IFS}}-rf${{IFS}}{v}",
+    "eval 'rm -rf {v}'", "bash -c \"bash -c 'rm -rf {v}'\"", "sh <<< 'rm -rf {v}'",
+    "echo 'rm -rf {v}' | sh", "timeout -s KILL 5 rm -rf {v}", "env A=1 rm -rf {v}",
+    "nice rm -rf {v}", "command rm -rf {v}", "find {v} -delete", "echo {v} | xargs rm -rf",
+    "ls -d {v} | xargs -I{{}} rm -rf {{}}", "find {v} -exec rm -rf {{}} +",
+    "python3 -c 'import shutil; shutil.rmtree(\"{v}\")'",
+    "perl -e 'use File::Path; rmtree(\"{v}\")'", "cd {v}/.. && rm -rf victim",
+    "mv {v} /dev/null", "f() {{ rm -rf \"$1\"; }}; f {v}", "x=({v}); rm -rf \"${{x[@]}}\"",
+    "d={v}; rm -rf \"$d\"/*", "rm -rf ../victim", "sh -c 'rm -rf \"$1\"' sh {v}",
+]
+
+
+def dispatch_all(workspace: str, commands: list[str], with_shield: bool) -> list[str]:
+    registry = workspace_registry(workspace, bash_timeout=10.0)
+    builder = load_pipeline(DEFAULT_PIPELINE if with_shield else DEFAULT_PIPELINE.replace(
+        'name = "safety_shield"', 'name = "output_limit"'), registry)
+    pipeline: ToolPipeline = builder.with_core(registry).build()
+
+    async def main() -> list[str]:
+        out = []
+        for turn, command in enumerate(commands, 1):
+            ctx = DispatchContext("Bash", {"command": command}, turn_number=turn,
+                                  tool_context=ToolContext(cwd=workspace))
+            r = await AsyncioInterpreter().run(pipeline.dispatch(ctx))
+            out.append(r.text)
+        return out
+
+    return asyncio.run(main())
+
+
+def make_victim(root) -> str:  # type: ignore[no-untyped-def]
+    victim = root / "victim"
+    (victim / "deep").mkdir(parents=True)
+    (victim / "precious.txt").write_text("keep me")
+    (victim / "deep" / "more.txt").write_text("and me")
+    return str(victim)
+
+
+@pytest.mark.process
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_disguised_deletions_through_the_default_pipeline_leave_the_victim(tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    victim = make_victim(tmp_path)
+    commands = [d.format(v=victim) for d in DISGUISES]
+    texts = dispatch_all(str(workspace), commands, with_shield=True)
+    for command, text in zip(commands, texts, strict=True):
+        assert text.startswith("blocked by safety shield: "), (command, text)
+    assert (tmp_path / "victim" / "precious.txt").read_text() == "keep me"
+    assert (tmp_path / "victim" / "deep" / "more.txt").read_text() == "and me"
+
+
+@pytest.mark.process
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_without_the_shield_the_same_commands_do_delete(tmp_path):
+    """The check above can fail: the commands are real and reach the victim."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    gone = 0
+    for disguise in ["{{ rm -rf {v}; }}", "eval 'rm -rf {v}'", "find {v} -delete",
+                     "a=rm; $a -rf {v}"]:
+        victim = make_victim(tmp_path)
+        dispatch_all(str(workspace), [disguise.format(v=victim)], with_shield=False)
+        gone += not (tmp_path / "victim").exists()
+    assert gone == 4

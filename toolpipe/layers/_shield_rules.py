@@ -16,7 +16,6 @@ import attrs
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
-    NETWORK,
     NETWORK_SOURCES,
     Command,
     Effect,
@@ -25,6 +24,7 @@ from toolpipe.shell import (
     Script,
     classify,
     effects,
+    sends,
 )
 
 
@@ -132,15 +132,11 @@ def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     return Finding(score, _at(e, p, "sends")) if score else None
 
 
-def _sends(c: Command) -> bool:
-    return c.name in NETWORK or any(
-        r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
-        for r in c.redirects)
-
-
 def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    networked = any(_sends(c) for c in s.commands)
-    sent = _sends(e.command) or any(_sends(c) for c in s.downstream(e.command))
+    if p is not None and p.kind not in ("system", "persistence", "secret"):
+        return None
+    networked = s.networked
+    sent = sends(e.command) or any(sends(c) for c in s.downstream(e.command))
     if p is None:  # the environment
         if sent:
             return Finding(0.9, _at(e, None, "sends the environment over the network"))

@@ -9,6 +9,7 @@ score those facts; patterns score command shapes. Score = min(1, single + 0.5·m
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
@@ -190,6 +191,14 @@ def multi_score(prior_same_tool: int) -> float:
     )
 
 
+
+@functools.lru_cache(maxsize=256)
+def _analysed(command: str, workspace: str) -> Script:
+    """The wing's reading of a command (pure, so kept: a call is read once per evaluation
+    and the earlier calls of the history are not read again on every call)."""
+    return analyse(command, workspace=workspace)
+
+
 class UnixShield:
     """The default shield: shell facts and rules, Bash/Write/Edit patterns, combos.
 
@@ -239,6 +248,10 @@ class UnixShield:
             raise ConfigError(f"multi must be 'risky' or 'all', got {multi!r:.40}")
         self.multi: Multi = multi
         self._by_text = {p.text: p for p in self.bash_patterns}
+        for rule in self.combos:  # the combos' patterns, made once
+            for _, text in (rule.first, rule.second):
+                if text is not None and text not in self._by_text:
+                    self._by_text[text] = ShellPattern(text, 0.0)
 
     def tools(self) -> frozenset[str]:
         return self.bash_tools | self.write_tools | frozenset(self.path_patterns)
@@ -248,7 +261,7 @@ class UnixShield:
                 f"warn_threshold={self.warn_threshold:g})")
 
     def script(self, command: str, workspace: str | None = None) -> Script:
-        return analyse(command, workspace=workspace or self.workspace)
+        return _analysed(command, workspace or self.workspace)
 
     # single ------------------------------------------------------------------------------
 
@@ -290,7 +303,7 @@ class UnixShield:
         command = _command_text(input)
         if command is None:
             return False
-        pattern = self._by_text.get(pattern_text) or ShellPattern(pattern_text, 0.0)
+        pattern = self._by_text[pattern_text]
         return any(pattern.matches(c) for c in self.script(command, workspace).commands)
 
     def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],

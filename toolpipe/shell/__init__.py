@@ -41,6 +41,9 @@ from toolpipe.shell._effects import (
     effects as effects,
 )
 from toolpipe.shell._effects import (
+    sends as sends,
+)
+from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
 from toolpipe.shell._grammar import analyse as analyse
@@ -56,7 +59,7 @@ from toolpipe.shell._wrappers import SHELLS as SHELLS
 __all__ = [
     "DECODERS", "DOWNLOADERS", "NETWORK", "NETWORK_SOURCES", "SHELLS", "Command", "Effect",
     "EffectKind", "Place", "Problem", "Redirect", "Script", "Word", "analyse", "classify",
-    "effects", "stdin_code", "write_targets",
+    "effects", "sends", "stdin_code", "write_targets",
 ]
 
 _CHANGES = frozenset({"write", "delete", "mode", "owner", "device"})

@@ -41,6 +41,15 @@ NETWORK_SOURCES = DOWNLOADERS | frozenset({"nc", "ncat", "netcat", "socat", "tel
                                            "openssl"})
 DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg",
                       "gunzip", "zcat", "bunzip2", "xz", "unxz", "rev", "tr", "printf"})
+
+
+def sends(cmd: Command) -> bool:
+    """Does the command talk to the network (a network tool, or a /dev/tcp redirection)?"""
+    return cmd.name in NETWORK or any(
+        r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
+        for r in cmd.redirects)
+
+
 # Commands that only name a file they do not print or send (ssh -i key, chmod 600 key…).
 NOT_READERS = frozenset({
     "ls", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp", "chattr", "touch",

@@ -31,8 +31,11 @@ from toolpipe.shell._words import (
     literal,
     unescape_double,
 )
-from toolpipe.shell._wrappers import SHELLS, peel
+from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
+_PLAIN = re.compile(r"[^\\{}$'\"`\s]+")
+_GLOB = re.compile(r"[*?\[]")
+_PLAIN_COMMAND = re.compile(r"[^\\{}$'\"`\s;&|<>()#]+(?:[ \t]+[^\\{}$'\"`\s;&|<>()#]+)*")
 MAX_DEPTH = 8  # nested code strings and function calls
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
 _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
@@ -220,14 +223,17 @@ class _Walk:
 
     def command(self, node: Any, upstream: tuple[Command, ...],
                 redirects: tuple[Redirect, ...]) -> list[Command]:
+        plain = _plain_argv(node)
+        if plain is not None:  # the common case: plain words only, no redirections
+            return self.run(plain, upstream, redirects)
         env = self.env
         argv: list[Word] = []
         own: list[Redirect] = []
         named = False
-        for child in node.children:
+        for index, child in enumerate(node.children):
             if not child.is_named:
                 continue
-            field = node.field_name_for_child(list(node.children).index(child))
+            field = node.field_name_for_child(index)
             if child.type == "variable_assignment" and not named:
                 env = dict(env) if env is self.env else env
                 self.assign(child, env)
@@ -259,6 +265,9 @@ class _Walk:
                 self.defining and _ARGUMENT.match(first.raw)):
             self.out.problem("dynamic-command", f"runs a command whose name is not known "
                              f"({first.shown})", where, first.sources)
+        name = cmd.name
+        if name not in _SPECIAL and name not in self.functions:
+            return [cmd]  # nothing inside it to read, and it runs no function
         for code_label, code, positional in peeled.codes:
             self.code(code, where, code_label, positional)
         for kind, alert_label in peeled.alerts:
@@ -271,7 +280,6 @@ class _Walk:
                 self.run(sub_argv, (), (), sub_label)
         if stdin_code(cmd):
             self.stdin(cmd, where)
-        name = cmd.name
         if name in SHELLS or name in ("source", "."):
             for a in cmd.args:  # bash <(echo 'rm -rf /'), source <(printf …)
                 if a.raw in self.out.fed:
@@ -438,6 +446,12 @@ class _Walk:
     # --- words ---------------------------------------------------------------------------
 
     def words(self, node: Any, split: bool = True) -> list[Word]:
+        if node.type == "command_name" and node.child_count == 1:
+            node = node.children[0]
+        if node.type == "word":
+            text = _text(node)
+            if _PLAIN.fullmatch(text):  # the common case: nothing to expand, quote or split
+                return [Word(text, text, _GLOB.search(text) is not None)]
         sources: list[str] = []
         segs = self.segments(node, False, sources)
         ifs = self.env.get("IFS")
@@ -625,6 +639,20 @@ def _unquoted(text: str) -> list[Segment]:
             out.append(Segment(text[j + 1], True))
         i = j + 2
     return out
+
+
+# Commands whose run() has more to do than record them: the names peel() looks into and
+# the ones that read their input as code or change the walk's state.
+_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
+
+
+def _plain_argv(node: Any) -> tuple[Word, ...] | None:
+    """The words of a command made only of plain words (no quotes, expansions, escapes,
+    assignments or redirections), or None."""
+    text = _text(node)
+    if not _PLAIN_COMMAND.fullmatch(text) or "=" in text.split(None, 1)[0]:
+        return None
+    return tuple(Word(t, t, _GLOB.search(t) is not None) for t in text.split())
 
 
 _ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from typing import Literal
 
@@ -61,7 +62,7 @@ class Command:
     position: int = 0
     privileged: bool = False  # run through sudo, doas, su, pkexec…
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
         """The command's name: the basename of its first word, lower-cased ('' if unknown)."""
         if not self.argv or not self.argv[0].known:
@@ -118,6 +119,20 @@ class Script:
     problems: tuple[Problem, ...]
     workspace: str = "."
 
+    @functools.cached_property
+    def networked(self) -> bool:
+        """Does any of its commands talk to the network?"""
+        from toolpipe.shell._effects import sends  # the effect model, built on this module
+
+        return any(sends(c) for c in self.commands)
+
+    @functools.cached_property
+    def _pipelines(self) -> dict[int, tuple[Command, ...]]:
+        out: dict[int, list[Command]] = {}
+        for c in self.commands:
+            out.setdefault(c.pipeline, []).append(c)
+        return {k: tuple(v) for k, v in out.items()}
+
     def downstream(self, cmd: Command) -> tuple[Command, ...]:
-        return tuple(c for c in self.commands
-                     if c.pipeline == cmd.pipeline and c.position > cmd.position)
+        return tuple(c for c in self._pipelines.get(cmd.pipeline, ())
+                     if c.position > cmd.position)

@@ -6,6 +6,7 @@ at the root, an unknown variable, ``..`` climbing out) counts as outside the wor
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from typing import Literal
@@ -91,7 +92,11 @@ def _home_relative(path: str) -> str | None:
 
 def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> Place:
     """Classify a path word as it would be used from ``cwd`` (relative to the workspace)."""
-    w = word if isinstance(word, Word) else Word(word, word)
+    return _classify(word if isinstance(word, Word) else Word(word, word), cwd, workspace)
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify(w: Word, cwd: str | None, workspace: str) -> Place:
     text = w.text
     prefix, unknown_part = text, False
     if UNKNOWN in text:

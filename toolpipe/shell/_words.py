@@ -164,6 +164,30 @@ def brace_expand(chars: list[tuple[str, bool]]) -> list[list[tuple[str, bool]]]:
     return out + todo
 
 
+_SPLITS = re.compile(r"[ \t\n{]")
+
+
+def _one_word(segments: Sequence[Segment], raw: str, srcs: tuple[str, ...], split: bool,
+              ifs: str) -> Word | None:
+    """The word, when nothing in it splits or brace-expands (most words); else None."""
+    parts: list[str] = []
+    glob, tame = False, True
+    for seg in segments:
+        if not seg.known:
+            parts.append(UNKNOWN)
+            tame = tame and seg.tame
+        elif seg.quoted:
+            parts.append(seg.text)
+        else:
+            if (seg.expanded and ifs != IFS) or (
+                    _SPLITS.search(seg.text) if split else "{" in seg.text):
+                return None
+            glob = glob or any(c in seg.text for c in GLOB_CHARS)
+            parts.append(seg.text)
+    text = "".join(parts)
+    return Word(text, raw, glob, tame, srcs) if text else None
+
+
 def build(segments: Sequence[Segment], raw: str, sources: Iterable[str] = (),
           *, split: bool = True, ifs: str = IFS) -> list[Word]:
     """Turn the segments of one shell word into the words the command receives.
@@ -172,6 +196,16 @@ def build(segments: Sequence[Segment], raw: str, sources: Iterable[str] = (),
     the word, as bash does); quoted text never splits. Unknown parts stay in place.
     """
     srcs = tuple(sources)
+    if len(segments) == 1 and segments[0].known and not segments[0].expanded:
+        # the common case, one plain word: nothing to expand or split
+        text = segments[0].text
+        if segments[0].quoted:
+            return [Word(text, raw, False, True, srcs)]
+        if text and "{" not in text and not (split and any(c in IFS for c in text)):
+            return [Word(text, raw, any(c in GLOB_CHARS for c in text), True, srcs)]
+    one = _one_word(segments, raw, srcs, split, ifs)
+    if one is not None:
+        return [one]
     chars: list[tuple[str, bool]] = []
     tame = True
     for seg in segments:

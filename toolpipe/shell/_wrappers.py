@@ -226,6 +226,8 @@ def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]
 
 
 def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
+    if not argv or _name(argv[0]) not in PEELED:
+        return Peeled(argv)  # the common case: a command that wraps nothing
     wrappers: list[str] = []
     privileged = False
     codes: list[tuple[str, Word, tuple[Word, ...]]] = []
@@ -351,3 +353,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             k = [w.text for w in words].index(":::")
             subs = (("parallel", tuple(words[:k]) + tuple(words[k + 1:k + 2])),)
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts)
+
+
+# Every name peel() looks at (anything else is returned as it is).
+PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
+    "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
+    "script", "parallel"}

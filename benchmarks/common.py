@@ -125,11 +125,16 @@ async def per_op_async(n: int, body: Callable[[], Awaitable[Any]]) -> float:
 PEERS_BEGIN, PEERS_END = "<!-- peers: begin -->", "<!-- peers: end -->"
 
 
-def splice(page: str, section: str) -> str:
-    """The page with its peers section replaced (or appended): each benchmark command owns
-    its part of docs/benchmarks.md."""
-    block = f"{PEERS_BEGIN}\n{section.rstrip()}\n{PEERS_END}\n"
-    if PEERS_BEGIN in page and PEERS_END in page:
-        head, rest = page.split(PEERS_BEGIN, 1)
-        return head + block + rest.split(PEERS_END, 1)[1].lstrip("\n")
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+def splice(page: str, section: str, name: str = "peers") -> str:
+    """The page with its ``name`` section replaced (or appended): each benchmark command
+    owns its part of docs/benchmarks.md."""
+    begin, end = markers(name)
+    block = f"{begin}\n{section.rstrip()}\n{end}\n"
+    if begin in page and end in page:
+        head, rest = page.split(begin, 1)
+        return head + block + rest.split(end, 1)[1].lstrip("\n")
     return page.rstrip("\n") + "\n\n" + block

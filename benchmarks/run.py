@@ -29,15 +29,16 @@ from benchmarks import engine as engine_bench
 from benchmarks import testing as testing_bench
 from benchmarks.common import (
     CTX,
-    PEERS_BEGIN,
     REGISTRY,
     _wrap,
     allow,
     async_chain,
     eight_layer_builder,
+    markers,
     passthrough_pipeline,
     per_op,
     per_op_async,
+    splice,
     tool_fn,
 )
 from interpreters.asyncio import AsyncioInterpreter
@@ -378,8 +379,11 @@ def main(argv: list[str] | None = None) -> int:
     report = write_report(figs, command, args.quick)
     output = Path(args.output)
     old = output.read_text() if output.exists() else ""
-    if PEERS_BEGIN in old:  # keep the peers section, which its own command writes
-        report = report.rstrip("\n") + "\n\n" + PEERS_BEGIN + old.split(PEERS_BEGIN, 1)[1]
+    for name in ("shield", "peers"):  # sections their own commands write are kept
+        begin, end = markers(name)
+        if begin in old and end in old:
+            kept = old.split(begin, 1)[1].split(end, 1)[0]
+            report = splice(report, kept.strip("\n"), name)
     output.write_text(report)
     print(report)
     return 0

@@ -22,12 +22,12 @@ from toolpipe.effects import Emit, HistoryAppend, HistoryGet
 from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldWarning
 from toolpipe.layers._shield_rules import Finding, RuleOptions, downloads, findings, strongest
-from toolpipe.layers._util import names, non_negative_int
+from toolpipe.layers._util import names, non_negative_int, positive_int
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult
-from toolpipe.shell import Command, Script, analyse, classify
+from toolpipe.shell import MAX_COMMANDS, Command, Script, analyse, classify
 
 Action = Literal["allow", "warn", "block"]
 Multi = Literal["risky", "all"]
@@ -193,10 +193,27 @@ def multi_score(prior_same_tool: int) -> float:
 
 
 @functools.lru_cache(maxsize=256)
-def _analysed(command: str, workspace: str) -> Script:
+def _analysed(command: str, workspace: str, max_length: int, max_commands: int) -> Script:
     """The wing's reading of a command (pure, so kept: a call is read once per evaluation
     and the earlier calls of the history are not read again on every call)."""
-    return analyse(command, workspace=workspace)
+    return analyse(command, workspace=workspace, max_length=max_length,
+                   max_commands=max_commands)
+
+
+
+@functools.lru_cache(maxsize=1024)
+def _mentions(pattern: ShellPattern, command: str, workspace: str, max_length: int,
+              max_commands: int) -> bool:
+    """Does a command run something the pattern matches (kept: history is asked often)?"""
+    script = _analysed(command, workspace, max_length, max_commands)
+    return any(pattern.matches(c) for c in script.commands)
+
+
+@functools.lru_cache(maxsize=256)
+def _downloads(command: str, workspace: str, max_length: int, max_commands: int
+               ) -> frozenset[str]:
+    return frozenset(downloads(_analysed(command, workspace, max_length, max_commands),
+                               workspace))
 
 
 class UnixShield:
@@ -207,7 +224,9 @@ class UnixShield:
     ``workspace_deletions``: the score of ``rm -rf`` inside it (0.4; the spec's 0.9 comes
     with ``bash_patterns=SPEC_BASH``); ``multi``: which earlier calls of the same tool the
     multi-call term counts, ``"risky"`` ones (scored at least the warn threshold) or
-    ``"all"`` (the spec).
+    ``"all"`` (the spec); ``max_length`` (characters) and ``max_commands``: a command
+    longer, or one that runs more commands (function calls included), is blocked unread,
+    so that every input is decided in bounded time.
     """
 
     def __init__(
@@ -223,6 +242,8 @@ class UnixShield:
         workspace: str = ".",
         workspace_deletions: float = 0.4,
         multi: Multi = "risky",
+        max_length: int = 1 << 16,
+        max_commands: int = MAX_COMMANDS,
     ) -> None:
         block = _threshold("block_threshold", block_threshold)
         warn = _threshold("warn_threshold", warn_threshold)
@@ -247,6 +268,8 @@ class UnixShield:
         if multi not in ("risky", "all"):
             raise ConfigError(f"multi must be 'risky' or 'all', got {multi!r:.40}")
         self.multi: Multi = multi
+        self.max_length = positive_int("max_length", max_length)
+        self.max_commands = positive_int("max_commands", max_commands)
         self._by_text = {p.text: p for p in self.bash_patterns}
         for rule in self.combos:  # the combos' patterns, made once
             for _, text in (rule.first, rule.second):
@@ -261,7 +284,8 @@ class UnixShield:
                 f"warn_threshold={self.warn_threshold:g})")
 
     def script(self, command: str, workspace: str | None = None) -> Script:
-        return _analysed(command, workspace or self.workspace)
+        return _analysed(command, workspace or self.workspace, self.max_length,
+                         self.max_commands)
 
     # single ------------------------------------------------------------------------------
 
@@ -303,8 +327,8 @@ class UnixShield:
         command = _command_text(input)
         if command is None:
             return False
-        pattern = self._by_text[pattern_text]
-        return any(pattern.matches(c) for c in self.script(command, workspace).commands)
+        return _mentions(self._by_text[pattern_text], command, workspace, self.max_length,
+                         self.max_commands)
 
     def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
               workspace: str | None = None) -> tuple[float, str]:
@@ -325,7 +349,7 @@ class UnixShield:
         for record in history:
             text = _command_text(record.input) if record.tool in self.bash_tools else None
             if text is not None:
-                out |= downloads(self.script(text, ws), ws)
+                out |= _downloads(text, ws, self.max_length, self.max_commands)
         return out
 
     def evaluate(

@@ -46,6 +46,7 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
+from toolpipe.shell._grammar import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
@@ -57,9 +58,9 @@ from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 
 __all__ = [
-    "DECODERS", "DOWNLOADERS", "NETWORK", "NETWORK_SOURCES", "SHELLS", "Command", "Effect",
-    "EffectKind", "Place", "Problem", "Redirect", "Script", "Word", "analyse", "classify",
-    "effects", "sends", "stdin_code", "write_targets",
+    "DECODERS", "DOWNLOADERS", "MAX_COMMANDS", "NETWORK", "NETWORK_SOURCES", "SHELLS",
+    "Command", "Effect", "EffectKind", "Place", "Problem", "Redirect", "Script", "Word",
+    "analyse", "classify", "effects", "sends", "stdin_code", "write_targets",
 ]
 
 _CHANGES = frozenset({"write", "delete", "mode", "owner", "device"})

@@ -38,6 +38,11 @@ _GLOB = re.compile(r"[*?\[]")
 _PLAIN_COMMAND = re.compile(r"[^\\{}$'\"`\s;&|<>()#]+(?:[ \t]+[^\\{}$'\"`\s;&|<>()#]+)*")
 MAX_DEPTH = 8  # nested code strings and function calls
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
+MAX_COMMANDS = 1000  # commands read in one analysis (so that any input is decided quickly)
+
+
+class _TooMany(Exception):
+    """Raised through the walk when it has read as many commands as it may."""
 _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
 _LANGUAGE: list[Any] = []  # the grammar, loaded on first use
 
@@ -571,7 +576,8 @@ class _Walk:
 
 
 class _Out:
-    def __init__(self) -> None:
+    def __init__(self, max_commands: int = MAX_COMMANDS) -> None:
+        self.max_commands = max_commands
         self.commands: list[Command] = []
         self.problems: list[Problem] = []
         self.pipeline_id = 0
@@ -583,6 +589,8 @@ class _Out:
 
     def position(self) -> int:
         self._position += 1
+        if self._position > self.max_commands:
+            raise _TooMany
         return self._position
 
     def problem(self, kind: ProblemKind, text: str, where: tuple[str, ...],
@@ -716,16 +724,26 @@ def _echoed(ran: Sequence[Command]) -> str | None:
     return " ".join(a.text for a in args)
 
 
-def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16) -> Script:
-    """The commands of ``text`` at every depth, and what could not be analysed."""
-    out = _Out()
+def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
+            max_commands: int = MAX_COMMANDS) -> Script:
+    """The commands of ``text`` at every depth, and what could not be analysed.
+
+    A text longer than ``max_length`` characters is not read at all, and the walk stops
+    after ``max_commands`` commands: either is a ``too-long`` problem (which the shield
+    blocks), so that every input is decided in bounded time."""
+    out = _Out(max_commands)
     if len(text) > max_length:
         out.problem("too-long", f"command is {len(text)} characters, more than the "
                     f"{max_length} analysed", ())
         return Script(text, (), tuple(out.problems), workspace)
     walk = _Walk(0, (), out, {}, (), ".", {})
     tree = parse_tree(text)
-    walk.statements(tree.root_node)
+    try:
+        walk.statements(tree.root_node)
+    except _TooMany:
+        out.problem("too-long", f"more than {max_commands} commands to read (function "
+                    "calls included)", ())
+        return Script(text, tuple(out.commands), tuple(out.problems), workspace)
     if tree.root_node.has_error:
         for node in _errors(tree.root_node):
             walk.unparsed(node)

@@ -1,0 +1,213 @@
+"""The safety shield's cost: one-line commands, scripts, huge inputs, and per call in a
+pipeline; writes its section of docs/benchmarks.md.
+
+    python -m benchmarks.shield            # about a minute
+    python -m benchmarks.shield --quick    # fewer repeats, for a smoke test
+
+Every evaluation gets a text of its own (a trailing comment differs), so the shield's cache
+of readings never serves a measured call. The floor each figure is compared with is
+measured in the same run: tree-sitter's parse of the same text, and a bare Python walk
+over its nodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import splice
+from interpreters.simulated import SimulatedInterpreter
+from toolpipe import DispatchContext, SafetyShieldMiddleware, Tool, ToolPipeline, ToolRegistry
+from toolpipe.layers import shield as shield_module
+from toolpipe.layers.shield import UnixShield
+from toolpipe.shell._grammar import parse_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+TLDR = ROOT / "tests" / "data" / "tldr-linux-examples.txt"
+SCRIPT = Path(__file__).resolve().parent / "data" / "release.sh"
+
+
+def render(line: str) -> str:
+    """A tldr example with its {{placeholders}} filled by their first alternative."""
+    def fill(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if inner.startswith("[") and inner.endswith("]"):
+            inner = inner[1:-1]
+        return inner.split("|")[0]
+
+    return re.sub(r"\{\{(.*?)\}\}", fill, line)
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def one_liners(shield: UnixShield, repeats: int) -> tuple[float, float, float, float]:
+    """Median and 90th percentile of evaluating each tldr example once (8,293 commands),
+    and the same for parsing alone; the best of ``repeats`` passes."""
+    lines = [render(line) for line in TLDR.read_text().splitlines()]
+    best: tuple[float, float, float, float] | None = None
+    for r in range(repeats):
+        shield_module._analysed.cache_clear()
+        evals = sorted(timed(lambda c=f"{c} # {r}": shield.evaluate(
+            "Bash", {"command": c}, ())) for c in lines)
+        parses = sorted(timed(lambda c=c: parse_tree(c)) for c in lines)
+        got = (statistics.median(evals), evals[int(len(evals) * 0.9)],
+               statistics.median(parses), parses[int(len(parses) * 0.9)])
+        best = got if best is None or got[0] < best[0] else best
+    assert best is not None
+    return best
+
+
+def bare_walk(text: str) -> float:
+    """A Python walk that only visits every node of the parse: the floor of any analysis
+    written in Python over tree-sitter's nodes."""
+    root = parse_tree(text).root_node
+
+    def visit(node: Any) -> int:
+        return 1 + sum(visit(c) for c in node.children)
+
+    return timed(lambda: visit(root))
+
+
+def script(shield: UnixShield, text: str, repeats: int) -> tuple[float, float, float]:
+    """Median evaluation, parse and bare walk of ``text`` (a fresh comment each time)."""
+    evals, parses, walks = [], [], []
+    for i in range(repeats):
+        t = f"{text}\n# run {i}"
+        evals.append(timed(lambda: shield.evaluate("Bash", {"command": t}, ())))
+        parses.append(timed(lambda: parse_tree(t)))
+        walks.append(bare_walk(t))
+    return statistics.median(evals), statistics.median(parses), statistics.median(walks)
+
+
+def per_call(n: int) -> tuple[float, float]:
+    """One Bash dispatch on the simulated interpreter without and with the shield layer
+    (the command is a typical one-liner, different on every call)."""
+    reg = ToolRegistry([Tool.from_function("Bash", lambda input, context: "ok")])
+    bare = ToolPipeline.builder().with_core(reg).build()
+    shielded = ToolPipeline.builder().with_middleware(
+        SafetyShieldMiddleware()).with_core(reg).build()
+    out = []
+    for pipeline in (bare, shielded):
+        sim = SimulatedInterpreter()
+        start = time.perf_counter()
+        for i in range(n):
+            ctx = DispatchContext("Bash", {"command": f"git log --oneline -n {i} src/"},
+                                  turn_number=1 + i // 8)
+            sim.run(pipeline.dispatch(ctx))
+        out.append((time.perf_counter() - start) / n)
+    return out[0], out[1]
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.1f} µs"
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:,.2f} ms"
+
+
+def report(figs: dict[str, Any], command: str) -> str:
+    med, p90, parse_med, parse_p90 = figs["one"]
+    bare, shielded = figs["per_call"]
+    rows = []
+    for name, size, (ev, pa, wa) in figs["scripts"]:
+        rows.append(f"| {name} | {size / 1024:.1f} KB | {ms(ev)} | {ms(pa)} | {ms(wa)} | "
+                    f"{ev / pa:.1f}x |")
+    big_ms, big_reason = figs["huge"]
+    limit_size, limit_time = figs["limit"]
+    met_one = "met" if med <= 100e-6 else "not met"
+    release = figs["scripts"][0][2][0]
+    met_script = "met" if release <= 5e-3 else "not met"
+    return "\n".join([
+        "## The safety shield",
+        "",
+        f"Command: `{command}` (written by the run itself). Machine: {platform.machine()}, "
+        f"Python {platform.python_version()}, {platform.system()}.",
+        "Every evaluated text is new to the shield (a trailing comment differs), so its cache "
+        "of readings never serves a measured call. Floors measured in the same run: "
+        "tree-sitter's parse of the same text, and a bare Python walk over its nodes.",
+        "",
+        "| input | evaluation | parse alone | ratio |",
+        "|---|---:|---:|---:|",
+        f"| a tldr example (8,293 one-line commands), median | {us(med)} | {us(parse_med)} | "
+        f"{med / parse_med:.1f}x |",
+        f"| the same, 90th percentile | {us(p90)} | {us(parse_p90)} | {p90 / parse_p90:.1f}x |",
+        "",
+        f"Target: a typical one-line command within 100 µs: **{us(med)}** ({met_one}).",
+        "",
+        "| script | size | evaluation | parse alone | bare walk | evaluation / parse |",
+        "|---|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f"Target: a 10 KB script within 5 ms: **{ms(release)}** for `release.sh` "
+        f"({met_script}). Parsing the text takes {ms(figs['scripts'][0][2][1])} of that "
+        f"before any analysis, and merely visiting the nodes from Python "
+        f"{ms(figs['scripts'][0][2][2])}: on this machine the target is below what the "
+        "tree-sitter parse and one Python pass over its nodes cost together for two of the "
+        "three scripts.",
+        "",
+        f"Huge inputs: a 1 MB command is refused in **{ms(big_ms)}** ({big_reason}); the "
+        f"longest text analysed ({limit_size // 1024} KB, the rest of release.sh repeated) "
+        f"takes **{ms(limit_time)}**.",
+        "",
+        f"Per call in a pipeline (simulated interpreter, one Bash dispatch): {us(bare)} "
+        f"without the shield, {us(shielded)} with it, so the layer costs "
+        f"**{us(shielded - bare)}** per call ({shielded / bare:.1f}x the bare dispatch).",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
+    args = parser.parse_args(argv)
+    repeats = 1 if args.quick else 3
+    shield = UnixShield()
+    figs: dict[str, Any] = {}
+    print("one-line commands…", flush=True)
+    figs["one"] = one_liners(shield, repeats)
+    print("scripts…", flush=True)
+    release = SCRIPT.read_text()
+    lines = [render(line) for line in TLDR.read_text().splitlines()]
+    tldr = "\n".join(lines[:400])
+    tldr = tldr[: tldr.rfind("\n", 0, 10240)]
+    plain = "ls -la\n" * 1460
+    figs["scripts"] = [
+        (f"`{SCRIPT.name}` (a build-and-release script)", len(release),
+         script(shield, release, 5 if args.quick else 25)),
+        ("tldr examples, one per line", len(tldr), script(shield, tldr, 5 if args.quick
+                                                            else 15)),
+        ("`ls -la`, 1,460 times", len(plain), script(shield, plain, 5 if args.quick else 15)),
+    ]
+    huge = "echo " + "x" * (1 << 20)
+    decision = shield.evaluate("Bash", {"command": huge}, ())
+    figs["huge"] = (min(timed(lambda: shield.evaluate("Bash", {"command": huge}, ()))
+                        for _ in range(3)), decision.reason)
+    limit = (release * 8)[: 1 << 16]
+    limit = limit[: limit.rfind("\n")]
+    figs["limit"] = (len(limit), timed(lambda: shield.evaluate("Bash", {"command": limit},
+                                                               ())))
+    print("per call…", flush=True)
+    figs["per_call"] = min((per_call(2_000 if args.quick else 10_000) for _ in range(repeats)),
+                           key=lambda p: p[1] - p[0])
+    command = "python -m benchmarks.shield" + (" --quick" if args.quick else "")
+    text = report(figs, command)
+    output = Path(args.output)
+    output.write_text(splice(output.read_text() if output.exists() else "", text, "shield"))
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -271,6 +271,9 @@ class UnixShield:
         self.max_length = positive_int("max_length", max_length)
         self.max_commands = positive_int("max_commands", max_commands)
         self._by_text = {p.text: p for p in self.bash_patterns}
+        self._by_name: dict[str, list[tuple[int, ShellPattern]]] = {}
+        for i, p in enumerate(self.bash_patterns):  # a pattern can only match its name
+            self._by_name.setdefault(p.name, []).append((i, p))
         for rule in self.combos:  # the combos' patterns, made once
             for _, text in (rule.first, rule.second):
                 if text is not None and text not in self._by_text:
@@ -300,9 +303,7 @@ class UnixShield:
             if command is None:
                 return Finding(0.0, "")
             script = self.script(command, ws)
-            for pattern in self.bash_patterns:
-                if any(pattern.matches(c) for c in script.commands):
-                    found.append(Finding(pattern.score, f"'{pattern.text}'"))
+            found += self._pattern_findings(script)
             found += findings(script, ws, self.options, downloaded)
             return strongest(found)
         for path in _paths(input):
@@ -316,6 +317,17 @@ class UnixShield:
                 if score is not None:
                     found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
         return strongest(found)
+
+    def _pattern_findings(self, script: Script) -> list[Finding]:
+        """The bash patterns some command of the script matches (each once, in order)."""
+        hit: set[int] = set()
+        for c in script.commands:
+            for name in (c.name, *c.wrappers):
+                for i, pattern in self._by_name.get(name, ()):
+                    if i not in hit and pattern.matches(c):
+                        hit.add(i)
+        return [Finding(self.bash_patterns[i].score, f"'{self.bash_patterns[i].text}'")
+                for i in sorted(hit)]
 
     def _triggers(self, tool: str, input: Mapping[str, Any], trigger: tuple[str, str | None],
                   workspace: str) -> bool:
@@ -334,6 +346,8 @@ class UnixShield:
               workspace: str | None = None) -> tuple[float, str]:
         ws = workspace or self.workspace
         best = (0.0, "")
+        if not history:
+            return best
         for rule in self.combos:
             if rule.score <= best[0] or not self._triggers(tool, input, rule.second, ws):
                 continue

@@ -58,18 +58,24 @@ _QUIET = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end", "
                     "special_variable_name", "string_content", "raw_string"})
 
 
-def _parser() -> Any:
-    """A fresh parser per analysis (half a microsecond; a parser is not safe to share
-    between threads)."""
+_PARSERS: list[Any] = []  # idle parsers (list.pop and list.append are atomic)
+
+
+def parse_tree(text: str) -> Any:
+    """tree-sitter-bash's parse of ``text``. A parser is not safe to share between threads,
+    so each parse takes an idle one (or makes one) and gives it back."""
     if not _LANGUAGE:
         import tree_sitter_bash
 
         _LANGUAGE.append(tree_sitter.Language(tree_sitter_bash.language()))
-    return tree_sitter.Parser(_LANGUAGE[0])
-
-
-def parse_tree(text: str) -> Any:
-    return _parser().parse(text.encode("utf-8", "surrogatepass"))
+    try:
+        parser = _PARSERS.pop()
+    except IndexError:
+        parser = tree_sitter.Parser(_LANGUAGE[0])
+    try:
+        return parser.parse(text.encode("utf-8", "surrogatepass"))
+    finally:
+        _PARSERS.append(parser)
 
 
 def _text(node: Any) -> str:

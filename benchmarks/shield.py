@@ -27,7 +27,7 @@ from interpreters.simulated import SimulatedInterpreter
 from toolpipe import DispatchContext, SafetyShieldMiddleware, Tool, ToolPipeline, ToolRegistry
 from toolpipe.layers import shield as shield_module
 from toolpipe.layers.shield import UnixShield
-from toolpipe.shell._grammar import parse_tree
+from toolpipe.shell._parse import parse_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 TLDR = ROOT / "tests" / "data" / "tldr-linux-examples.txt"

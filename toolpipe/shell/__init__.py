@@ -5,12 +5,15 @@ have changed): one reading of the shell for both.
 
 Layout (private modules behind this face):
 
-- ``_grammar``: the walk over the tree-sitter-bash parse, with variables, functions, ``cd``
-  and pipelines, into :class:`Command` facts at every depth of nested code;
+- ``_grammar``: the walk over the tree-sitter-bash parse, with functions, ``cd`` and
+  pipelines, into :class:`Command` facts at every depth of nested code;
+- ``_expand``: the walk's words: assignments, ``$var``, ``${a[@]}``, ``$(…)``;
+- ``_parse``: tree-sitter-bash access, the limits of one analysis, the walk's record;
 - ``_words``: words after expansion (quotes, ``$'…'``, braces, ``$IFS``, known variables);
 - ``_wrappers``: sudo, env, timeout, xargs… peeled off, and the code strings commands run;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
-- ``_effects``: the effect model (deletes, writes, reads, modes, runs, network);
+- ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
+  handlers of ``_files`` (rm, cp, dd, chmod…) and ``_system`` (disks, network, git, power…);
 - ``_places``: each path classified against the workspace;
 - ``_model``: the fact types.
 """
@@ -46,12 +49,12 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
-from toolpipe.shell._grammar import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
 from toolpipe.shell._model import Redirect as Redirect
 from toolpipe.shell._model import Script as Script
+from toolpipe.shell._parse import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
 from toolpipe.shell._words import Word as Word

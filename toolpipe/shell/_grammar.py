@@ -12,77 +12,38 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import tree_sitter
-
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._model import Command, Problem, ProblemKind, Redirect, Script
+from toolpipe.shell._expand import _echoed, _Expansions, _join, _unknown_of, _unquoted
+from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
-from toolpipe.shell._words import (
-    IFS,
-    UNKNOWN,
-    Segment,
-    Word,
-    ansi_c,
-    build,
-    literal,
-    unescape_double,
+from toolpipe.shell._parse import (
+    _QUIET,
+    MAX_CALLS,
+    MAX_COMMANDS,
+    MAX_DEPTH,
+    _errors,
+    _Out,
+    _plain_argv,
+    _plain_commands,
+    _spawns_forever,
+    _text,
+    _TooMany,
+    parse_tree,
 )
+from toolpipe.shell._words import Segment, Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
-_PLAIN = re.compile(r"[^\\{}$'\"`\s]+")
-_GLOB = re.compile(r"[*?\[]")
-_PLAIN_COMMAND = re.compile(r"[^\\{}$'\"`\s;&|<>()#]+(?:[ \t]+[^\\{}$'\"`\s;&|<>()#]+)*")
-MAX_DEPTH = 8  # nested code strings and function calls
-MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
-MAX_COMMANDS = 1000  # commands read in one analysis (so that any input is decided quickly)
-
-
-class _TooMany(Exception):
-    """Raised through the walk when it has read as many commands as it may."""
 _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
-_LANGUAGE: list[Any] = []  # the grammar, loaded on first use
 
-# Statements whose named children are simply statements (or words to expand) in order.
-_SEQUENCES = frozenset({
-    "program", "compound_statement", "do_group", "else_clause", "elif_clause", "list",
-    "if_statement", "while_statement", "negated_command", "case_item", "c_style_for_statement",
-    "test_command", "unary_expression", "binary_expression", "parenthesized_expression",
-    "ternary_expression", "postfix_expression", "arithmetic_expansion", "expression",
-})
-_QUIET = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end", "variable_name",
-                    "file_descriptor", "test_operator", "regex", "number", "word",
-                    "special_variable_name", "string_content", "raw_string"})
+# Commands whose run() has more to do than record them: the names peel() looks into and
+# the ones that read their input as code or change the walk's state.
+_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
 
 
-_PARSERS: list[Any] = []  # idle parsers (list.pop and list.append are atomic)
-
-
-def parse_tree(text: str) -> Any:
-    """tree-sitter-bash's parse of ``text``. A parser is not safe to share between threads,
-    so each parse takes an idle one (or makes one) and gives it back."""
-    if not _LANGUAGE:
-        import tree_sitter_bash
-
-        _LANGUAGE.append(tree_sitter.Language(tree_sitter_bash.language()))
-    try:
-        parser = _PARSERS.pop()
-    except IndexError:
-        parser = tree_sitter.Parser(_LANGUAGE[0])
-    try:
-        return parser.parse(text.encode("utf-8", "surrogatepass"))
-    finally:
-        _PARSERS.append(parser)
-
-
-def _text(node: Any) -> str:
-    return node.text.decode("utf-8", "replace")  # type: ignore[no-any-return]
-
-
-class _Walk:
+class _Walk(_Expansions):
     """One analysis: the shared output, and the state of the shell being read."""
 
     def __init__(self, depth: int, where: tuple[str, ...], out: _Out,
@@ -98,8 +59,6 @@ class _Walk:
         self.positional = tuple(positional)
         self.cwd = cwd
         self.functions = functions
-
-    # --- statements ---------------------------------------------------------------------
 
     def statements(self, node: Any, upstream: tuple[Command, ...] = (),
                    redirects: tuple[Redirect, ...] = ()) -> list[Command]:
@@ -229,8 +188,6 @@ class _Walk:
         if any(c.type != "heredoc_content" for c in node.named_children):
             segs.append(Segment("", known=False))  # expansions in the body: not all known
         return build(segs, _text(node), split=False)[0]
-
-    # --- simple commands ------------------------------------------------------------------
 
     def command(self, node: Any, upstream: tuple[Command, ...],
                 redirects: tuple[Redirect, ...]) -> list[Command]:
@@ -375,8 +332,6 @@ class _Walk:
         else:
             self.cwd = posixpath.normpath(posixpath.join(self.cwd, target.text))
 
-    # --- functions and loops ----------------------------------------------------------------
-
     def function(self, node: Any) -> None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
@@ -423,311 +378,10 @@ class _Walk:
             got += self.statements(body, upstream, redirects)
         return got
 
-    # --- assignments --------------------------------------------------------------------------
-
-    def assign(self, node: Any, env: dict[str, Word]) -> None:
-        name_node = node.child_by_field_name("name")
-        value = node.child_by_field_name("value")
-        if name_node is None:
-            return
-        name = _text(name_node).split("[", 1)[0]
-        if value is None:
-            env[name] = literal("")
-            return
-        if value.type == "array":
-            words = [w for c in value.named_children for w in self.words(c)]
-            env[name] = _join(words, _text(value))
-            env[name + "[]"] = Word(_ELEMENTS.join(w.text for w in words), _text(value),
-                                    False, env[name].tame, env[name].sources)
-            return
-        words = self.words(value, split=False)
-        env[name] = words[0] if words else literal("")
-        if _text(node).startswith(name + "+="):
-            env[name] = _unknown_of([env[name]])
-
-    def declare(self, node: Any) -> None:
-        for child in node.named_children:
-            if child.type == "variable_assignment":
-                self.assign(child, self.env)
-            elif child.type == "variable_name":
-                self.env.setdefault(_text(child), literal(""))
-            else:
-                self.words(child)
-
-    # --- words ---------------------------------------------------------------------------
-
-    def words(self, node: Any, split: bool = True) -> list[Word]:
-        if node.type == "command_name" and node.child_count == 1:
-            node = node.children[0]
-        if node.type == "word":
-            text = _text(node)
-            if _PLAIN.fullmatch(text):  # the common case: nothing to expand, quote or split
-                return [Word(text, text, _GLOB.search(text) is not None)]
-        sources: list[str] = []
-        segs = self.segments(node, False, sources)
-        ifs = self.env.get("IFS")
-        return build(segs, _text(node), sources, split=split,
-                     ifs=ifs.text if ifs is not None and ifs.known else IFS)
-
-    def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
-        kind = node.type
-        if kind in ("word", "number", "special_variable_name"):
-            return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
-        if kind == "raw_string":
-            return [Segment(_text(node)[1:-1], True)]
-        if kind == "ansi_c_string":
-            return [Segment(ansi_c(_text(node)[2:-1]), True)]
-        if kind in ("string", "translated_string"):
-            out: list[Segment] = []
-            for child in node.children:
-                if child.type == "string_content":
-                    out.append(Segment(unescape_double(_text(child)), True))
-                elif child.is_named:
-                    out += self.segments(child, True, sources)
-            return out or [Segment("", True)]
-        if kind == "concatenation" or kind == "command_name":
-            return [s for c in node.children for s in self.segments(c, quoted, sources)]
-        if kind == "simple_expansion":
-            return self.variable(_text(node)[1:], quoted)
-        if kind == "expansion":
-            return self.expansion(node, quoted)
-        if kind in ("command_substitution", "process_substitution"):
-            return self.substitution(node, quoted, sources)
-        if kind == "arithmetic_expansion":
-            self.sequence(node, (), ())
-            return [Segment("", quoted, known=False, tame=True)]
-        if node.is_error:
-            self.unparsed(node)
-        if not node.is_named:
-            return [Segment(_text(node), quoted)] if kind not in ('"', "'") else []
-        return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
-
-    def variable(self, name: str, quoted: bool) -> list[Segment]:
-        if name == "0" and "0" in self.env:
-            return _value(self.env["0"], quoted)
-        if name.isdigit():
-            i = int(name)
-            if 1 <= i <= len(self.positional):
-                return _value(self.positional[i - 1], quoted)
-            return [Segment("", quoted, known=False)]
-        if name in ("@", "*") and self.positional:
-            return _value(_join(list(self.positional), "$@"), quoted)
-        if name in self.env:
-            return _value(self.env[name], quoted)
-        if name == "IFS":
-            return [Segment(IFS, quoted)]
-        if name == "HOME":
-            return [Segment("~", quoted)]
-        if name == "PWD":
-            return [Segment(self.cwd or UNKNOWN, quoted, known=self.cwd is not None)]
-        return [Segment("", quoted, known=False)]
-
-    def expansion(self, node: Any, quoted: bool) -> list[Segment]:
-        inner = [c for c in node.children if c.type not in ("${", "}")]
-        if len(inner) == 1 and inner[0].type in ("variable_name", "special_variable_name"):
-            return self.variable(_text(inner[0]), quoted)
-        if (len(inner) >= 2 and inner[0].type == "variable_name"
-                and inner[1].type in (":-", "-", ":=", "=")):
-            # ${a:-default}: the value when the script set one, else the default (what runs
-            # unless the environment says otherwise).
-            name = _text(inner[0])
-            if name in self.env and (self.env[name].text or inner[1].type in ("-", "=")):
-                return _value(self.env[name], quoted)
-            sources: list[str] = []
-            return [s for c in inner[2:] for s in self.segments(c, quoted, sources)]
-        if len(inner) == 1 and inner[0].type == "subscript":
-            return self.element(inner[0], quoted)
-        for child in node.named_children:  # ${x/$(cmd)/y}: still walk what runs
-            if child.type in ("command_substitution", "process_substitution"):
-                self.substitution(child, quoted, [])
-        return [Segment("", quoted, known=False)]
-
-    def element(self, node: Any, quoted: bool) -> list[Segment]:
-        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
-        script set."""
-        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
-        array = self.env.get(_text(name) + "[]") if name is not None else None
-        if array is None or index is None:
-            return [Segment("", quoted, known=False)]
-        elements = array.text.split(_ELEMENTS)
-        at = _text(index)
-        if at in ("@", "*"):  # word-split, which keeps plain elements apart
-            return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
-        if at.isdigit() and int(at) < len(elements):
-            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
-        return [Segment("", quoted, known=False)]
-
-    def substitution(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
-        before = len(self.out.commands)
-        label = "$(…)" if node.type == "command_substitution" else "<(…)"
-        if node.type == "command_substitution" and _text(node).startswith("`"):
-            label = "`…`"
-        inner = _Walk(self.depth + 1, (*self.where, label), self.out, dict(self.env),
-                      self.positional, self.cwd, self.functions, self.defining)
-        ran: list[Command] = []
-        for child in node.named_children:
-            ran += inner.statements(child)
-        made = self.out.commands[before:]
-        sources += [c.name for c in made if c.name]
-        echoed = _echoed(ran)
-        if node.type == "process_substitution":
-            if echoed is not None and len(made) == 1:
-                self.out.fed[_text(node)] = echoed
-            return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
-        if echoed is not None and len(made) == 1:
-            return [Segment(echoed, quoted)]
-        if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
-            return [Segment(self.cwd, quoted)]
-        return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
-
-
-class _Out:
-    def __init__(self, max_commands: int = MAX_COMMANDS) -> None:
-        self.max_commands = max_commands
-        self.commands: list[Command] = []
-        self.problems: list[Problem] = []
-        self.pipeline_id = 0
-        self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
-        self.calls = 0
-        self.active: set[str] = set()
-        self._position = 0
-        self._unparsed: set[tuple[int, int]] = set()
-
-    def position(self) -> int:
-        self._position += 1
-        if self._position > self.max_commands:
-            raise _TooMany
-        return self._position
-
-    def problem(self, kind: ProblemKind, text: str, where: tuple[str, ...],
-                sources: Sequence[str] = ()) -> None:
-        self.problems.append(Problem(kind, text, where, tuple(sources)))
-
-    def unparsed(self, node: Any, where: tuple[str, ...]) -> bool:
-        key = (node.start_byte, node.end_byte)
-        if key in self._unparsed:
-            return False
-        self._unparsed.add(key)
-        snippet = _text(node).strip()[:40] or node.type
-        line = node.start_point[0] + 1
-        self.problem("unparsed", f"shell text it could not parse: {snippet!r} (line {line})",
-                     where)
-        return True
-
-    def downstream_of(self, cmd: Command) -> bool:
-        return any(c.pipeline == cmd.pipeline and c.position > cmd.position and c.piped
-                   for c in self.commands)
-
-
-def _plain_commands(line: str) -> list[list[str]]:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()<>")
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        tokens = list(lexer)
-    except ValueError:
-        tokens = line.split()
-    out: list[list[str]] = [[]]
-    for t in tokens:
-        if t and all(c in ";&|()<>" for c in t):
-            out.append([])
-        else:
-            out[-1].append(t)
-    return [c for c in out if c]
-
-
-def _unquoted(text: str) -> list[Segment]:
-    """An unquoted word: escaped characters become quoted ones (``c\\ d`` is one word)."""
-    if "\\" not in text:
-        return [Segment(text)]
-    out: list[Segment] = []
-    i = 0
-    while i < len(text):
-        j = text.find("\\", i)
-        if j < 0:
-            out.append(Segment(text[i:]))
-            break
-        if j > i:
-            out.append(Segment(text[i:j]))
-        if j + 1 < len(text) and text[j + 1] != "\n":
-            out.append(Segment(text[j + 1], True))
-        i = j + 2
-    return out
-
-
-# Commands whose run() has more to do than record them: the names peel() looks into and
-# the ones that read their input as code or change the walk's state.
-_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
-
-
-def _plain_argv(node: Any) -> tuple[Word, ...] | None:
-    """The words of a command made only of plain words (no quotes, expansions, escapes,
-    assignments or redirections), or None."""
-    text = _text(node)
-    if not _PLAIN_COMMAND.fullmatch(text) or "=" in text.split(None, 1)[0]:
-        return None
-    return tuple(Word(t, t, _GLOB.search(t) is not None) for t in text.split())
-
-
-_ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),
-            "until_statement": ("false", "/bin/false", "! :", "! true")}
-
-
-def _spawns_forever(node: Any) -> bool:
-    """``while true; do bash & done``: an endless loop that starts a background job on
-    each turn and has no way out (no break, exit, return or wait)."""
-    condition, body = node.child_by_field_name("condition"), node.child_by_field_name("body")
-    if condition is None or body is None:
-        return False
-    if _text(condition).strip().rstrip(";").strip() not in _ENDLESS[node.type]:
-        return False
-    if re.search(r"\b(break|exit|return|wait)\b", _text(body)):
-        return False
-    return any(c.type == "&" for c in body.children)
-
-
-_ELEMENTS = "\x01"  # between the elements of an array (env[NAME + '[]'])
-
-
-def _value(word: Word, quoted: bool) -> list[Segment]:
-    if word.known:
-        return [Segment(word.text, quoted, expanded=True)]
-    parts = word.text.split(UNKNOWN)
-    out: list[Segment] = []
-    for i, part in enumerate(parts):
-        if part:
-            out.append(Segment(part, quoted, expanded=True))
-        if i < len(parts) - 1:
-            out.append(Segment("", quoted, known=False, tame=word.tame))
-    return out
-
-
-def _join(words: Sequence[Word], raw: str) -> Word:
-    text = " ".join(w.text for w in words)
-    return Word(text, raw, False, all(w.tame for w in words),
-                tuple(s for w in words for s in w.sources))
-
-
-def _unknown_of(values: Sequence[Word]) -> Word:
-    """One word standing for several: their common directory, then something unknown."""
-    texts = [v.text.split(UNKNOWN, 1)[0] for v in values]
-    prefix = posixpath.commonpath(texts) if texts and all(texts) and len(
-        {t.startswith("/") for t in texts}) == 1 else ""
-    prefix = prefix + "/" if prefix and not prefix.endswith("/") else prefix
-    return Word(prefix + UNKNOWN, " ".join(v.raw for v in values), tame=bool(prefix))
-
-
-def _echoed(ran: Sequence[Command]) -> str | None:
-    """``$(echo rm)``, ``$(printf rm)``: a substitution whose output is plain to read."""
-    if len(ran) != 1 or ran[0].name not in ("echo", "printf") or ran[0].redirects:
-        return None
-    args = [a for a in ran[0].args]
-    if not all(a.known for a in args) or (args and args[0].text.startswith("-")):
-        return None
-    if ran[0].name == "printf":
-        if not args or "%" in args[0].text or "\\" in args[0].text:
-            return None
-    return " ".join(a.text for a in args)
+    def inner(self, where: tuple[str, ...], env: dict[str, Word]) -> _Walk:
+        """A walk one level down (a substitution's code), sharing the output."""
+        return _Walk(self.depth + 1, where, self.out, env, self.positional, self.cwd,
+                     self.functions, self.defining)
 
 
 def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
@@ -754,14 +408,3 @@ def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
         for node in _errors(tree.root_node):
             walk.unparsed(node)
     return Script(text, tuple(out.commands), tuple(out.problems), workspace)
-
-
-def _errors(node: Any) -> Iterator[Any]:
-    cursor = [node]
-    while cursor:
-        n = cursor.pop()
-        if n.is_error or n.is_missing:
-            yield n
-            continue
-        if n.has_error:
-            cursor.extend(n.children)

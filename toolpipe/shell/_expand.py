@@ -1,0 +1,264 @@
+"""Words of the walk: assignments, expansions and substitutions read against what the
+script set (the half of :class:`~toolpipe.shell._grammar._Walk` that turns nodes into
+:class:`~toolpipe.shell._words.Word` values)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from typing import Any
+
+from toolpipe.shell._model import Command, Redirect
+from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text
+from toolpipe.shell._words import (
+    IFS,
+    UNKNOWN,
+    Segment,
+    Word,
+    ansi_c,
+    build,
+    literal,
+    unescape_double,
+)
+
+
+class _Expansions:
+    """What a walk knows (set by ``_Walk.__init__``) and how it reads words."""
+
+    depth: int
+    where: tuple[str, ...]
+    out: _Out
+    env: dict[str, Word]
+    positional: tuple[Word, ...]
+    cwd: str | None
+    functions: dict[str, Any]
+    defining: bool
+
+    def statements(self, node: Any, upstream: tuple[Command, ...] = (),
+                   redirects: tuple[Redirect, ...] = ()) -> list[Command]:
+        raise NotImplementedError
+
+    def sequence(self, node: Any, upstream: tuple[Command, ...],
+                 redirects: tuple[Redirect, ...], skip: Any = None) -> list[Command]:
+        raise NotImplementedError
+
+    def unparsed(self, node: Any) -> None:
+        raise NotImplementedError
+
+    def inner(self, where: tuple[str, ...], env: dict[str, Word]) -> _Expansions:
+        raise NotImplementedError
+
+    def assign(self, node: Any, env: dict[str, Word]) -> None:
+        name_node = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = _text(name_node).split("[", 1)[0]
+        if value is None:
+            env[name] = literal("")
+            return
+        if value.type == "array":
+            words = [w for c in value.named_children for w in self.words(c)]
+            env[name] = _join(words, _text(value))
+            env[name + "[]"] = Word(_ELEMENTS.join(w.text for w in words), _text(value),
+                                    False, env[name].tame, env[name].sources)
+            return
+        words = self.words(value, split=False)
+        env[name] = words[0] if words else literal("")
+        if _text(node).startswith(name + "+="):
+            env[name] = _unknown_of([env[name]])
+
+    def declare(self, node: Any) -> None:
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self.assign(child, self.env)
+            elif child.type == "variable_name":
+                self.env.setdefault(_text(child), literal(""))
+            else:
+                self.words(child)
+
+    def words(self, node: Any, split: bool = True) -> list[Word]:
+        if node.type == "command_name" and node.child_count == 1:
+            node = node.children[0]
+        if node.type == "word":
+            text = _text(node)
+            if _PLAIN.fullmatch(text):  # the common case: nothing to expand, quote or split
+                return [Word(text, text, _GLOB.search(text) is not None)]
+        sources: list[str] = []
+        segs = self.segments(node, False, sources)
+        ifs = self.env.get("IFS")
+        return build(segs, _text(node), sources, split=split,
+                     ifs=ifs.text if ifs is not None and ifs.known else IFS)
+
+    def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
+        kind = node.type
+        if kind in ("word", "number", "special_variable_name"):
+            return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
+        if kind == "raw_string":
+            return [Segment(_text(node)[1:-1], True)]
+        if kind == "ansi_c_string":
+            return [Segment(ansi_c(_text(node)[2:-1]), True)]
+        if kind in ("string", "translated_string"):
+            out: list[Segment] = []
+            for child in node.children:
+                if child.type == "string_content":
+                    out.append(Segment(unescape_double(_text(child)), True))
+                elif child.is_named:
+                    out += self.segments(child, True, sources)
+            return out or [Segment("", True)]
+        if kind == "concatenation" or kind == "command_name":
+            return [s for c in node.children for s in self.segments(c, quoted, sources)]
+        if kind == "simple_expansion":
+            return self.variable(_text(node)[1:], quoted)
+        if kind == "expansion":
+            return self.expansion(node, quoted)
+        if kind in ("command_substitution", "process_substitution"):
+            return self.substitution(node, quoted, sources)
+        if kind == "arithmetic_expansion":
+            self.sequence(node, (), ())
+            return [Segment("", quoted, known=False, tame=True)]
+        if node.is_error:
+            self.unparsed(node)
+        if not node.is_named:
+            return [Segment(_text(node), quoted)] if kind not in ('"', "'") else []
+        return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
+
+    def variable(self, name: str, quoted: bool) -> list[Segment]:
+        if name == "0" and "0" in self.env:
+            return _value(self.env["0"], quoted)
+        if name.isdigit():
+            i = int(name)
+            if 1 <= i <= len(self.positional):
+                return _value(self.positional[i - 1], quoted)
+            return [Segment("", quoted, known=False)]
+        if name in ("@", "*") and self.positional:
+            return _value(_join(list(self.positional), "$@"), quoted)
+        if name in self.env:
+            return _value(self.env[name], quoted)
+        if name == "IFS":
+            return [Segment(IFS, quoted)]
+        if name == "HOME":
+            return [Segment("~", quoted)]
+        if name == "PWD":
+            return [Segment(self.cwd or UNKNOWN, quoted, known=self.cwd is not None)]
+        return [Segment("", quoted, known=False)]
+
+    def expansion(self, node: Any, quoted: bool) -> list[Segment]:
+        inner = [c for c in node.children if c.type not in ("${", "}")]
+        if len(inner) == 1 and inner[0].type in ("variable_name", "special_variable_name"):
+            return self.variable(_text(inner[0]), quoted)
+        if (len(inner) >= 2 and inner[0].type == "variable_name"
+                and inner[1].type in (":-", "-", ":=", "=")):
+            # ${a:-default}: the value when the script set one, else the default (what runs
+            # unless the environment says otherwise).
+            name = _text(inner[0])
+            if name in self.env and (self.env[name].text or inner[1].type in ("-", "=")):
+                return _value(self.env[name], quoted)
+            sources: list[str] = []
+            return [s for c in inner[2:] for s in self.segments(c, quoted, sources)]
+        if len(inner) == 1 and inner[0].type == "subscript":
+            return self.element(inner[0], quoted)
+        for child in node.named_children:  # ${x/$(cmd)/y}: still walk what runs
+            if child.type in ("command_substitution", "process_substitution"):
+                self.substitution(child, quoted, [])
+        return [Segment("", quoted, known=False)]
+
+    def element(self, node: Any, quoted: bool) -> list[Segment]:
+        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
+        script set."""
+        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
+        array = self.env.get(_text(name) + "[]") if name is not None else None
+        if array is None or index is None:
+            return [Segment("", quoted, known=False)]
+        elements = array.text.split(_ELEMENTS)
+        at = _text(index)
+        if at in ("@", "*"):  # word-split, which keeps plain elements apart
+            return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
+        if at.isdigit() and int(at) < len(elements):
+            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
+        return [Segment("", quoted, known=False)]
+
+    def substitution(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
+        before = len(self.out.commands)
+        label = "$(…)" if node.type == "command_substitution" else "<(…)"
+        if node.type == "command_substitution" and _text(node).startswith("`"):
+            label = "`…`"
+        inner = self.inner((*self.where, label), dict(self.env))
+        ran: list[Command] = []
+        for child in node.named_children:
+            ran += inner.statements(child)
+        made = self.out.commands[before:]
+        sources += [c.name for c in made if c.name]
+        echoed = _echoed(ran)
+        if node.type == "process_substitution":
+            if echoed is not None and len(made) == 1:
+                self.out.fed[_text(node)] = echoed
+            return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
+        if echoed is not None and len(made) == 1:
+            return [Segment(echoed, quoted)]
+        if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
+            return [Segment(self.cwd, quoted)]
+        return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
+
+
+def _unquoted(text: str) -> list[Segment]:
+    """An unquoted word: escaped characters become quoted ones (``c\\ d`` is one word)."""
+    if "\\" not in text:
+        return [Segment(text)]
+    out: list[Segment] = []
+    i = 0
+    while i < len(text):
+        j = text.find("\\", i)
+        if j < 0:
+            out.append(Segment(text[i:]))
+            break
+        if j > i:
+            out.append(Segment(text[i:j]))
+        if j + 1 < len(text) and text[j + 1] != "\n":
+            out.append(Segment(text[j + 1], True))
+        i = j + 2
+    return out
+
+
+_ELEMENTS = "\x01"  # between the elements of an array (env[NAME + '[]'])
+
+
+def _value(word: Word, quoted: bool) -> list[Segment]:
+    if word.known:
+        return [Segment(word.text, quoted, expanded=True)]
+    parts = word.text.split(UNKNOWN)
+    out: list[Segment] = []
+    for i, part in enumerate(parts):
+        if part:
+            out.append(Segment(part, quoted, expanded=True))
+        if i < len(parts) - 1:
+            out.append(Segment("", quoted, known=False, tame=word.tame))
+    return out
+
+
+def _join(words: Sequence[Word], raw: str) -> Word:
+    text = " ".join(w.text for w in words)
+    return Word(text, raw, False, all(w.tame for w in words),
+                tuple(s for w in words for s in w.sources))
+
+
+def _unknown_of(values: Sequence[Word]) -> Word:
+    """One word standing for several: their common directory, then something unknown."""
+    texts = [v.text.split(UNKNOWN, 1)[0] for v in values]
+    prefix = posixpath.commonpath(texts) if texts and all(texts) and len(
+        {t.startswith("/") for t in texts}) == 1 else ""
+    prefix = prefix + "/" if prefix and not prefix.endswith("/") else prefix
+    return Word(prefix + UNKNOWN, " ".join(v.raw for v in values), tame=bool(prefix))
+
+
+def _echoed(ran: Sequence[Command]) -> str | None:
+    """``$(echo rm)``, ``$(printf rm)``: a substitution whose output is plain to read."""
+    if len(ran) != 1 or ran[0].name not in ("echo", "printf") or ran[0].redirects:
+        return None
+    args = [a for a in ran[0].args]
+    if not all(a.known for a in args) or (args and args[0].text.startswith("-")):
+        return None
+    if ran[0].name == "printf":
+        if not args or "%" in args[0].text or "\\" in args[0].text:
+            return None
+    return " ".join(a.text for a in args)

@@ -1,0 +1,167 @@
+"""Effects of the commands that delete, copy, move, write and re-mode files (rm, shred,
+mv, cp, rsync, dd, tee, truncate, sed -i, chmod, chown…).
+
+The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.shell._effects import (
+    Effect,
+    EffectKind,
+    _split,
+    handles,
+)
+from toolpipe.shell._model import Command
+from toolpipe.shell._words import Word, literal
+
+
+@handles("rm", "srm", "wipe", "trash", "trash-put", "gio")
+def _rm(cmd: Command) -> list[Effect]:
+    flags, _, operands = _split(cmd.args)
+    if cmd.name == "gio":
+        if not operands or operands[0].text not in ("remove", "trash"):
+            return []
+        operands = operands[1:]
+    recursive = bool(flags & {"r", "R", "--recursive"}) or cmd.name in ("srm", "wipe")
+    forced = bool(flags & {"f", "--force"})
+    return [Effect("delete", cmd, w, recursive, forced) for w in operands]
+
+
+@handles("rmdir", "unlink")
+def _unlink(cmd: Command) -> list[Effect]:
+    return [Effect("delete", cmd, w) for w in _split(cmd.args)[2]]
+
+
+@handles("shred", "scrub", "blkdiscard")
+def _shred(cmd: Command) -> list[Effect]:
+    valued = {"shred": "ns", "blkdiscard": "olp", "scrub": "pbs"}[cmd.name]
+    flags, _, operands = _split(cmd.args, valued, ("--iterations", "--size", "--random-source",
+                                                   "--length", "--offset", "--step"))
+    out = [Effect("write", cmd, w, detail="overwrites") for w in operands]
+    if flags & {"u", "--remove", "--remove=unlink"}:
+        out += [Effect("delete", cmd, w, forced=True) for w in operands]
+    return out
+
+
+@handles("mv", "cp", "install", "ln", "link", "rsync", "ditto")
+def _copy(cmd: Command) -> list[Effect]:
+    flags, values, ops = _split(cmd.args, "tSbmogTe" if cmd.name != "rsync" else "efT",
+                                ("--target-directory", "--suffix", "--mode", "--owner",
+                                 "--group", "--backup", "--exclude", "--include", "--rsh",
+                                 "--filter", "--files-from", "--temp-dir", "--chmod"))
+    target = values.get("t") or values.get("--target-directory")
+    if target is None and ops:
+        target, ops = ops[-1], ops[:-1]
+    if target is None:
+        return []
+    out: list[Effect] = []
+    remote = [w for w in [*ops, target] if _remote(w)]
+    if remote:
+        if _remote(target):
+            out += [Effect("send", cmd, w) for w in ops if not _remote(w)]
+            if cmd.name == "rsync" and "--delete" in "".join(flags):
+                out.append(Effect("send", cmd, target, detail="deletes remote files"))
+        else:
+            out += [Effect("fetch", cmd, w) for w in ops if _remote(w)]
+            out.append(Effect("write", cmd, target))
+        return out
+    out.append(Effect("write", cmd, target))
+    if cmd.name == "mv":
+        out += [Effect("delete", cmd, w, recursive=True, detail="moves away") for w in ops]
+    elif cmd.name != "ln":
+        out += [Effect("read", cmd, w) for w in ops]
+    if cmd.name == "rsync" and any(f.startswith("--delete") for f in flags):
+        out.append(Effect("delete", cmd, target, recursive=True, forced=True))
+    return out
+
+
+def _remote(w: Word) -> bool:
+    t = w.text
+    return bool(re.match(r"^([\w.@-]+):(?!//)", t)) and not t.startswith(("/", ".", "~"))
+
+
+@handles("scp", "sftp", "rclone")
+def _scp(cmd: Command) -> list[Effect]:
+    _, _, ops = _split(cmd.args, "cFiJlLoPSDX")
+    if cmd.name == "rclone" and ops:
+        ops = ops[1:]
+    if len(ops) < 2:
+        return [Effect("send", cmd, None)] if cmd.name == "sftp" else []
+    *sources, dest = ops
+    if _remote(dest) or (cmd.name == "rclone" and ":" in dest.text):
+        return [Effect("send", cmd, w) for w in sources if not _remote(w)]
+    return [Effect("write", cmd, dest)] + [Effect("fetch", cmd, w) for w in sources]
+
+
+@handles("dd")
+def _dd(cmd: Command) -> list[Effect]:
+    out: list[Effect] = []
+    for a in cmd.args:
+        if a.text.startswith("of="):
+            out.append(Effect("write", cmd, _after(a, "of=")))
+        elif a.text.startswith("if="):
+            out.append(Effect("read", cmd, _after(a, "if=")))
+    return out
+
+
+def _after(a: Word, prefix: str) -> Word:
+    return Word(a.text[len(prefix):], a.raw, a.glob, a.tame, a.sources)
+
+
+@handles("tee", "sponge")
+def _tee(cmd: Command) -> list[Effect]:
+    return [Effect("write", cmd, w) for w in _split(cmd.args)[2] if w.text != "-"]
+
+
+@handles("truncate", "touch", "mkdir", "mkfifo", "mknod", "fallocate")
+def _touch(cmd: Command) -> list[Effect]:
+    _, _, ops = _split(cmd.args, "srmdtlocAB", ("--size", "--reference", "--mode",
+                                                 "--date", "--length", "--offset"))
+    if cmd.name == "mknod":
+        ops = ops[:1]
+    return [Effect("write", cmd, w) for w in ops]
+
+
+@handles("sed", "gsed", "perl", "ruby")
+def _in_place(cmd: Command) -> list[Effect]:
+    args = cmd.args
+    in_place = any(a.text.startswith("--in-place") or (
+        a.text.startswith("-") and not a.text.startswith("--") and "i" in a.text[1:2 + (
+            cmd.name in ("perl", "ruby")) * 8]) for a in args)
+    if not in_place:
+        return []
+    _flags, values, ops = _split(args, "ef" if cmd.name in ("sed", "gsed") else "eEI",
+                                ("--expression", "--file"))
+    if cmd.name in ("sed", "gsed") and not (values.keys() & {"e", "f", "--expression",
+                                                              "--file"}):
+        ops = ops[1:]
+    return [Effect("write", cmd, w, detail="edits in place") for w in ops]
+
+
+@handles("chmod", "chown", "chgrp", "chattr", "setfacl", "lchown")
+def _modes(cmd: Command) -> list[Effect]:
+    flags, values, ops = _split(cmd.args, "mMxXsb" if cmd.name == "setfacl" else "",
+                                ("--reference", "--from", "--modify", "--set"))
+    recursive = bool(flags & {"R", "--recursive"})
+    if cmd.name == "chattr":
+        recursive = "R" in flags
+        mode_words = [a for a in cmd.args if a.text.startswith(("+", "="))]
+        return [Effect("mode", cmd, w, recursive, detail=" ".join(m.text for m in mode_words))
+                for w in ops if not w.text.startswith(("+", "="))]
+    if cmd.name == "setfacl":
+        spec = values.get("m") or values.get("--modify") or values.get("--set")
+        return [Effect("mode", cmd, w, recursive, detail=spec.text if spec else "")
+                for w in ops]
+    if "--reference" not in flags and ops:
+        mode, ops = ops[0], ops[1:]
+    else:
+        mode = literal("")
+    kind: EffectKind = "mode" if cmd.name == "chmod" else "owner"
+    if cmd.name == "chmod":  # chmod -x f: the mode looked like an option
+        odd = [a for a in cmd.args if re.fullmatch(r"-[rwxXst]+", a.text)]
+        if odd and mode.text and not re.fullmatch(r"[0-7]{3,4}|[ugoa]*[-+=][rwxXstugo]*(,.*)?",
+                                                  mode.text):
+            ops, mode = [mode, *ops], odd[0]
+    return [Effect(kind, cmd, w, recursive, detail=mode.text) for w in ops]

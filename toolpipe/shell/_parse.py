@@ -1,0 +1,166 @@
+"""The parse and the walk's record: tree-sitter-bash access, the limits of one analysis,
+what the walk found so far (``_Out``), and small readings of nodes that need no state."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import tree_sitter
+
+from toolpipe.shell._model import Command, Problem, ProblemKind
+from toolpipe.shell._words import Word
+
+MAX_DEPTH = 8  # nested code strings and function calls
+
+MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
+
+MAX_COMMANDS = 1000  # commands read in one analysis (so that any input is decided quickly)
+
+
+class _TooMany(Exception):
+    """Raised through the walk when it has read as many commands as it may."""
+
+
+_LANGUAGE: list[Any] = []  # the grammar, loaded on first use
+
+
+# Statements whose named children are simply statements (or words to expand) in order.
+_SEQUENCES = frozenset({
+    "program", "compound_statement", "do_group", "else_clause", "elif_clause", "list",
+    "if_statement", "while_statement", "negated_command", "case_item", "c_style_for_statement",
+    "test_command", "unary_expression", "binary_expression", "parenthesized_expression",
+    "ternary_expression", "postfix_expression", "arithmetic_expansion", "expression",
+})
+
+
+_QUIET = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end", "variable_name",
+                    "file_descriptor", "test_operator", "regex", "number", "word",
+                    "special_variable_name", "string_content", "raw_string"})
+
+
+_PARSERS: list[Any] = []  # idle parsers (list.pop and list.append are atomic)
+
+
+def parse_tree(text: str) -> Any:
+    """tree-sitter-bash's parse of ``text``. A parser is not safe to share between threads,
+    so each parse takes an idle one (or makes one) and gives it back."""
+    if not _LANGUAGE:
+        import tree_sitter_bash
+
+        _LANGUAGE.append(tree_sitter.Language(tree_sitter_bash.language()))
+    try:
+        parser = _PARSERS.pop()
+    except IndexError:
+        parser = tree_sitter.Parser(_LANGUAGE[0])
+    try:
+        return parser.parse(text.encode("utf-8", "surrogatepass"))
+    finally:
+        _PARSERS.append(parser)
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")  # type: ignore[no-any-return]
+
+
+def _errors(node: Any) -> Iterator[Any]:
+    cursor = [node]
+    while cursor:
+        n = cursor.pop()
+        if n.is_error or n.is_missing:
+            yield n
+            continue
+        if n.has_error:
+            cursor.extend(n.children)
+
+
+class _Out:
+    def __init__(self, max_commands: int = MAX_COMMANDS) -> None:
+        self.max_commands = max_commands
+        self.commands: list[Command] = []
+        self.problems: list[Problem] = []
+        self.pipeline_id = 0
+        self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
+        self.calls = 0
+        self.active: set[str] = set()
+        self._position = 0
+        self._unparsed: set[tuple[int, int]] = set()
+
+    def position(self) -> int:
+        self._position += 1
+        if self._position > self.max_commands:
+            raise _TooMany
+        return self._position
+
+    def problem(self, kind: ProblemKind, text: str, where: tuple[str, ...],
+                sources: Sequence[str] = ()) -> None:
+        self.problems.append(Problem(kind, text, where, tuple(sources)))
+
+    def unparsed(self, node: Any, where: tuple[str, ...]) -> bool:
+        key = (node.start_byte, node.end_byte)
+        if key in self._unparsed:
+            return False
+        self._unparsed.add(key)
+        snippet = _text(node).strip()[:40] or node.type
+        line = node.start_point[0] + 1
+        self.problem("unparsed", f"shell text it could not parse: {snippet!r} (line {line})",
+                     where)
+        return True
+
+    def downstream_of(self, cmd: Command) -> bool:
+        return any(c.pipeline == cmd.pipeline and c.position > cmd.position and c.piped
+                   for c in self.commands)
+
+
+def _plain_commands(line: str) -> list[list[str]]:
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        tokens = line.split()
+    out: list[list[str]] = [[]]
+    for t in tokens:
+        if t and all(c in ";&|()<>" for c in t):
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [c for c in out if c]
+
+
+_PLAIN = re.compile(r"[^\\{}$'\"`\s]+")
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+_PLAIN_COMMAND = re.compile(r"[^\\{}$'\"`\s;&|<>()#]+(?:[ \t]+[^\\{}$'\"`\s;&|<>()#]+)*")
+
+
+def _plain_argv(node: Any) -> tuple[Word, ...] | None:
+    """The words of a command made only of plain words (no quotes, expansions, escapes,
+    assignments or redirections), or None."""
+    text = _text(node)
+    if not _PLAIN_COMMAND.fullmatch(text) or "=" in text.split(None, 1)[0]:
+        return None
+    return tuple(Word(t, t, _GLOB.search(t) is not None) for t in text.split())
+
+
+_ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),
+            "until_statement": ("false", "/bin/false", "! :", "! true")}
+
+
+def _spawns_forever(node: Any) -> bool:
+    """``while true; do bash & done``: an endless loop that starts a background job on
+    each turn and has no way out (no break, exit, return or wait)."""
+    condition, body = node.child_by_field_name("condition"), node.child_by_field_name("body")
+    if condition is None or body is None:
+        return False
+    if _text(condition).strip().rstrip(";").strip() not in _ENDLESS[node.type]:
+        return False
+    if re.search(r"\b(break|exit|return|wait)\b", _text(body)):
+        return False
+    return any(c.type == "&" for c in body.children)

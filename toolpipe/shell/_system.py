@@ -1,0 +1,261 @@
+"""Effects of the commands that act on the machine and the network: block devices and
+volumes, downloads and uploads, sockets, git pushes, crontabs, signals, power, services,
+the firewall, keys and the shell history.
+
+The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.shell._effects import (
+    _HANDLERS,
+    POWER,
+    Effect,
+    _split,
+    handles,
+)
+from toolpipe.shell._model import Command
+from toolpipe.shell._words import Word, literal
+from toolpipe.shell._wrappers import find_item
+
+# Commands that destroy what is on a block device, and the words that make them do so
+# (None: the command always does).
+DEVICE_WRITERS: dict[str, frozenset[str] | None] = {
+    "mkfs": None, "mke2fs": None, "mkswap": None, "pvremove": None, "pvcreate": None,
+    "wipefs": frozenset({"-a", "--all", "-o", "--offset", "-af", "-fa"}),
+    "cryptsetup": frozenset({"luksformat", "erase", "lukserase", "reencrypt"}),
+    "mdadm": frozenset({"--zero-superblock", "--create", "-C"}),
+    "sgdisk": frozenset({"--zap-all", "-Z", "-z", "--clear", "-o", "--delete", "-d", "-n",
+                         "--new"}),
+    "sfdisk": frozenset({"--delete", "<", "<<", "<<<", "|"}),
+    "parted": frozenset({"mklabel", "rm", "mkpart", "resizepart", "mktable"}),
+    "badblocks": frozenset({"-w"}), "nvme": frozenset({"format", "sanitize"}),
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced",
+                         "--trim-sector-ranges"}),
+    "zpool": frozenset({"create", "labelclear", "destroy"}),
+    "fdisk": frozenset({"<", "<<", "<<<", "|"}), "gdisk": frozenset({"<", "<<", "<<<", "|"}),
+    "zfs": frozenset({"destroy"}), "flashrom": frozenset({"-w"}),
+}
+DRY_RUN = {"wipefs": frozenset({"-n", "--no-act"}), "sfdisk": frozenset({"--no-act", "-n"}),
+           "mke2fs": frozenset({"-n"}), "mkfs": frozenset({"--dry-run"}),
+           "mkswap": frozenset({"--check"})}
+
+
+def _device(cmd: Command) -> list[Effect]:
+    name = cmd.name
+    key = "mkfs" if name.startswith("mkfs") else name
+    needed = DEVICE_WRITERS[key]
+    words = {a.text.lower() for a in cmd.args} | {a.text for a in cmd.args}
+    words |= {r.op for r in cmd.redirects} | ({"|"} if cmd.upstream else set())
+    texts = {a.text for a in cmd.args}
+    if texts & {"--help", "--version"} or (
+            key in ("fdisk", "gdisk", "sfdisk", "parted") and texts & {"-l", "--list"}):
+        return []
+    if needed is not None and not (needed & words):
+        return []
+    if DRY_RUN.get(key, frozenset()) & words:
+        return []
+    targets = [a for a in cmd.args if a.text.startswith("/dev/") or not a.known]
+    targets += [r.target for r in cmd.redirects if r.op == "<" and r.target is not None
+                and r.target.text.startswith("/dev/")]
+    if key in ("zpool", "zfs"):
+        return [Effect("device", cmd, targets[0] if targets else None, detail=name)]
+    if not targets and key == "mkfs" and not [a for a in cmd.args if not
+                                              a.text.startswith("-")]:
+        return [Effect("device", cmd, None, detail=f"{name} with no target")]
+    return [Effect("device", cmd, t, detail=name) for t in targets]
+
+
+for _name in DEVICE_WRITERS:
+    _HANDLERS.setdefault(_name, _device)
+
+
+@handles("lvremove", "vgremove", "lvreduce")
+def _lvm(cmd: Command) -> list[Effect]:
+    if {a.text for a in cmd.args} & {"-h", "--help", "--version"}:
+        return []
+    return [Effect("device", cmd, None, detail=f"{cmd.name} destroys logical volumes")]
+
+
+@handles("curl", "curlie")
+def _curl(cmd: Command) -> list[Effect]:
+    flags, values, ops = _split(cmd.args, "AbcCdDeEFHKmorQTuUwxXyYz", (
+        "--output", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+        "--data-ascii", "--form", "--form-string", "--upload-file", "--json", "--header",
+        "--user-agent", "--cookie", "--cookie-jar", "--config", "--user", "--request",
+        "--proxy", "--url", "--referer", "--max-time", "--connect-timeout", "--retry",
+        "--output-dir", "--write-out", "--cert", "--key", "--cacert", "--resolve"))
+    return _transfer(cmd, flags, values, ops, out_opts=("o", "--output"), remote_flag="O")
+
+
+@handles("wget", "wget2")
+def _wget(cmd: Command) -> list[Effect]:
+    flags, values, ops = _split(cmd.args, "aAbeEiIlnoOPQRtTUwXD", (
+        "--output-document", "--post-file", "--body-file", "--post-data", "--body-data",
+        "--directory-prefix", "--input-file", "--header", "--user-agent", "--user",
+        "--password", "--tries", "--timeout", "--method", "--output-file", "--level"))
+    out = _transfer(cmd, flags, values, ops, out_opts=("O", "--output-document"),
+                    remote_flag="")
+    for key in ("--post-file", "--body-file"):
+        if key in values:
+            out.append(Effect("send", cmd, values[key]))
+    return out
+
+
+def _transfer(cmd: Command, flags: set[str], values: dict[str, Word], ops: list[Word],
+              out_opts: tuple[str, str], remote_flag: str) -> list[Effect]:
+    out: list[Effect] = []
+    urls = ops + ([values["--url"]] if "--url" in values else [])
+    for u in urls:
+        out.append(Effect("fetch", cmd, u))
+    target = values.get(out_opts[0]) or values.get(out_opts[1])
+    if target is not None and target.text != "-":
+        out.append(Effect("write", cmd, target))
+    elif target is None and (remote_flag in flags or "--remote-name" in flags or (
+            cmd.name.startswith("wget") and not remote_flag)):
+        for u in urls:
+            out.append(Effect("write", cmd, _url_name(u), detail="download"))
+    for key in ("d", "F", "T", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+                "--data-ascii", "--form", "--upload-file", "--json"):
+        value = values.get(key)
+        if value is None:
+            continue
+        text = value.text.split("=", 1)[1] if key in ("F", "--form") and "=" in value.text \
+            else value.text
+        if key in ("T", "--upload-file"):
+            out.append(Effect("send", cmd, None if text in ("-", ".") else value))
+        elif text.startswith(("@", "<")) and key != "--data-raw":
+            path = text[1:].split(";", 1)[0]
+            out.append(Effect("send", cmd, None if path == "-" else Word(
+                path, value.raw, value.glob, value.tame, value.sources)))
+        else:
+            out.append(Effect("send", cmd, None, detail="inline data"))
+    return out
+
+
+def _url_name(url: Word) -> Word:
+    path = url.text.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    name = path.rsplit("/", 1)[-1] if "/" in path else "index.html"
+    return Word(name or "index.html", url.raw, False, url.tame, url.sources)
+
+
+@handles("nc", "ncat", "netcat", "socat", "telnet")
+def _netcat(cmd: Command) -> list[Effect]:
+    texts = [a.text for a in cmd.args]
+    lowered = " ".join(texts).lower()
+    if cmd.name == "socat":
+        if re.search(r"\b(exec|system):", lowered):
+            return [Effect("network-shell", cmd, detail="socat exec")]
+    elif any(t in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or
+             (t.startswith("-") and not t.startswith("--") and t[-1] in "ec" and
+              t[1:].isalpha()) for t in texts):
+        return [Effect("network-shell", cmd, detail=f"{cmd.name} -e")]
+    out = [Effect("fetch", cmd)]
+    if cmd.upstream or any(r.reads for r in cmd.redirects):
+        out.append(Effect("send", cmd, None))
+    return out
+
+
+@handles("git")
+def _git(cmd: Command) -> list[Effect]:
+    args = list(cmd.args)
+    while args and args[0].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+        args = args[2:]
+    while args and args[0].text.startswith("-"):
+        args = args[1:]
+    if not args:
+        return []
+    sub, rest = args[0].text, args[1:]
+    texts = [a.text for a in rest]
+    if sub == "push":
+        out: list[Effect] = []
+        if any(t in ("-f", "--force", "--mirror") or re.fullmatch(r"-[a-z]*f[a-z]*", t)
+               for t in texts):
+            out.append(Effect("force-push", cmd, detail="--force"))
+        if any(t.startswith("+") for t in texts):
+            out.append(Effect("force-push", cmd, detail="a + refspec"))
+        if any(t.startswith("--force-with-lease") for t in texts):
+            out.append(Effect("force-push", cmd, detail="--force-with-lease"))
+        if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
+                t.startswith(":") and len(t) > 1 for t in texts):
+            out.append(Effect("remote-delete", cmd))
+        return out
+    if sub == "clean":
+        flags, _, _ = _split(rest)
+        if flags & {"f", "--force"}:
+            return [Effect("delete", cmd, literal("."), "d" in flags, True, "git clean")]
+    if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
+        return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
+    return []
+
+
+@handles("crontab")
+def _crontab(cmd: Command) -> list[Effect]:
+    flags, _values, _ops = _split(cmd.args, "u")
+    cron = literal("/var/spool/cron/crontabs")
+    if "r" in flags:
+        return [Effect("delete", cmd, cron, detail="crontab -r")]
+    if flags & {"l", "e"}:
+        return []
+    return [Effect("write", cmd, cron, detail="installs a crontab")]
+
+
+@handles("sudoedit", "vipw", "visudo")
+def _sudoedit(cmd: Command) -> list[Effect]:
+    ops = _split(cmd.args)[2] or [literal("/etc/sudoers" if cmd.name == "visudo" else
+                                          "/etc/passwd")]
+    return [Effect("write", cmd, w) for w in ops]
+
+
+@handles("kill", "pkill", "killall", "killall5")
+def _kill(cmd: Command) -> list[Effect]:
+    texts = [a.text for a in cmd.args]
+    if cmd.name == "killall5" or ((cmd.name == "kill" and "-1" in texts[1:]) or (texts[-1:] == [
+            "-1"] and len(texts) > 1)) or (cmd.name == "kill" and "1" in texts):
+        return [Effect("kill-all", cmd)]
+    return []
+
+
+@handles(*POWER, "init", "telinit", "systemctl")
+def _power(cmd: Command) -> list[Effect]:
+    texts = [a.text for a in cmd.args]
+    if cmd.name in POWER or (cmd.name in ("init", "telinit") and texts[:1] in (["0"], ["6"])):
+        return [Effect("power", cmd)]
+    if cmd.name == "systemctl" and set(texts) & {"poweroff", "reboot", "halt", "kexec"}:
+        return [Effect("power", cmd)]
+    if cmd.name == "systemctl" and set(texts) & {"enable", "link", "preset"} and not set(
+            texts) & {"--user", "--help"}:
+        return [Effect("service", cmd, detail="systemctl enable")]
+    return []
+
+
+@handles("iptables", "ip6tables", "nft", "ufw")
+def _firewall(cmd: Command) -> list[Effect]:
+    texts = [a.text for a in cmd.args]
+    flush = {"-F", "--flush", "-X", "--delete-chain"} & set(texts) or (
+        cmd.name == "nft" and texts[:2] == ["flush", "ruleset"]) or (
+        cmd.name == "ufw" and texts[:1] in (["disable"], ["reset"]))
+    return [Effect("firewall", cmd, detail=" ".join(texts[:2]))] if flush else []
+
+
+@handles("find")
+def _find(cmd: Command) -> list[Effect]:
+    if "-delete" not in [a.text for a in cmd.args]:
+        return []
+    roots, item, _ = find_item(cmd.args)
+    targets = [item] if item.known else roots or [literal(".")]
+    return [Effect("delete", cmd, w, recursive=True, forced=True, detail="find -delete")
+            for w in targets]
+
+
+@handles("gpg", "gpg2")
+def _gpg(cmd: Command) -> list[Effect]:
+    if {a.text for a in cmd.args} & {"--export-secret-keys", "--export-secret-subkeys"}:
+        return [Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys")]
+    return []
+
+
+@handles("history")
+def _history(cmd: Command) -> list[Effect]:
+    return [Effect("history", cmd)] if any(a.text in ("-c", "-w", "-d") for a in cmd.args) else []

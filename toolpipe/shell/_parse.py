@@ -100,8 +100,8 @@ class _Out:
 
     def unparsed(self, node: Any, where: tuple[str, ...]) -> bool:
         key = (node.start_byte, node.end_byte)
-        if key in self._unparsed:
-            return False
+        if any(a <= key[0] and key[1] <= b for a, b in self._unparsed):
+            return False  # already reported, or inside what was
         self._unparsed.add(key)
         snippet = _text(node).strip()[:40] or node.type
         line = node.start_point[0] + 1

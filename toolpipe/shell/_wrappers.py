@@ -130,6 +130,17 @@ def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
     return None
 
 
+def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
+    """``echo a b | xargs rm``: the items, when a plain echo or printf is all that feeds
+    xargs (else none)."""
+    from toolpipe.shell._expand import _echoed
+    from toolpipe.shell._model import Command
+
+    feed = [c for c in upstream if isinstance(c, Command)]
+    text = _echoed(feed[-1:]) if len(feed) == 1 else None
+    return tuple(literal(t) for t in text.split()) if text else ()
+
+
 def _items(upstream: Sequence[object]) -> Word:
     """What ``xargs`` appends: names under the roots of a ``find``/``ls`` upstream, else
     something unknown."""
@@ -295,7 +306,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         i = skip_options(args, g)
         inner = tuple(args[i:])
         if name == "xargs":
-            item = _items(upstream)
+            items = _echoed_items(upstream)
+            item = items[0] if len(items) == 1 else _items(upstream)
             replace = [a.text for a in args[:i] if a.text.startswith(("-I", "-i",
                                                                        "--replace"))]
             if inner and replace:
@@ -305,9 +317,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                     r = args[k + 1].text if k + 1 < len(args) else "{}"
                 inner = tuple(item if w.text == r else w for w in inner)
             elif inner:
-                inner = (*inner, item)
+                inner = (*inner, *(items or (item,)))
             else:
-                inner = (literal("echo"), item)
+                inner = (literal("echo"), *(items or (item,)))
         if name in PRIVILEGED:
             privileged = True
         wrappers.append(name)

@@ -85,6 +85,23 @@ watched_tools = ["Bash"]
     assert len(capped.text) == 20
 
 
+def test_shield_departures_are_options():
+    builder = load("""
+[[layer]]
+name = "safety_shield"
+multi = "all"
+spec_patterns = true
+workspace_deletions = 0.0
+max_commands = 50
+""")
+    (layer,) = builder.layers
+    shield = layer.shield
+    assert shield.multi == "all" and shield.max_commands == 50
+    assert shield.evaluate("Bash", {"command": "rm -rf build"}, ()).score == 0.9
+    with pytest.raises(PipelineFileError, match="option 'multi'"):
+        load('[[layer]]\nname = "safety_shield"\nmulti = "some"\n')
+
+
 def test_a_verify_layer_without_a_command_uses_the_noop_verifier():
     (verify,) = load('[[layer]]\nname = "verify"\n').layers
     assert isinstance(verify.verifier, NoopVerifier)

@@ -33,12 +33,13 @@ from toolpipe.layers.output_limit import OutputLimitMiddleware
 from toolpipe.layers.paths import NoPathExtractor, WritePathExtractor
 from toolpipe.layers.permission import PermissionMiddleware
 from toolpipe.layers.redaction import RedactingMiddleware, SecretPatternSet
-from toolpipe.layers.shield import SafetyShieldMiddleware, UnixShield
+from toolpipe.layers.shield import DEFAULT_BASH, SPEC_BASH, SafetyShieldMiddleware, UnixShield
 from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
 from toolpipe.layers.unknown_tool import UnknownToolMiddleware
 from toolpipe.layers.verify import CommandVerifier, NoopVerifier, VerifyMiddleware
 from toolpipe.pipeline import Middleware, PipelineBuilder
 from toolpipe.registry import ToolRegistry
+from toolpipe.shell import MAX_COMMANDS
 
 
 class PipelineFileError(ConfigError):
@@ -106,6 +107,13 @@ class ShieldOptions:
     warn_threshold: float = 0.4
     watched_tools: list[str] | None = None
     bash_tools: list[str] = attrs.Factory(lambda: ["Bash"])
+    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "MultiEdit"])
+    # the departures from the spec, each with the option that restores it
+    workspace_deletions: float = 0.4
+    multi: str = "risky"  # or "all"
+    spec_patterns: bool = False  # the spec's rm and sudo patterns
+    max_length: int = 1 << 16
+    max_commands: int = MAX_COMMANDS
 
 
 OPTIONS: dict[str, type[Any]] = {
@@ -165,9 +173,15 @@ def build_layer(options: Any, registry: ToolRegistry) -> Middleware:
                 raise ConfigError(f"patterns: {exc}") from None
         return RedactingMiddleware(patterns)
     if isinstance(options, ShieldOptions):
+        if options.multi not in ("risky", "all"):
+            raise ConfigError(f"multi: must be 'risky' or 'all', got {options.multi!r:.40}")
         shield = UnixShield(block_threshold=options.block_threshold,
                             warn_threshold=options.warn_threshold,
-                            bash_tools=options.bash_tools)
+                            bash_tools=options.bash_tools, write_tools=options.write_tools,
+                            workspace_deletions=options.workspace_deletions,
+                            multi="all" if options.multi == "all" else "risky",
+                            bash_patterns=SPEC_BASH if options.spec_patterns else DEFAULT_BASH,
+                            max_length=options.max_length, max_commands=options.max_commands)
         return SafetyShieldMiddleware(shield, options.watched_tools)
     raise ConfigError(f"no layer for {options!r:.60}")  # pragma: no cover - OPTIONS is closed
 

@@ -137,4 +137,7 @@ def splice(page: str, section: str, name: str = "peers") -> str:
     if begin in page and end in page:
         head, rest = page.split(begin, 1)
         return head + block + rest.split(end, 1)[1].lstrip("\n")
+    if name != "peers" and PEERS_BEGIN in page:  # new sections go before the peers'
+        head, rest = page.split(PEERS_BEGIN, 1)
+        return head.rstrip("\n") + "\n\n" + block + "\n" + PEERS_BEGIN + rest
     return page.rstrip("\n") + "\n\n" + block

@@ -58,12 +58,35 @@ def test_wrappers_are_peeled(text, wrappers):
     ("sh <<< 'rm -rf /'", ("here-document to sh",)),
     ("ssh host 'rm -rf /'", ("ssh",)),
     ("python3 -c 'import shutil; shutil.rmtree(\"/\")'", ("python3 -c",)),
-    ("f() { rm -rf /; }; f", ("function f",)),
+    ("f() { rm -rf /; }; f", ("f",)),  # read at the call
+    ("f() { rm -rf /; }", ("function f",)),  # never called: read where defined
     ("find / -exec sh -c 'rm -rf {}' \\;", ("find -exec", "sh -c")),
 ])
 def test_code_strings_are_read_with_where_they_were_found(text, where):
     found = [c for c in analyse(text).commands if c.name == "rm"]
     assert found and found[0].where == where
+
+
+def rm_targets(text: str) -> list[str]:
+    return [c.args[-1].shown for c in analyse(text).commands if c.name == "rm"]
+
+
+def test_a_definition_reading_stands_only_for_functions_not_read_at_a_call():
+    assert rm_targets('f() { rm -rf "$1"; }') == ['"$1"']  # kept: it may be called later
+    assert rm_targets('f() { rm -rf "$1"; }; f build') == ["build"]
+    assert rm_targets('f() { rm -rf "$1"; }; f build; f /') == ["build", "/"]
+
+
+def test_calls_alike_are_read_once_and_calls_that_differ_are_not():
+    script = 'log() { echo "$*" >> log.txt; }; ' + "; ".join(f"log step {w}" for w in "abcdefghi")
+    assert [c.name for c in analyse(script).commands].count("echo") == 1
+    # a different variable the body uses, an unknown or a path outside: read again
+    assert rm_targets('f() { rm -rf "$D"; }; D=build; f; D=/; f') == ["build", "/"]
+    assert rm_targets('b() { rm -rf "$1"; }; a() { b "$1"; }; a build; b "$X"') == [
+        "build", '"$1"']
+    # a function that runs its arguments is read for each exact call
+    names = [c.name for c in analyse('run() { "$@"; }; run ls x; run reboot').commands]
+    assert names[-1] == "reboot"
 
 
 def test_functions_see_their_arguments_at_the_call():

@@ -265,6 +265,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
              downloaded: Iterable[str] = ()) -> list[Finding]:
     """Every finding in one script; ``downloaded``: files earlier calls downloaded."""
     out = [problem_score(p, script) for p in script.problems]
+    if any(p.kind == "too-long" for p in script.problems):
+        return out  # blocked unread: the rest would not change the verdict
     earlier = set(downloaded)
     fetched: set[str] = set()
     for cmd in script.commands:

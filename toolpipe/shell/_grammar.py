@@ -33,6 +33,7 @@ from toolpipe.shell._parse import (
     _TooMany,
     parse_tree,
 )
+from toolpipe.shell._places import classify
 from toolpipe.shell._words import Segment, Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
@@ -229,8 +230,10 @@ class _Walk(_Expansions):
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)
         first = peeled.argv[0] if peeled.argv else None
-        if first is not None and not first.known and not (
-                self.defining and _ARGUMENT.match(first.raw)):
+        if first is not None and not first.known and self.defining and _ARGUMENT.match(
+                first.raw):
+            self.out.runs_arguments.update(self.out.defining)
+        elif first is not None and not first.known:
             self.out.problem("dynamic-command", f"runs a command whose name is not known "
                              f"({first.shown})", where, first.sources)
         name = cmd.name
@@ -254,7 +257,7 @@ class _Walk(_Expansions):
                     self.nested(self.out.fed[a.raw], (*where, f"<(…) to {name}"))
         if name == "cd" and not cmd.wrappers:
             self.cd(cmd.args)
-        elif name in self.functions and self.out.calls < MAX_CALLS:
+        elif name in self.functions:
             self.call(name, cmd.args)
         return [cmd]
 
@@ -297,7 +300,9 @@ class _Walk(_Expansions):
     def code(self, code: Word, where: tuple[str, ...], label: str,
              positional: Sequence[Word] = ()) -> None:
         if not code.known:
-            if not (self.defining and _ARGUMENT.match(code.raw)):
+            if self.defining and _ARGUMENT.match(code.raw):
+                self.out.runs_arguments.update(self.out.defining)
+            else:
                 self.out.problem("dynamic-code", f"runs code it cannot read ({code.shown})",
                                  (*where, label), code.sources)
             return
@@ -333,33 +338,65 @@ class _Walk(_Expansions):
             self.cwd = posixpath.normpath(posixpath.join(self.cwd, target.text))
 
     def function(self, node: Any) -> None:
+        """A definition: its body is read now with its arguments unknown, and kept aside;
+        if every call of it is read with its arguments, that reading stands instead."""
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name_node is None or body is None:
             return
         name = _text(name_node)
         self.functions[name] = body
-        before = len(self.out.commands)
-        inner = _Walk(self.depth + 1, (*self.where, f"function {name}"), self.out,
+        self.out.walked.clear()  # what calls ran may have changed
+        out = self.out
+        before, problems = len(out.commands), len(out.problems)
+        inner = _Walk(self.depth + 1, (*self.where, f"function {name}"), out,
                       dict(self.env), (), self.cwd, self.functions, defining=True)
         if self.depth + 1 <= MAX_DEPTH:
-            self.out.active.add(name)
+            out.active.add(name)
+            out.defining.append(name)
             inner.statements(body)
-            self.out.active.discard(name)
-        calls = [c for c in self.out.commands[before:] if c.name == name.lower()]
-        if len(calls) >= 2 or any(c.piped or self.out.downstream_of(c) for c in calls):
-            self.out.problem("fork-bomb", f"fork bomb (function {name} runs itself "
-                             f"{len(calls)} times)", self.where)
+            out.defining.pop()
+            out.active.discard(name)
+        calls = [c for c in out.commands[before:] if c.name == name.lower()]
+        out.definitions[name] = (out.commands[before:], out.problems[problems:])
+        del out.commands[before:], out.problems[problems:]
+        out.called.discard(name)
+        if len(calls) >= 2 or any(c.piped or out.downstream_of(c) for c in calls):
+            out.problem("fork-bomb", f"fork bomb (function {name} runs itself "
+                        f"{len(calls)} times)", self.where)
 
     def call(self, name: str, args: Sequence[Word]) -> None:
-        if name in self.out.active or self.depth + 1 > MAX_DEPTH:
+        if name in self.out.active or self.depth + 1 > MAX_DEPTH or (
+                self.out.calls >= MAX_CALLS):
+            self.out.unread.add(name)  # its definition's reading stands
             return
+        key = self._call_key(name, args)
+        if key in self.out.walked:  # a call just like one already read
+            return
+        keep = not self.out.defining  # a call inside a definition is part of its reading
         self.out.calls += 1
         self.out.active.add(name)
         inner = _Walk(self.depth + 1, (*self.where, name), self.out, dict(self.env), args,
                       self.cwd, self.functions)
         inner.statements(self.functions[name])
         self.out.active.discard(name)
+        if keep:
+            self.out.walked.add(key)
+            self.out.called.add(name)
+
+    def _call_key(self, name: str, args: Sequence[Word]) -> tuple[object, ...]:
+        """What a call's reading depends on. Arguments that are plain data (not options,
+        numbers or paths outside the workspace) are alike, unless the function runs its
+        arguments; the variables its body names are part of it."""
+        body = self.functions[name]
+        names = self.out.body_names.get(id(body))
+        if names is None:
+            names = self.out.body_names[id(body)] = frozenset(
+                _VARIABLE.findall(_text(body)))
+        exact = name in self.out.runs_arguments
+        shape = tuple(a if exact or _matters(a, self.cwd) else None for a in args)
+        return (name, id(body), self.cwd, shape,
+                tuple(self.env.get(v) for v in sorted(names)))
 
     def for_loop(self, node: Any, upstream: tuple[Command, ...],
                  redirects: tuple[Redirect, ...]) -> list[Command]:
@@ -407,4 +444,23 @@ def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
     if tree.root_node.has_error:
         for node in _errors(tree.root_node):
             walk.unparsed(node)
+    for name, (commands, problems) in out.definitions.items():
+        if name not in out.called or name in out.unread:  # never read with its arguments
+            out.commands += commands
+            out.problems += problems
     return Script(text, tuple(out.commands), tuple(out.problems), workspace)
+
+
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _matters(arg: Word, cwd: str | None) -> bool:
+    """Could this argument's value change what a function's body does to the machine?"""
+    if not arg.known:
+        return True
+    text = arg.text
+    if text.startswith(("-", "+")) or text.isdigit() or not text:
+        return True
+    if " " in text and "/" not in text:
+        return False  # a message
+    return classify(arg, cwd).kind not in ("workspace", "scratch")

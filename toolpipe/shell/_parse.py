@@ -17,7 +17,7 @@ MAX_DEPTH = 8  # nested code strings and function calls
 
 MAX_CALLS = 64  # function bodies expanded at their call sites, per analysis
 
-MAX_COMMANDS = 1000  # commands read in one analysis (so that any input is decided quickly)
+MAX_COMMANDS = 800  # commands read in one analysis (so that any input is decided quickly)
 
 
 class _TooMany(Exception):
@@ -85,6 +85,17 @@ class _Out:
         self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
         self.calls = 0
         self.active: set[str] = set()
+        # functions: the reading of each definition (kept aside), the ones read at a call
+        # with their arguments, the ones a call could not be read for, the ones that run
+        # their arguments, the definitions being read, the calls read (by what they
+        # depend on), and the variable names in each body
+        self.definitions: dict[str, tuple[list[Command], list[Problem]]] = {}
+        self.called: set[str] = set()
+        self.unread: set[str] = set()
+        self.runs_arguments: set[str] = set()
+        self.defining: list[str] = []
+        self.walked: set[tuple[object, ...]] = set()
+        self.body_names: dict[int, frozenset[str]] = {}
         self._position = 0
         self._unparsed: set[tuple[int, int]] = set()
 

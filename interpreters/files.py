@@ -6,8 +6,10 @@ root are refused with a sentence the model can read, before anything is read or 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from typing import Any
 
 from returns.result import Failure, Result, Success
@@ -17,6 +19,8 @@ from toolpipe.effects import FileOp
 MAX_READ_BYTES = 10_000_000
 MAX_WALK_FILES = 20_000
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules"})
+_UMASK = os.umask(0)  # read once, at import (setting it later would race other threads)
+os.umask(_UMASK)
 
 
 class Escape(Exception):
@@ -64,17 +68,48 @@ def _read(effect: FileOp, real: str) -> Result[Any, str]:
 
 
 def _write(effect: FileOp, real: str) -> Result[Any, str]:
+    """Write a temporary file beside the target and rename it over the target: a reader
+    sees the old text or the new, never a truncated file. The target's mode is kept."""
     data = effect.data or ""
-    os.makedirs(os.path.dirname(real), exist_ok=True)
-    with open(real, "w", encoding="utf-8") as handle:
-        handle.write(data)
+    folder = os.path.dirname(real)
+    os.makedirs(folder, exist_ok=True)
+    if os.path.isdir(real):
+        raise IsADirectoryError(real)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        mode = None
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".toolpipe-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(data)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        else:  # a new file gets the usual mode (mkstemp makes it 0600)
+            os.chmod(temporary, 0o666 & ~_UMASK)
+        os.replace(temporary, real)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
     return Success(len(data))
+
+
+def _temporary(name: str) -> bool:
+    """A write's temporary file, there only until its rename (listings do not show it)."""
+    return name.startswith(".toolpipe-") and name.endswith(".tmp")
+
+
+def _resolve(effect: FileOp, real: str) -> Result[Any, str]:
+    return Success(real)
 
 
 def _list(effect: FileOp, real: str) -> Result[Any, str]:
     entries = []
     with os.scandir(real) as it:
         for entry in it:
+            if _temporary(entry.name):
+                continue
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
@@ -94,10 +129,12 @@ def _walk(effect: FileOp, real: str) -> Result[Any, str]:
     for folder, dirs, files in os.walk(real):  # symlinked folders are not followed
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in files:
+            if _temporary(name):
+                continue
             found.append(os.path.relpath(os.path.join(folder, name), real))
             if len(found) >= MAX_WALK_FILES:
                 return Success(tuple(sorted(found)))
     return Success(tuple(sorted(found)))
 
 
-_OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk}
+_OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk, "resolve": _resolve}

@@ -278,7 +278,7 @@ class Gather(Effect):
     limit: int | None = attrs.field(default=None, validator=_limit)
 
 
-FILE_OPS = ("read", "write", "list", "walk")
+FILE_OPS = ("read", "write", "list", "walk", "resolve")
 
 
 @attrs.frozen
@@ -288,7 +288,10 @@ class FileOp(Effect):
     ``read`` answers the text; ``write`` writes ``data`` (creating parent folders) and
     answers the number of characters; ``list`` answers ``(name, kind, size)`` tuples of a
     folder, sorted; ``walk`` answers the relative paths of the files under a folder, sorted
-    (a file answers one empty path: itself).
+    (a file answers one empty path: itself); ``resolve`` answers the real path, symlinks
+    followed (what does not exist yet resolves lexically).
+    ``write`` is atomic: a temporary file beside the target, renamed over it (keeping its
+    mode), so a concurrent ``read`` sees the old text or the new, never a partial one.
     Answer: ``Result[value, str]``, the failure a sentence for the model (not found, not a
     file, escapes the workspace through ``..`` or a symlink, ...).
     """

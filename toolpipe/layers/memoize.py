@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
 from returns.maybe import Some
+from returns.result import Success
 
 from toolpipe._json import canonical_json
 from toolpipe.context import DispatchContext, ToolContext
@@ -23,13 +25,15 @@ from toolpipe.effects import (
     CacheInvalidate,
     CachePut,
     Emit,
+    FileOp,
 )
 from toolpipe.errors import ConfigError
 from toolpipe.layers._util import names, non_negative_int
-from toolpipe.layers.paths import NoPathExtractor, WritePathExtractor
+from toolpipe.layers.paths import COMMAND_FIELDS, NoPathExtractor, WritePathExtractor, normalise
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult, append_text
+from toolpipe.shell import shell_writes
 
 MARKER = "\n[cached]"
 PART_MARKER = "[cached]"
@@ -71,14 +75,61 @@ def _adapt(extractor: Callable[..., Iterable[str]]) -> Callable[..., Iterable[st
     return extractor
 
 
+# Tools whose answer depends on a folder tree (its ``path``, "." when absent).
+TREE_TOOLS = ("LS", "Glob", "Grep")
+SHELL_TOOLS = ("Bash",)
+
+
+def _ancestors(path: str) -> list[str]:
+    """``src/a/b.py`` → ``src/a``, ``src``, ``.``; ``/w/a`` → ``/w``, ``/``."""
+    out: list[str] = []
+    while True:
+        parent = posixpath.dirname(path) or "."
+        if parent == path:
+            return out
+        out.append(parent)
+        path = parent
+
+
+def file_keys(path: str) -> frozenset[str]:
+    """The store keys of an answer that depends on one file: the file, and each folder
+    above it (removing or moving a folder changes what is under it)."""
+    return frozenset({f"f:{path}", *(f"d:{a}" for a in _ancestors(path))})
+
+
+def tree_keys(root: str) -> frozenset[str]:
+    """The store keys of an answer that depends on everything under a folder."""
+    return frozenset({f"t:{root}", *(f"d:{a}" for a in _ancestors(root))})
+
+
+def write_keys(path: str) -> frozenset[str]:
+    """The keys a write to ``path`` invalidates: answers that read it (or read anything
+    under it, if it is a folder) and listings or searches of every folder that can see it."""
+    return frozenset({f"f:{path}", f"d:{path}", f"t:{path}",
+                      *(f"t:{a}" for a in _ancestors(path))})
+
+
+def _glob_root(pattern: str) -> str:
+    """The folder a glob pattern cannot leave: its part before the first wildcard."""
+    cut = min((i for i, c in enumerate(pattern) if c in "*?["), default=len(pattern))
+    head = pattern[:cut]
+    return posixpath.dirname(head) if "/" in head else "."
+
+
 class MemoizingMiddleware:
     """``MemoizingMiddleware(cached_tools, write_tools, path_extractor, ttl_turns)``.
 
-    Entries expire when ``turn - turn_inserted >= ttl``; ``ttl=0`` disables caching.
-    A successful write removes the entries sharing an exact path with it. Entries whose
-    footprint is unknown (no paths) are removed by every write, and a write whose paths are
-    unknown (no paths, or an extractor that raised) removes every entry: a cache must never
-    serve what a write may have changed.
+    Entries expire when ``turn - turn_inserted >= ttl``; ``ttl=0`` disables caching. Each
+    entry records its footprint: the file it read (``Read``, or the extractor's paths), or
+    the folder tree it listed or searched (``tree_tools``: LS, Glob, Grep). A successful
+    write removes every entry whose footprint it overlaps: the file itself, every listing
+    or search of a folder that can see it, every answer under a folder it replaced. Paths
+    are normalised against the call's cwd and, when the cwd is a real folder, symlinks are
+    resolved (``FileOp('resolve')``), so a file has one path however it is named. A shell
+    command's writes come from the shell wing: a command known to write nothing leaves the
+    cache alone; one whose writes cannot be known removes every entry. Entries with an
+    unknown footprint are removed by every write: a cache must never serve what a write may
+    have changed.
     """
 
     name = "memoize"
@@ -91,6 +142,8 @@ class MemoizingMiddleware:
         ttl_turns: int = 5,
         *,
         namespace: str = "memoize",
+        tree_tools: Iterable[str] = TREE_TOOLS,
+        shell_tools: Iterable[str] = SHELL_TOOLS,
     ) -> None:
         self.write_tools = names("write_tools", write_tools)
         self.cached_tools = names("cached_tools", cached_tools) - self.write_tools
@@ -99,6 +152,8 @@ class MemoizingMiddleware:
         if not isinstance(namespace, str) or not namespace:
             raise ConfigError(f"namespace must be a non-empty string, got {namespace!r}")
         self.namespace = namespace
+        self.tree_tools = names("tree_tools", tree_tools)
+        self.shell_tools = names("shell_tools", shell_tools)
 
     @classmethod
     def new(
@@ -135,18 +190,66 @@ class MemoizingMiddleware:
             return None
         return out
 
+    def _real(self, paths: Iterable[str], cwd: str) -> Program[set[str]]:
+        """Each path (normalised against ``cwd`` already), and also as its symlinks resolve
+        when the cwd is a real folder (both are kept: a path and what it names)."""
+        out: set[str] = set()
+        for lexical in paths:
+            out.add(lexical)
+            if posixpath.isabs(cwd):
+                answer = yield FileOp("resolve", cwd, lexical)
+                if isinstance(answer, Success):
+                    out.add(posixpath.normpath(str(answer.unwrap())))
+        return out
+
+    def _write_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
+        """The keys a write invalidates (empty: it writes nothing), or None: unknown."""
+        tool, input, cwd = ctx.tool_name, ctx.input, ctx.tool_context.cwd
+        command = next((input[f] for f in COMMAND_FIELDS if isinstance(input.get(f), str)),
+                       None)
+        if tool in self.shell_tools and command is not None:
+            targets = shell_writes(command, cwd)
+        else:
+            paths = self._paths(tool, input, ctx.tool_context)
+            if paths is None:
+                yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
+            targets = sorted(paths) if paths else None
+        if targets is None:
+            return None
+        real = yield from self._real(targets, cwd)
+        return frozenset(k for p in real for k in write_keys(p))
+
+    def _read_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
+        """The keys of a read's answer (empty: unknown, so any write removes it), or None
+        when the extractor failed (the answer is then not cached)."""
+        tool, input, cwd = ctx.tool_name, ctx.input, ctx.tool_context.cwd
+        if tool in self.tree_tools:
+            root = input.get("path")
+            if not isinstance(root, str) or not root:
+                pattern = input.get("pattern")
+                root = _glob_root(pattern) if tool == "Glob" and isinstance(
+                    pattern, str) else "."
+            real = yield from self._real([normalise(root, cwd)], cwd)
+            return frozenset(k for p in real for k in tree_keys(p))
+        paths = self._paths(tool, input, ctx.tool_context)
+        if paths is None:
+            return None
+        real = yield from self._real(sorted(paths), cwd)
+        return frozenset(k for p in real for k in file_keys(p))
+
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name
         if self.ttl == 0 or (tool not in self.write_tools and tool not in self.cached_tools):
             return (yield from next(ctx))
         ns = self.namespace
         if tool in self.write_tools:
+            before = yield from self._write_footprint(ctx)  # what the targets were
             result = yield from next(ctx)
             if not result.is_error:  # a failed write changed nothing
-                paths = self._paths(tool, ctx.input, ctx.tool_context)
-                if paths is None:
-                    yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
-                yield CacheInvalidate(ns, paths or None)
+                after = yield from self._write_footprint(ctx)  # and what they are now
+                keys = None if before is None or after is None else before | after
+                if keys is None or keys:
+                    yield CacheInvalidate(ns, keys)
             return result
 
         key = cache_key(tool, ctx.input)
@@ -162,12 +265,13 @@ class MemoizingMiddleware:
                 )
             yield CacheDelete(ns, key)
         epoch = yield CacheEpoch(ns)
+        footprint = yield from self._read_footprint(ctx)
         result = yield from next(ctx)
         if result.is_error:
             return result
-        paths = self._paths(tool, ctx.input, ctx.tool_context)
-        if paths is None:
+        if footprint is None:
             yield Emit(ExtractorFailed(tool, "path extractor failed on a read; not cached"))
             return result
-        yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, paths), paths, epoch)
+        yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, footprint), footprint,
+                       epoch)
         return result

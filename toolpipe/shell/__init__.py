@@ -15,12 +15,11 @@ Layout (private modules behind this face):
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…) and ``_system`` (disks, network, git, power…);
 - ``_places``: each path classified against the workspace;
+- ``_writes``: what a command may change, for caches (known files, nothing, or unknown);
 - ``_model``: the fact types.
 """
 
 from __future__ import annotations
-
-import posixpath
 
 from toolpipe.shell._effects import (
     DECODERS as DECODERS,
@@ -59,33 +58,35 @@ from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
+from toolpipe.shell._writes import READ_ONLY as READ_ONLY
+from toolpipe.shell._writes import shell_writes as shell_writes
 
 __all__ = [
-    "DECODERS", "DOWNLOADERS", "MAX_COMMANDS", "NETWORK", "NETWORK_SOURCES", "SHELLS",
-    "Command", "Effect", "EffectKind", "Place", "Problem", "Redirect", "Script", "Word",
-    "analyse", "classify", "effects", "sends", "stdin_code", "write_targets",
+    "DECODERS",
+    "DOWNLOADERS",
+    "MAX_COMMANDS",
+    "NETWORK",
+    "NETWORK_SOURCES",
+    "READ_ONLY",
+    "SHELLS",
+    "Command",
+    "Effect",
+    "EffectKind",
+    "Place",
+    "Problem",
+    "Redirect",
+    "Script",
+    "Word",
+    "analyse",
+    "classify",
+    "effects",
+    "sends",
+    "shell_writes",
+    "stdin_code",
+    "write_targets",
 ]
-
-_CHANGES = frozenset({"write", "delete", "mode", "owner", "device"})
 
 
 def write_targets(command: str, cwd: str = ".") -> list[str] | None:
-    """The files ``command`` may change, normalised against ``cwd`` (``cd`` followed); None
-    when a target cannot be known (a variable, a glob, code it cannot read)."""
-    script = analyse(command)
-    out: list[str] = []
-    if any(p.kind in ("dynamic-code", "too-long", "too-deep") for p in script.problems):
-        return None
-    for cmd in script.commands:
-        for effect in effects(cmd):
-            if effect.kind not in _CHANGES:
-                continue
-            word = effect.word
-            if word is None or not word.known or word.glob or cmd.cwd is None:
-                return None
-            base = posixpath.join(cwd or ".", cmd.cwd) if not cmd.cwd.startswith(
-                ("/", "~")) else cmd.cwd
-            path = posixpath.normpath(posixpath.join(base, word.text))
-            if path not in out and not path.startswith("/dev/"):
-                out.append(path)
-    return out
+    """The files ``command`` names as changed (``shell_writes(strict=False)``)."""
+    return shell_writes(command, cwd, strict=False)

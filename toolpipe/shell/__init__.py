@@ -7,7 +7,8 @@ Layout (private modules behind this face):
 
 - ``_grammar``: the walk over the tree-sitter-bash parse, with functions, ``cd`` and
   pipelines, into :class:`Command` facts at every depth of nested code;
-- ``_expand``: the walk's words: assignments, ``$var``, ``${a[@]}``, ``$(…)``;
+- ``_expand``: the walk's words: assignments, ``$var``, ``${a[@]}``, ``$(…)``, redirections;
+- ``_functions``: definitions, calls with their arguments, which reading stands;
 - ``_parse``: tree-sitter-bash access, the limits of one analysis, the walk's record;
 - ``_words``: words after expansion (quotes, ``$'…'``, braces, ``$IFS``, known variables);
 - ``_wrappers``: sudo, env, timeout, xargs… peeled off, and the code strings commands run;

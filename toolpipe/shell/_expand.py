@@ -1,5 +1,5 @@
-"""Words of the walk: assignments, expansions and substitutions read against what the
-script set (the half of :class:`~toolpipe.shell._grammar._Walk` that turns nodes into
+"""Words of the walk: assignments, expansions, substitutions and redirections read against
+what the script set (the half of :class:`~toolpipe.shell._grammar._Walk` that turns nodes into
 :class:`~toolpipe.shell._words.Word` values)."""
 
 from __future__ import annotations
@@ -45,8 +45,48 @@ class _Expansions:
     def unparsed(self, node: Any) -> None:
         raise NotImplementedError
 
-    def inner(self, where: tuple[str, ...], env: dict[str, Word]) -> _Expansions:
+    def inner(self, where: tuple[str, ...], env: dict[str, Word],
+              positional: Sequence[Word] | None = None, defining: bool | None = None
+              ) -> _Expansions:
         raise NotImplementedError
+
+    def redirect(self, node: Any) -> tuple[list[Redirect], list[Any]]:
+        fd: int | None = None
+        op = ""
+        targets: list[Word] = []
+        data: Word | None = None
+        tails: list[Any] = []
+        for child in node.children:
+            if child.type == "file_descriptor":
+                fd = int(_text(child)) if _text(child).isdigit() else None
+            elif not child.is_named:
+                op += child.type
+            elif child.type == "heredoc_body":
+                data = self.heredoc(child)
+            elif child.type in ("heredoc_start", "heredoc_end"):
+                continue
+            elif child.type in ("pipeline", "list", "command", "redirected_statement"):
+                tails.append(child)
+            elif child.is_error:
+                self.unparsed(child)
+            else:
+                words = self.words(child)
+                if node.type == "herestring_redirect":
+                    data = _join(words, _text(child))
+                else:
+                    targets += words
+        if node.type in ("heredoc_redirect", "herestring_redirect"):
+            return [Redirect(op or "<<", fd, None, data or literal(""))], tails
+        return [Redirect(op, fd, t) for t in targets] or [Redirect(op, fd, None)], tails
+
+    def heredoc(self, node: Any) -> Word:
+        for child in node.named_children:
+            if child.type in ("command_substitution", "expansion", "simple_expansion"):
+                self.words(child)
+        segs = [Segment(_text(node), quoted=True)]
+        if any(c.type != "heredoc_content" for c in node.named_children):
+            segs.append(Segment("", known=False))  # expansions in the body: not all known
+        return build(segs, _text(node), split=False)[0]
 
     def assign(self, node: Any, env: dict[str, Word]) -> None:
         name_node = node.child_by_field_name("name")

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _echoed, _Expansions, _join, _unknown_of, _unquoted
+from toolpipe.shell._expand import _echoed, _unknown_of, _unquoted
+from toolpipe.shell._functions import _Functions
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import (
     _QUIET,
-    MAX_CALLS,
     MAX_COMMANDS,
     MAX_DEPTH,
     _errors,
@@ -33,8 +33,7 @@ from toolpipe.shell._parse import (
     _TooMany,
     parse_tree,
 )
-from toolpipe.shell._places import classify
-from toolpipe.shell._words import Segment, Word, build, literal
+from toolpipe.shell._words import Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
 _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
@@ -44,7 +43,7 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
 
 
-class _Walk(_Expansions):
+class _Walk(_Functions):
     """One analysis: the shared output, and the state of the shell being read."""
 
     def __init__(self, depth: int, where: tuple[str, ...], out: _Out,
@@ -126,15 +125,36 @@ class _Walk(_Expansions):
         return got
 
     def pipeline(self, node: Any, upstream: tuple[Command, ...],
-                 redirects: tuple[Redirect, ...]) -> list[Command]:
+                 redirects: tuple[Redirect, ...], last: tuple[Redirect, ...] = ()
+                 ) -> list[Command]:
+        """``last``: redirections of the pipeline's last command only (see ``redirected``)."""
         self.out.pipeline_id += 1
         got: list[Command] = []
         feed = upstream
-        for child in node.named_children:
-            made = self.statements(child, feed, redirects)
+        children = node.named_children
+        for i, child in enumerate(children):
+            made = (self.on_last(child, feed, redirects, last) if i == len(children) - 1
+                    else self.statements(child, feed, redirects))
             got += made
             feed = feed + tuple(made)
         return got
+
+    def on_last(self, node: Any, upstream: tuple[Command, ...],
+                redirects: tuple[Redirect, ...], last: tuple[Redirect, ...]) -> list[Command]:
+        """Walk ``node`` with ``last`` applied to its last simple command: tree-sitter-bash
+        hangs a trailing redirection on a whole ``a && b > f`` or ``a | b > f``, where bash
+        gives it to ``b`` alone."""
+        if not last:
+            return self.statements(node, upstream, redirects)
+        if node.type == "pipeline":
+            return self.pipeline(node, upstream, redirects, last)
+        if node.type == "list":
+            children = node.named_children
+            got: list[Command] = []
+            for child in children[:-1]:
+                got += self.statements(child, upstream, redirects)
+            return got + self.on_last(children[-1], upstream, redirects, last)
+        return self.statements(node, upstream, redirects + last)
 
     def redirected(self, node: Any, upstream: tuple[Command, ...],
                    redirects: tuple[Redirect, ...]) -> list[Command]:
@@ -145,50 +165,12 @@ class _Walk(_Expansions):
             own += r
             rest += tail
         body = node.child_by_field_name("body")
-        got = (self.statements(body, upstream, redirects + tuple(own)) if body else
+        got = (self.on_last(body, upstream, redirects, tuple(own)) if body else
                self.run((), upstream, redirects + tuple(own)) if own else [])  # `> /etc/hosts`
         for tail in rest:  # `cat <<EOF | sh`: the rest of the line after the here-document
             is_pipe = bool(tail.children) and tail.children[0].type in ("|", "|&")
             got += self.statements(tail, tuple(got) if is_pipe else (), ())
         return got
-
-    def redirect(self, node: Any) -> tuple[list[Redirect], list[Any]]:
-        fd: int | None = None
-        op = ""
-        targets: list[Word] = []
-        data: Word | None = None
-        tails: list[Any] = []
-        for child in node.children:
-            if child.type == "file_descriptor":
-                fd = int(_text(child)) if _text(child).isdigit() else None
-            elif not child.is_named:
-                op += child.type
-            elif child.type == "heredoc_body":
-                data = self.heredoc(child)
-            elif child.type in ("heredoc_start", "heredoc_end"):
-                continue
-            elif child.type in ("pipeline", "list", "command", "redirected_statement"):
-                tails.append(child)
-            elif child.is_error:
-                self.unparsed(child)
-            else:
-                words = self.words(child)
-                if node.type == "herestring_redirect":
-                    data = _join(words, _text(child))
-                else:
-                    targets += words
-        if node.type in ("heredoc_redirect", "herestring_redirect"):
-            return [Redirect(op or "<<", fd, None, data or literal(""))], tails
-        return [Redirect(op, fd, t) for t in targets] or [Redirect(op, fd, None)], tails
-
-    def heredoc(self, node: Any) -> Word:
-        for child in node.named_children:
-            if child.type in ("command_substitution", "expansion", "simple_expansion"):
-                self.words(child)
-        segs = [Segment(_text(node), quoted=True)]
-        if any(c.type != "heredoc_content" for c in node.named_children):
-            segs.append(Segment("", known=False))  # expansions in the body: not all known
-        return build(segs, _text(node), split=False)[0]
 
     def command(self, node: Any, upstream: tuple[Command, ...],
                 redirects: tuple[Redirect, ...]) -> list[Command]:
@@ -337,66 +319,8 @@ class _Walk(_Expansions):
         else:
             self.cwd = posixpath.normpath(posixpath.join(self.cwd, target.text))
 
-    def function(self, node: Any) -> None:
-        """A definition: its body is read now with its arguments unknown, and kept aside;
-        if every call of it is read with its arguments, that reading stands instead."""
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        if name_node is None or body is None:
-            return
-        name = _text(name_node)
-        self.functions[name] = body
-        self.out.walked.clear()  # what calls ran may have changed
-        out = self.out
-        before, problems = len(out.commands), len(out.problems)
-        inner = _Walk(self.depth + 1, (*self.where, f"function {name}"), out,
-                      dict(self.env), (), self.cwd, self.functions, defining=True)
-        if self.depth + 1 <= MAX_DEPTH:
-            out.active.add(name)
-            out.defining.append(name)
-            inner.statements(body)
-            out.defining.pop()
-            out.active.discard(name)
-        calls = [c for c in out.commands[before:] if c.name == name.lower()]
-        out.definitions[name] = (out.commands[before:], out.problems[problems:])
-        del out.commands[before:], out.problems[problems:]
-        out.called.discard(name)
-        if len(calls) >= 2 or any(c.piped or out.downstream_of(c) for c in calls):
-            out.problem("fork-bomb", f"fork bomb (function {name} runs itself "
-                        f"{len(calls)} times)", self.where)
 
-    def call(self, name: str, args: Sequence[Word]) -> None:
-        if name in self.out.active or self.depth + 1 > MAX_DEPTH or (
-                self.out.calls >= MAX_CALLS):
-            self.out.unread.add(name)  # its definition's reading stands
-            return
-        key = self._call_key(name, args)
-        if key in self.out.walked:  # a call just like one already read
-            return
-        keep = not self.out.defining  # a call inside a definition is part of its reading
-        self.out.calls += 1
-        self.out.active.add(name)
-        inner = _Walk(self.depth + 1, (*self.where, name), self.out, dict(self.env), args,
-                      self.cwd, self.functions)
-        inner.statements(self.functions[name])
-        self.out.active.discard(name)
-        if keep:
-            self.out.walked.add(key)
-            self.out.called.add(name)
 
-    def _call_key(self, name: str, args: Sequence[Word]) -> tuple[object, ...]:
-        """What a call's reading depends on. Arguments that are plain data (not options,
-        numbers or paths outside the workspace) are alike, unless the function runs its
-        arguments; the variables its body names are part of it."""
-        body = self.functions[name]
-        names = self.out.body_names.get(id(body))
-        if names is None:
-            names = self.out.body_names[id(body)] = frozenset(
-                _VARIABLE.findall(_text(body)))
-        exact = name in self.out.runs_arguments
-        shape = tuple(a if exact or _matters(a, self.cwd) else None for a in args)
-        return (name, id(body), self.cwd, shape,
-                tuple(self.env.get(v) for v in sorted(names)))
 
     def for_loop(self, node: Any, upstream: tuple[Command, ...],
                  redirects: tuple[Redirect, ...]) -> list[Command]:
@@ -415,10 +339,14 @@ class _Walk(_Expansions):
             got += self.statements(body, upstream, redirects)
         return got
 
-    def inner(self, where: tuple[str, ...], env: dict[str, Word]) -> _Walk:
-        """A walk one level down (a substitution's code), sharing the output."""
-        return _Walk(self.depth + 1, where, self.out, env, self.positional, self.cwd,
-                     self.functions, self.defining)
+    def inner(self, where: tuple[str, ...], env: dict[str, Word],
+              positional: Sequence[Word] | None = None, defining: bool | None = None
+              ) -> _Walk:
+        """A walk one level down (a substitution's code, a function's body), sharing the
+        output; it keeps this walk's arguments and mode unless told otherwise."""
+        return _Walk(self.depth + 1, where, self.out, env,
+                     self.positional if positional is None else positional, self.cwd,
+                     self.functions, self.defining if defining is None else defining)
 
 
 def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
@@ -451,16 +379,5 @@ def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
     return Script(text, tuple(out.commands), tuple(out.problems), workspace)
 
 
-_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _matters(arg: Word, cwd: str | None) -> bool:
-    """Could this argument's value change what a function's body does to the machine?"""
-    if not arg.known:
-        return True
-    text = arg.text
-    if text.startswith(("-", "+")) or text.isdigit() or not text:
-        return True
-    if " " in text and "/" not in text:
-        return False  # a message
-    return classify(arg, cwd).kind not in ("workspace", "scratch")

@@ -28,31 +28,31 @@ FILES = {"a.txt": "alpha\n", "b.py": "old = 1\n", "src/main.py": "x = 'old'\n",
          "multi.py": "one\ntwo\nthree\nfour\n"}
 
 
-def R(path, **kw):  # noqa: N802 - the tool names
+def R(path, **kw):
     return ("Read", {"path": path, **kw})
 
 
-def LS(path="."):  # noqa: N802
+def LS(path="."):
     return ("LS", {"path": path})
 
 
-def G(pattern, path=None):  # noqa: N802
+def G(pattern, path=None):
     return ("Glob", {"pattern": pattern, **({"path": path} if path else {})})
 
 
-def GREP(pattern, path="."):  # noqa: N802
+def GREP(pattern, path="."):
     return ("Grep", {"pattern": pattern, "path": path})
 
 
-def W(path, content):  # noqa: N802
+def W(path, content):
     return ("Write", {"path": path, "content": content})
 
 
-def E(path, old, new):  # noqa: N802
+def E(path, old, new):
     return ("Edit", {"path": path, "old_string": old, "new_string": new})
 
 
-def B(command):  # noqa: N802
+def B(command):
     return ("Bash", {"command": command})
 
 
@@ -66,7 +66,7 @@ CASES = [
                                    GREP("needle", "src")], "fresh"),
     ("sed -i", [R("b.py"), B("sed -i s/old/new/ b.py > /dev/null"), R("b.py")], "fresh"),
     ("tee", [R("c.py"), B("echo new | tee c.py > /dev/null"), R("c.py")], "fresh"),
-    ("cd then redirect", [R("src/d.py") if False else R("src/main.py"),
+    ("cd then redirect", [R("src/main.py"),
                           B("cd src && echo new > main.py"), R("src/main.py")], "fresh"),
     ("python writes", [R("k.py"), B("python3 -c \"open('k.py','w').write('new')\" > out.log"),
                        R("k.py")], "fresh"),

@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreters.simulated import SimulatedInterpreter
+from toolpipe._cache_law import cache_law_machine as cache_law_machine
+from toolpipe._cache_law import check_cache_law as check_cache_law
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
 from toolpipe.engine import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves

@@ -1,0 +1,65 @@
+"""The cache law (toolpipe.testing.check_cache_law) on the simulated interpreter and on
+asyncio, and a memoize with the old exact-path invalidation failing it."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+import pytest
+
+from interpreters.asyncio import AsyncioInterpreter
+from interpreters.simulated import SimulatedInterpreter
+from toolpipe.layers.memoize import MemoizingMiddleware, file_keys, write_keys
+from toolpipe.testing import check_cache_law
+from toolpipe.tools import workspace_registry
+
+pytestmark = [pytest.mark.process,
+              pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")]
+
+
+def simulated():
+    interp = SimulatedInterpreter()
+    return interp.run
+
+
+def on_asyncio():
+    interp = AsyncioInterpreter()
+    return lambda program: asyncio.run(interp.run(program))
+
+
+@pytest.mark.parametrize("run", [simulated, on_asyncio], ids=["simulated", "asyncio"])
+def test_the_cache_never_serves_a_stale_answer(run, tmp_path):
+    check_cache_law(workspace_registry(str(tmp_path), bash_timeout=10.0), str(tmp_path), run,
+                    examples=10, steps=15)
+
+
+class ExactPaths(MemoizingMiddleware):
+    """The old rule: a write removes only the entries of its exact paths, and a listing or
+    search counts as a read of its folder."""
+
+    def _write_footprint(self, ctx):  # type: ignore[no-untyped-def]
+        keys = yield from super()._write_footprint(ctx)
+        if keys is None:
+            return None
+        return frozenset(k for k in keys if k.startswith("f:"))
+
+    def _read_footprint(self, ctx):  # type: ignore[no-untyped-def]
+        keys = yield from super()._read_footprint(ctx)
+        return keys if keys is None else frozenset(
+            k.replace("t:", "f:") for k in keys if not k.startswith("d:"))
+
+
+def test_the_law_catches_exact_path_invalidation(tmp_path):
+    def broken():
+        return ExactPaths(["Read", "LS", "Glob", "Grep"], ["Write", "Edit", "Bash"])
+
+    with pytest.raises(AssertionError, match="the cache answered"):
+        check_cache_law(workspace_registry(str(tmp_path), bash_timeout=10.0), str(tmp_path),
+                        simulated, memo=broken, shrink=False)
+
+
+def test_footprint_keys():
+    assert write_keys("src/a.py") & file_keys("src/a.py")
+    assert not write_keys("src/b.py") & file_keys("src/a.py")
+    assert write_keys("src") & file_keys("src/a.py")  # the folder replaced

@@ -83,6 +83,8 @@ class MemoizeOptions:
     write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "Bash"])
     ttl_turns: int = 5
     paths: Literal["write_path", "none"] = "write_path"
+    tree_tools: list[str] = attrs.Factory(lambda: ["LS", "Glob", "Grep"])
+    shell_tools: list[str] = attrs.Factory(lambda: ["Bash"])
 
 
 @attrs.frozen(kw_only=True)
@@ -157,7 +159,8 @@ def build_layer(options: Any, registry: ToolRegistry) -> Middleware:
     if isinstance(options, MemoizeOptions):
         extractor = WritePathExtractor() if options.paths == "write_path" else NoPathExtractor()
         return MemoizingMiddleware(options.cached_tools, options.write_tools, extractor,
-                                   options.ttl_turns)
+                                   options.ttl_turns, tree_tools=options.tree_tools,
+                                   shell_tools=options.shell_tools)
     if isinstance(options, VerifyOptions):
         verifier: Any = (NoopVerifier() if options.command is None
                          else CommandVerifier(options.command, timeout=options.timeout))

@@ -107,7 +107,39 @@ CASES = [
     ("grep root after write", [GREP("needle"), W("x/needle.txt", "needle\n"),
                                GREP("needle")], "fresh"),
     ("read after edit", [R("b.py"), E("b.py", "old", "new"), R("b.py")], "fresh"),
+    ("grep after tee -a", [GREP("alpha"), B("echo alpha | tee -a docs/guide.md"),
+                           GREP("alpha")], "fresh"),
+    ("ls after rm", [LS("src"), B("rm src/util.py"), LS("src")], "fresh"),
+    ("ls after mv between folders", [LS("docs"), B("mv a.txt docs/a.txt"), LS("docs")],
+     "fresh"),
+    ("read after sudo-less wrapper", [R("a.txt"), B("timeout 5 sed -i s/alpha/beta/ a.txt"),
+                                      R("a.txt")], "fresh"),
+    ("read after xargs sed", [R("a.txt"), B("echo a.txt | xargs sed -i s/alpha/z/"),
+                              R("a.txt")], "fresh"),
+    ("read after a here-document", [R("a.txt"), B("cat > a.txt <<EOF\nnew\nEOF"),
+                                    R("a.txt")], "fresh"),
+    ("read after a subshell write", [R("a.txt"), B("(cd src && echo s > ../a.txt)"),
+                                     R("a.txt")], "fresh"),
+    ("read after a function that writes", [R("a.txt"),
+                                           B("w() { echo f > \"$1\"; }; w a.txt"),
+                                           R("a.txt")], "fresh"),
+    ("glob after rm -rf of a folder", [G("src/*.py"), B("rm -rf src"), G("src/*.py")],
+     "fresh"),
+    ("read after cp -r over its folder", [R("src/util.py"), B("cp -r docs/. src/"),
+                                          R("src/util.py")], "fresh"),
+    ("read after dd", [R("a.txt"), B("dd if=b.py of=a.txt 2>/dev/null"), R("a.txt")],
+     "fresh"),
+    ("ls after a write in a new subfolder", [LS("src"), W("src/pkg/__init__.py", ""),
+                                             LS("src")], "fresh"),
+    ("read after edit through ./", [R("b.py"), E("./b.py", "old", "new"), R("b.py")],
+     "fresh"),
+    ("read after write with src/..", [R("a.txt"), W("src/../a.txt", "via dots\n"),
+                                      R("a.txt")], "fresh"),
     # and what no write touched stays cached
+    ("read, find, read", [R("a.txt"), B("find . -name '*.py'"), R("a.txt")], "cached"),
+    ("read, diff, read", [R("a.txt"), B("diff a.txt b.py || true"), R("a.txt")], "cached"),
+    ("grep, write a file it cannot see", [GREP("old", "src"), W("docs/z.md", "old\n"),
+                                          GREP("old", "src")], "cached"),
     ("read, ls -la, read", [R("a.txt"), B("ls -la"), R("a.txt")], "cached"),
     ("read, cat, read", [R("a.txt"), B("cat a.txt"), R("a.txt")], "cached"),
     ("read, grep, read", [R("a.txt"), B("grep -rn alpha ."), R("a.txt")], "cached"),
@@ -169,7 +201,7 @@ def run_case(kind, root, calls):
 
 
 def test_enough_cases():
-    assert len(CASES) >= 40 and sum(e == "cached" for *_, e in CASES) >= 10
+    assert len(CASES) >= 13 + 40 and sum(e == "cached" for *_, e in CASES) >= 15
 
 
 @pytest.mark.process
@@ -183,3 +215,39 @@ def test_sequence(kind, name, calls, expect, tmp_path):
     assert last.removesuffix(MARKER) == fresh, (name, texts)
     if expect == "cached":
         assert last.endswith(MARKER), (name, texts)
+
+
+@pytest.mark.process
+def test_reads_racing_writes_never_see_an_empty_file_nor_keep_a_stale_one(tmp_path):
+    """Reads and Writes of one file at once, on asyncio (file operations run in threads):
+    a Read sees a whole old or new text, and what is cached at the end is the last write."""
+    root = workspace(tmp_path)
+    cached, bare = pipelines(root)
+    context = ToolContext(cwd=str(root))
+    texts = [f"version {i}\n" for i in range(30)]
+
+    async def main():
+        interp = AsyncioInterpreter()
+
+        async def read(i):
+            ctx = DispatchContext("Read", {"path": "a.txt"}, call_id=f"r{i}",
+                                  tool_context=context)
+            return (await interp.run(cached.dispatch(ctx))).text
+
+        async def write(i):
+            ctx = DispatchContext("Write", {"path": "a.txt", "content": texts[i]},
+                                  call_id=f"w{i}", tool_context=context)
+            return (await interp.run(cached.dispatch(ctx))).text
+
+        jobs = [read(i) for i in range(600)]
+        for i in range(30):
+            jobs.insert(i * 20, write(i))
+        got = await asyncio.gather(*jobs)
+        final = DispatchContext("Read", {"path": "a.txt"}, call_id="last",
+                                tool_context=context)
+        return got, (await interp.run(cached.dispatch(final))).text
+
+    got, last = asyncio.run(main())
+    reads = [t.removesuffix(MARKER) for t in got if not t.startswith("Wrote")]
+    assert all(t in texts or t == FILES["a.txt"] for t in reads), sorted(set(reads))[:5]
+    assert last.removesuffix(MARKER) == (root / "a.txt").read_text()

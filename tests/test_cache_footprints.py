@@ -222,7 +222,7 @@ def test_reads_racing_writes_never_see_an_empty_file_nor_keep_a_stale_one(tmp_pa
     """Reads and Writes of one file at once, on asyncio (file operations run in threads):
     a Read sees a whole old or new text, and what is cached at the end is the last write."""
     root = workspace(tmp_path)
-    cached, bare = pipelines(root)
+    cached, _ = pipelines(root)
     context = ToolContext(cwd=str(root))
     texts = [f"version {i}\n" for i in range(30)]
 

@@ -15,8 +15,8 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from toolpipe import trace
+from toolpipe.agent import CallFinished, TurnPlanned
 from toolpipe.effects import CallTool, Emit
-from toolpipe.engine import CallFinished, TurnPlanned
 from toolpipe.registry import ToolDeclaration
 
 ABANDONED: Any = object()

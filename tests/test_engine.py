@@ -28,8 +28,8 @@ from toolpipe import (
     UnknownToolMiddleware,
     plan_waves,
 )
+from toolpipe.agent import CallFinished, DispatchFailed, TurnPlanned
 from toolpipe.effects import Now, Sleep
-from toolpipe.engine import CallFinished, DispatchFailed, TurnPlanned
 
 
 def sleeper(name, latency=1.0, *, safe=False, key_from=None, key=None):

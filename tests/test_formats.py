@@ -16,7 +16,7 @@ from toolpipe import (
     Tool,
     ToolRegistry,
 )
-from toolpipe.engine import AssistantMessage, ToolResultsMessage, UserMessage
+from toolpipe.agent import AssistantMessage, ToolResultsMessage, UserMessage
 from toolpipe.formats import anthropic, openai
 from toolpipe.formats._common import FormatError
 

@@ -125,7 +125,7 @@ def test_reads_of_one_path_never_share_a_wave(ws):
              ToolCall("d", "Write", {"path": "x", "content": "y"})]
     results = sim.run(engine.dispatch_turn(calls))
     assert [r.is_error for r in results] == [False] * 4
-    from toolpipe.engine import TurnPlanned
+    from toolpipe.agent import TurnPlanned
 
     (plan,) = [e for e in sim.events if isinstance(e, TurnPlanned)]
     assert plan.waves == ((0, 1), (2,), (3,))

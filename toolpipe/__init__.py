@@ -6,18 +6,7 @@ Layers return *programs* (generators of effect values); interpreters in the sepa
 
 from toolpipe import effects
 from toolpipe._json import JSONObject, JSONValue, NotJSONError, canonical_json
-from toolpipe.context import (
-    Allow,
-    Ask,
-    CancelSignal,
-    Decision,
-    Deny,
-    DispatchContext,
-    Modify,
-    PermissionCheck,
-    ToolContext,
-)
-from toolpipe.engine import (
+from toolpipe.agent import (
     Agent,
     AgentRun,
     AssistantMessage,
@@ -31,6 +20,17 @@ from toolpipe.engine import (
     UserMessage,
     Wave,
     plan_waves,
+)
+from toolpipe.context import (
+    Allow,
+    Ask,
+    CancelSignal,
+    Decision,
+    Deny,
+    DispatchContext,
+    Modify,
+    PermissionCheck,
+    ToolContext,
 )
 from toolpipe.errors import ConfigError, PipelineError, ProgramError, ToolError, ToolpipeError
 from toolpipe.layers.memoize import MemoEntry, MemoizingMiddleware, cache_key

@@ -27,9 +27,9 @@ from typing import Any, TextIO
 import attrs
 
 from toolpipe import demo
+from toolpipe.agent import Agent, AgentRun, CallFinished, TurnPlanned
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.context import ToolContext
-from toolpipe.engine import Agent, AgentRun, CallFinished, TurnPlanned
 from toolpipe.errors import ToolpipeError
 from toolpipe.observe import LayerActed, observed
 from toolpipe.program import Program

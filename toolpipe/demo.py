@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolpipe.agent import ModelReply, ScriptedModel, ToolCall
 from toolpipe.effects import Sleep
-from toolpipe.engine import ModelReply, ScriptedModel, ToolCall
 from toolpipe.program import Program
 from toolpipe.registry import Tool
 

@@ -30,8 +30,8 @@ import attrs
 import cattrs
 
 from toolpipe._json import canonical_json
+from toolpipe.agent import DEFAULT_CALL_DEADLINE, Engine
 from toolpipe.effects import Sleep
-from toolpipe.engine import DEFAULT_CALL_DEADLINE, Engine
 from toolpipe.errors import ToolError
 from toolpipe.pipeline import PipelineBuilder
 from toolpipe.program import Program

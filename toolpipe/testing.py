@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe._cache_law import cache_law_machine as cache_law_machine
 from toolpipe._cache_law import check_cache_law as check_cache_law
+from toolpipe.agent import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
-from toolpipe.engine import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves
 from toolpipe.errors import ToolError
 from toolpipe.layers.memoize import MemoizingMiddleware
 from toolpipe.layers.output_limit import OutputLimitMiddleware

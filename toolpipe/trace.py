@@ -29,9 +29,9 @@ from returns.maybe import Nothing, Some
 from returns.result import Failure, Success
 
 from toolpipe._cattrs import strict_converter
+from toolpipe.agent import ToolCall
 from toolpipe.context import CancelSignal
 from toolpipe.effects import CallCancelled, CallOutcome, Raised, SoftError, Unsupported
-from toolpipe.engine import ToolCall
 from toolpipe.errors import ToolpipeError
 from toolpipe.registry import Tool, ToolDeclaration
 from toolpipe.result import (

@@ -7,7 +7,7 @@ import base64
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolpipe.engine import (
+from toolpipe.agent import (
     AssistantMessage,
     Message,
     ModelReply,

@@ -1,0 +1,118 @@
+"""The agent loop: ask the model, run the tool calls it asks for through the engine,
+hand back the results, until it is done, out of turns, cancelled or failing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+import attrs
+from returns.result import Success
+
+from toolpipe.agent._conversation import (
+    AssistantMessage,
+    Message,
+    Model,
+    ModelReply,
+    ToolResultsMessage,
+    UserMessage,
+)
+from toolpipe.agent._engine import DEFAULT_CALL_DEADLINE, DEFAULT_MAX_CONCURRENCY, Engine
+from toolpipe.context import CancelSignal, ToolContext
+from toolpipe.effects import CallModel, CallOutcome, IsCancelled
+from toolpipe.errors import ConfigError
+from toolpipe.layers._util import describe_failure, positive_int
+from toolpipe.pipeline import PipelineBuilder
+from toolpipe.program import Program
+from toolpipe.registry import ToolDeclaration, ToolRegistry
+
+StopReason = Literal["done", "max_turns", "cancelled", "model_error"]
+
+
+@attrs.frozen
+class AgentRun:
+    """The whole conversation, how many turns ran, and why the loop stopped."""
+
+    messages: tuple[Message, ...]
+    turns: int
+    stop_reason: StopReason
+    error: str | None = None
+
+    @property
+    def final_text(self) -> str:
+        for message in reversed(self.messages):
+            if isinstance(message, AssistantMessage):
+                return message.text
+        return ""
+
+
+class Agent:
+    """The agent loop: ask the model, run its tool calls through the engine, repeat.
+
+    Turns are numbered from 1. The loop stops when the model calls no tool, after
+    ``max_turns`` turns, when the cancel signal fires, or when the model fails.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        registry: ToolRegistry,
+        *,
+        max_turns: int = 20,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        tool_context: ToolContext | None = None,
+        tools: Iterable[str] | None = None,
+        barriers: bool = False,
+        call_deadline: float | None = DEFAULT_CALL_DEADLINE,
+    ) -> None:
+        if not callable(getattr(model, "respond", None)) and not callable(model):
+            raise ConfigError(f"model must have a respond() method, got {model!r:.60}")
+        self.model = model
+        self.engine = Engine(registry, max_concurrency=max_concurrency,
+                             tool_context=tool_context, barriers=barriers,
+                             call_deadline=call_deadline)
+        self.max_turns = positive_int("max_turns", max_turns)
+        declared = registry.declarations()
+        if tools is not None:
+            wanted = list(tools)
+            unknown = sorted(set(wanted) - {d.name for d in declared})
+            if unknown:
+                raise ConfigError(f"tools: not in the registry: {', '.join(unknown)}")
+            declared = tuple(d for d in declared if d.name in set(wanted))
+        self.declarations: tuple[ToolDeclaration, ...] = declared
+
+    def set_pipeline(self, builder: PipelineBuilder) -> None:
+        self.engine.set_pipeline(builder)
+
+    def run(self, prompt: str, *, cancel: CancelSignal | None = None) -> Program[AgentRun]:
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be a str, got {type(prompt).__name__}")
+        self.engine._started = True
+        return self._loop(prompt, cancel or CancelSignal())
+
+    def _loop(self, prompt: str, signal: CancelSignal) -> Program[AgentRun]:
+        messages: list[Message] = [UserMessage(prompt)]
+        shown = [d.name for d in self.declarations]
+        for turn in range(1, self.max_turns + 1):
+            if (yield IsCancelled(signal)):
+                return AgentRun(tuple(messages), turn - 1, "cancelled")
+            outcome: CallOutcome = yield CallModel(
+                self.model, tuple(messages), self.declarations, signal
+            )
+            if not isinstance(outcome.value, Success):
+                failure = outcome.value.failure()
+                reason: StopReason = "cancelled" if signal.cancelled else "model_error"
+                return AgentRun(tuple(messages), turn - 1, reason,
+                                f"model {describe_failure(failure)}")
+            reply = outcome.value.unwrap()
+            if not isinstance(reply, ModelReply):
+                return AgentRun(tuple(messages), turn - 1, "model_error",
+                                f"model returned {reply!r:.60}, not a ModelReply")
+            messages.append(AssistantMessage(reply.text, reply.tool_calls))
+            if not reply.tool_calls:
+                return AgentRun(tuple(messages), turn, "done")
+            results = yield from self.engine.dispatch_turn(
+                reply.tool_calls, visible=shown, turn=turn, cancel=signal
+            )
+            messages.append(ToolResultsMessage(tuple(results)))
+        return AgentRun(tuple(messages), self.max_turns, "max_turns")

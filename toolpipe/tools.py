@@ -19,9 +19,9 @@ from typing import Any
 
 from returns.result import Success
 
+from toolpipe._checks import finite_number
 from toolpipe.effects import FileOp, ProcessResult, RunProcess
 from toolpipe.errors import ConfigError, ToolError
-from toolpipe.layers._util import finite_number
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolRegistry
 

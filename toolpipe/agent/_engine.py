@@ -11,13 +11,13 @@ from typing import Any
 import attrs
 from returns.result import Success
 
+from toolpipe._checks import finite_number, positive_int, seconds_text
+from toolpipe._names import did_you_mean
 from toolpipe.agent._calls import ToolCall, plan_waves
 from toolpipe.context import CancelSignal, DispatchContext, ToolContext
 from toolpipe.effects import Emit, Gather, IsCancelled, WithDeadline
 from toolpipe.errors import ConfigError, PipelineError
 from toolpipe.events import LoggedEvent
-from toolpipe.layers._util import finite_number, positive_int, seconds_text
-from toolpipe.layers.unknown_tool import did_you_mean
 from toolpipe.pipeline import PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry, not_found_text

@@ -9,6 +9,7 @@ from typing import Literal
 import attrs
 from returns.result import Success
 
+from toolpipe._checks import describe_failure, positive_int
 from toolpipe.agent._conversation import (
     AssistantMessage,
     Message,
@@ -21,7 +22,6 @@ from toolpipe.agent._engine import DEFAULT_CALL_DEADLINE, DEFAULT_MAX_CONCURRENC
 from toolpipe.context import CancelSignal, ToolContext
 from toolpipe.effects import CallModel, CallOutcome, IsCancelled
 from toolpipe.errors import ConfigError
-from toolpipe.layers._util import describe_failure, positive_int
 from toolpipe.pipeline import PipelineBuilder
 from toolpipe.program import Program
 from toolpipe.registry import ToolDeclaration, ToolRegistry

@@ -16,6 +16,7 @@ import attrs
 from returns.maybe import Some
 from returns.result import Success
 
+from toolpipe._checks import names, non_negative_int
 from toolpipe._json import canonical_json
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import (
@@ -28,7 +29,6 @@ from toolpipe.effects import (
     FileOp,
 )
 from toolpipe.errors import ConfigError
-from toolpipe.layers._util import names, non_negative_int
 from toolpipe.layers.paths import COMMAND_FIELDS, NoPathExtractor, WritePathExtractor, normalise
 from toolpipe.pipeline import Next
 from toolpipe.program import Program

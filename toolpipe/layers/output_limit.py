@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
+from toolpipe._checks import non_negative_int
 from toolpipe.context import DispatchContext
-from toolpipe.layers._util import non_negative_int
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import (

@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 from returns.result import Success
 
+from toolpipe._checks import describe_failure
 from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
 from toolpipe.effects import AskApproval, CallOutcome
-from toolpipe.layers._util import describe_failure
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 
 import attrs
 
+from toolpipe._checks import finite_number
 from toolpipe.context import DispatchContext
 from toolpipe.errors import ConfigError
-from toolpipe.layers._util import finite_number
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import (

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
+from toolpipe._checks import names, non_negative_int, positive_int
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Emit, HistoryAppend, HistoryGet
 from toolpipe.errors import ConfigError
@@ -45,7 +46,6 @@ from toolpipe.layers._shield_patterns import (
     ShellPattern as ShellPattern,
 )
 from toolpipe.layers._shield_rules import Finding, RuleOptions, downloads, findings, strongest
-from toolpipe.layers._util import names, non_negative_int, positive_int
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.pipeline import Next
 from toolpipe.program import Program

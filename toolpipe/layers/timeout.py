@@ -5,9 +5,9 @@ from __future__ import annotations
 import attrs
 from returns.result import Success
 
+from toolpipe._checks import finite_number, non_negative_int, seconds_text
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Expired, WithDeadline
-from toolpipe.layers._util import finite_number, non_negative_int, seconds_text
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult

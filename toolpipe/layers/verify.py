@@ -9,10 +9,10 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 from returns.result import Success
 
+from toolpipe._checks import describe_failure, finite_number, names, seconds_text
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import Expired, ProcessResult, RunProcess, RunVerifier, WithDeadline
 from toolpipe.errors import ConfigError
-from toolpipe.layers._util import describe_failure, finite_number, names, seconds_text
 from toolpipe.layers.paths import PATH_FIELDS
 from toolpipe.pipeline import Next
 from toolpipe.program import Program

@@ -1,4 +1,4 @@
-"""Small helpers shared by the layers: argument checks and number formatting."""
+"""Argument checks and texts shared by the kernel, the layers, the engine and the tools."""
 
 from __future__ import annotations
 

@@ -1,0 +1,71 @@
+"""Name suggestion, for "did you mean…?": the spec's similarity of two names (longest
+common subsequence and common prefix, on lower-cased names) and the best candidate.
+Kernel helpers: the engine and the unknown_tool layer both use them."""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import LCSseq
+from rapidfuzz.process import extract
+
+DEFAULT_THRESHOLD = 0.4
+
+
+def _prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _score(a: str, b: str, lcs: int) -> float:
+    """The formula on lower-cased names ``a``, ``b`` whose LCS length is ``lcs``."""
+    if not a and not b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    if a == b:
+        return 1.0
+    longest = max(len(a), len(b))
+    return min(1.0, max(0.0, lcs / longest + 0.1 * _prefix(a, b) / longest))
+
+
+def similarity(a: str, b: str) -> float:
+    """``lcs/max_len + 0.1·prefix/max_len`` on lower-cased names, clamped to [0, 1]."""
+    a, b = a.lower(), b.lower()
+    return _score(a, b, LCSseq.similarity(a, b))
+
+
+def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | None:
+    """The most similar candidate; ties go to the alphabetically first name."""
+    if not candidates:
+        return None
+    query = name.lower()
+    lowered = [c.lower() for c in candidates]
+    # LCS lengths for every candidate in one C call; the cheap formula then runs per name.
+    hits = extract(query, lowered, scorer=LCSseq.similarity, limit=None, processor=None)
+    best: tuple[float, str] | None = None
+    for _, lcs, index in hits:
+        cand = candidates[index]
+        score = _score(query, lowered[index], int(lcs))
+        if best is None or score > best[0] or (score == best[0] and cand < best[1]):
+            best = (score, cand)
+    assert best is not None
+    return best[1], best[0]
+
+
+def closest(name: str, candidates: tuple[str, ...],
+            threshold: float = DEFAULT_THRESHOLD) -> str | None:
+    """The best match when its similarity reaches ``threshold`` (inclusive), else None."""
+    match = best_match(name, candidates)
+    if match is None or match[1] < threshold:
+        return None
+    return match[0]
+
+
+def did_you_mean(name: str, candidates: tuple[str, ...],
+                 threshold: float = DEFAULT_THRESHOLD) -> str:
+    """``. Did you mean '{best}'?`` when a candidate is close enough, else ``""``."""
+    best = closest(name, candidates, threshold)
+    return "" if best is None else f". Did you mean '{best}'?"

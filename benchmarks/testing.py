@@ -14,7 +14,7 @@ from interpreters.recording import TraceRecorder
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe import Engine, Tool, ToolCall, ToolRegistry
 from toolpipe.effects import Sleep
-from toolpipe.replay import load_trace, replay, replay_registry
+from toolpipe.session import load_trace, replay, replay_registry
 from toolpipe.testing import simulate
 
 

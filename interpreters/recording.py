@@ -1,4 +1,4 @@
-"""Recording a session's effect log to a trace file (JSON lines, see ``toolpipe.trace``).
+"""Recording a session's effect log to a trace file (JSON lines, see ``toolpipe.session``).
 
     with TraceRecorder.open("session.jsonl", interpreter="asyncio",
                             pipeline_text=text, tools=registry.declarations()) as rec:
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, TextIO
 
-from toolpipe import trace
+from toolpipe import session
 from toolpipe.agent import CallFinished, TurnPlanned
 from toolpipe.effects import CallTool, Emit
 from toolpipe.registry import ToolDeclaration
@@ -39,9 +39,9 @@ class TraceRecorder:
         self.seq = 0
         self.origin: float | None = None
         self._owned = False
-        header = trace.Header(trace.FORMAT, trace.VERSION, interpreter, tuple(pipeline),
+        header = session.Header(session.FORMAT, session.VERSION, interpreter, tuple(pipeline),
                               pipeline_text, tuple(tools))
-        self._write(trace.dumps(header))
+        self._write(session.dumps(header))
 
     @classmethod
     def open(cls, path: str, **options: Any) -> TraceRecorder:
@@ -60,24 +60,24 @@ class TraceRecorder:
         self.seq += 1
         t = finished - self.origin
         shown = "abandoned" if answer is ABANDONED else answer
-        self._write(trace.dumps(trace.effect_record(self.seq, t, effect, shown)))
+        self._write(session.dumps(session.effect_record(self.seq, t, effect, shown)))
         kind = type(effect)
         if kind is CallTool:
             if answer is ABANDONED:
-                outcome: Any = (trace.Abandoned(), finished - started)
+                outcome: Any = (session.Abandoned(), finished - started)
             else:
-                outcome = trace.outcome_of(answer)
+                outcome = session.outcome_of(answer)
             if outcome is not None:
-                self._write(trace.dumps(trace.ToolRecord(
+                self._write(session.dumps(session.ToolRecord(
                     effect.tool.name, dict(effect.input), started - self.origin,
                     outcome[1], outcome[0])))
         elif kind is Emit:
             event = effect.event
             if isinstance(event, TurnPlanned):
-                self._write(trace.dumps(trace.TurnRecord(event.turn, event.tool_calls,
+                self._write(session.dumps(session.TurnRecord(event.turn, event.tool_calls,
                                                          event.visible)))
             elif isinstance(event, CallFinished):
-                self._write(trace.dumps(trace.ResultRecord(
+                self._write(session.dumps(session.ResultRecord(
                     event.turn, event.index, event.name, event.result,
                     event.reached_pipeline)))
 

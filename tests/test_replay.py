@@ -27,8 +27,7 @@ from toolpipe import (
     ToolRegistry,
 )
 from toolpipe.effects import Sleep
-from toolpipe.replay import differences, load_trace, replay, replay_registry, verdict
-from toolpipe.trace import TraceError
+from toolpipe.session import TraceError, differences, load_trace, replay, replay_registry, verdict
 
 
 def make_registry():

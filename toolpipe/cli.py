@@ -34,8 +34,8 @@ from toolpipe.errors import ToolpipeError
 from toolpipe.observe import LayerActed, observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
-from toolpipe.replay import verdict
 from toolpipe.result import DispatchResult
+from toolpipe.session import verdict
 from toolpipe.tools import Workspace
 
 INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
@@ -258,7 +258,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from interpreters.simulated import SimulatedInterpreter
-    from toolpipe.replay import differences, load_trace, replay, replay_registry
+    from toolpipe.session import differences, load_trace, replay, replay_registry
 
     lines = read_text(args.trace, "the trace").splitlines(keepends=True)
     trace = load_trace(lines, source=args.trace)

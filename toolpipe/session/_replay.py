@@ -37,7 +37,7 @@ from toolpipe.pipeline import PipelineBuilder
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolDeclaration, ToolRegistry
 from toolpipe.result import DispatchResult
-from toolpipe.trace import (
+from toolpipe.session._trace import (
     FORMAT,
     VERSION,
     Abandoned,

@@ -1,18 +1,19 @@
-"""The public test kit: hypothesis strategies, law checks for your own layers, and a
-deterministic simulation at scale. Needs hypothesis (``pip install
+"""The public test kit: hypothesis strategies, law checks for your own layers, the cache
+law, and a deterministic simulation at scale. Needs hypothesis (``pip install
 'toolpipe-middleware[test]'``).
 
     from toolpipe.testing import check_layer_laws
     check_layer_laws(MyLayer())          # raises LawViolation with a readable counterexample
 
-This module is one of toolpipe's two edges that may run programs: it uses the simulated
-interpreter.
+Layout: strategies and the layer laws here; ``toolpipe._cache_law`` (the cache law, pure:
+the caller says how to run programs) and ``toolpipe._simulation`` (the simulation at scale)
+behind it. This module and ``_simulation`` are toolpipe's edges that may run programs:
+they use the simulated interpreter.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -23,6 +24,10 @@ from hypothesis import strategies as st
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe._cache_law import cache_law_machine as cache_law_machine
 from toolpipe._cache_law import check_cache_law as check_cache_law
+from toolpipe._simulation import Planned as Planned
+from toolpipe._simulation import SimulationReport as SimulationReport
+from toolpipe._simulation import plan as plan
+from toolpipe._simulation import simulate as simulate
 from toolpipe.agent import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
@@ -36,7 +41,7 @@ from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
 from toolpipe.layers.unknown_tool import UnknownToolMiddleware
 from toolpipe.layers.verify import NoopVerifier, VerifyMiddleware, VerifyResult
 from toolpipe.observe import watched
-from toolpipe.pipeline import Middleware, Next, PipelineBuilder, ToolPipeline
+from toolpipe.pipeline import Middleware, Next, PipelineBuilder
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolRegistry
 from toolpipe.result import DispatchResult, DisplayHint, TextContent
@@ -360,97 +365,6 @@ def check_layer_laws(layer: Middleware | Callable[[], Middleware], *,
         check_scenario(make, scenario, laws)
 
     run()
-
-
-# --- deterministic simulation at scale -------------------------------------------------------
-
-
-@attrs.frozen
-class Planned:
-    """One dispatch of the simulation, and what must happen to it, computed by hand."""
-
-    latency: float
-    timeout: float
-    retries: int
-    cancel_at: float | None
-    expected_text: str
-    expected_end: float
-
-
-@attrs.frozen
-class SimulationReport:
-    dispatches: int
-    seed: int
-    outcomes: tuple[tuple[str, float], ...]
-    """(text, virtual end time) of every dispatch, in order."""
-    mismatches: tuple[str, ...]
-    virtual_end: float
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches and len(self.outcomes) == self.dispatches
-
-
-def plan(rng: random.Random, index: int) -> Planned:
-    """Draw one dispatch and work out its fate: attempts under doubling deadlines, then a
-    possible cancellation, with the simulator's exact float arithmetic."""
-    latency = round(rng.uniform(0.0, 40.0), 3)
-    timeout = rng.choice([1.0, 2.5, 5.0, 10.0])
-    retries = rng.choice([0, 0, 1, 2, 3])
-    cancel_at = round(rng.uniform(0.0, 60.0), 4) + 0.00005 if rng.random() < 0.3 else None
-    clock, deadline, text = 0.0, timeout, ""
-    for attempt in range(retries + 1):
-        if latency < deadline:
-            clock, text = clock + latency, "done"
-            break
-        clock += deadline
-        if attempt == retries:
-            text = f"Tool 't' timed out after {deadline:g}s"
-        else:
-            deadline *= 2
-    if cancel_at is not None and cancel_at < clock:
-        clock, text = cancel_at, "Tool 't' cancelled"
-    return Planned(latency, timeout, retries, cancel_at, text, clock)
-
-
-def simulate(dispatches: int = 10_000, seed: int = 0) -> SimulationReport:
-    """Run ``dispatches`` concurrent dispatches, each with a random latency, timeout,
-    retries and maybe a cancellation at a random virtual time, through a timeout layer on
-    the simulated clock. Checks every result and its virtual end time against the plan."""
-    rng = random.Random(seed)
-    plans = [plan(rng, i) for i in range(dispatches)]
-
-    def tool(input: Mapping[str, Any], context: Any) -> Program[str]:
-        yield Sleep(input["latency"])
-        return "done"
-
-    registry = ToolRegistry([Tool.from_function("t", tool)])
-    sim = SimulatedInterpreter(seed)
-    pipelines: dict[tuple[float, int], ToolPipeline] = {}
-    programs = []
-    for p in plans:
-        key = (p.timeout, p.retries)
-        if key not in pipelines:
-            layer = TimeoutMiddleware(TimeoutConfig(p.timeout, p.retries > 0, p.retries))
-            pipelines[key] = ToolPipeline.builder().with_middleware(layer) \
-                .with_core(registry).build()
-        signal = CancelSignal()
-        if p.cancel_at is not None:
-            sim.cancel_at(signal, p.cancel_at)
-        ctx = DispatchContext("t", {"latency": p.latency}, cancel=signal)
-        programs.append(_ended(pipelines[key], ctx))
-    outcomes = tuple(sim.run_all(programs))
-    mismatches = tuple(
-        f"dispatch {i}: planned {p.expected_text!r} at {p.expected_end}, got {text!r} at {end}"
-        for i, (p, (text, end)) in enumerate(zip(plans, outcomes, strict=True))
-        if (text, end) != (p.expected_text, p.expected_end)
-    )
-    return SimulationReport(dispatches, seed, outcomes, mismatches[:20], sim.now)
-
-
-def _ended(pipeline: ToolPipeline, ctx: DispatchContext) -> Program[tuple[str, float]]:
-    result = yield from pipeline.dispatch(ctx)
-    return result.text, (yield Now())
 
 
 __all__ = [

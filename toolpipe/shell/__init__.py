@@ -22,6 +22,9 @@ Layout (private modules behind this face):
 
 from __future__ import annotations
 
+# The handlers of each family of commands register themselves with the effect model.
+from toolpipe.shell import _files as _files
+from toolpipe.shell import _system as _system
 from toolpipe.shell._effects import (
     DECODERS as DECODERS,
 )

@@ -184,8 +184,3 @@ def effects(cmd: Command) -> list[Effect]:
                 continue
             out.append(Effect("read", cmd, a, detail="operand"))
     return out
-
-
-# The handlers of each family of commands, registered on import.
-from toolpipe.shell import _files as _files  # noqa: E402
-from toolpipe.shell import _system as _system  # noqa: E402

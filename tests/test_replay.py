@@ -241,8 +241,13 @@ def test_a_tool_missing_from_the_declarations_or_the_registry(good):
 
 def test_verdict_tells_a_permission_denial_from_a_file_error():
     from toolpipe import DispatchResult
+    from toolpipe.failures import Denied
 
-    denied = DispatchResult.error("c", "Permission blocked by policy for tool 'rm'", "rm")
+    denied = DispatchResult.failed("c", Denied("rm", "blocked by policy"))
+    assert denied.text == "Permission blocked by policy for tool 'rm'"
     unreadable = DispatchResult.error("c", "Permission denied: 'secret.txt'", "Read")
     assert verdict(denied) == "denied"
     assert verdict(unreadable) == "error"
+    # the verdict comes from the cause: a tool's text that looks like a denial is an error
+    lookalike = DispatchResult.error("c", "Permission blocked by policy for tool 'rm'", "rm")
+    assert verdict(lookalike) == "error"

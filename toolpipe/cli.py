@@ -31,6 +31,7 @@ from toolpipe.agent import Agent, AgentRun, CallFinished, TurnPlanned
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.context import ToolContext
 from toolpipe.errors import ToolpipeError
+from toolpipe.failures import Cancelled
 from toolpipe.observe import LayerActed, observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
@@ -97,7 +98,7 @@ def decide(event: CallFinished, acts: Sequence[tuple[str, str]]) -> str:
     by what the layers that acted say (a cache hit, a retry, a turn cancelled early)."""
     result = event.result
     how = dict(acts)
-    if not event.reached_pipeline and result.text.endswith("cancelled"):
+    if not event.reached_pipeline and isinstance(result.cause, Cancelled):
         return "cancelled"
     if how.get("memoize") == "answered":
         return "cache hit"

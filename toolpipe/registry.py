@@ -18,6 +18,7 @@ from toolpipe.effects import (
     SoftError,
     Unsupported,
 )
+from toolpipe.failures import Cancelled, Cause, NotFound, Panicked, ToolFailed, render
 from toolpipe.program import Program
 from toolpipe.result import (
     DispatchResult,
@@ -172,11 +173,7 @@ class ToolRegistry:
 
 
 def not_found_text(name: str, available: tuple[str, ...]) -> str:
-    shown = ", ".join(available[:10]) if available else "(none)"
-    more = len(available) - 10
-    if more > 0:
-        shown += f" … and {more} more"
-    return f"Tool not found: {name}. Available: {shown}"
+    return render(NotFound(name, available))
 
 
 def _content(value: object) -> ToolContent | None:
@@ -201,10 +198,7 @@ class ToolCallMiddleware:
         name = ctx.tool_name
         tool = self.registry._tools.get(name)
         if tool is None:
-            return DispatchResult(
-                ctx.call_id, TextContent(not_found_text(name, self.registry.names())), True,
-                0.0, name,
-            )
+            return DispatchResult.failed(ctx.call_id, NotFound(name, self.registry.names()))
         outcome: CallOutcome = yield CallTool(tool, ctx.input, ctx.tool_context, ctx.cancel)
         value = outcome.value
         hint = tool.display_hint
@@ -213,26 +207,26 @@ class ToolCallMiddleware:
             if content is not None:
                 return DispatchResult(ctx.call_id, content, False, outcome.duration, name, hint)
             got = type(value.unwrap()).__name__
-            message = (
-                f"Tool '{name}' returned an unsupported type: {got} "
-                "(expected str or ToolContent)"
-            )
+            cause: Cause = ToolFailed(name, f"Tool '{name}' returned an unsupported type: {got} "
+                                            "(expected str or ToolContent)")
         else:
-            message = failure_text(name, value.failure())
-        return DispatchResult(
-            ctx.call_id, TextContent(message), True, outcome.duration, name, hint
-        )
+            cause = failure_cause(name, value.failure())
+        return DispatchResult.failed(ctx.call_id, cause, outcome.duration, hint)
+
+
+def failure_cause(name: str, failure: object) -> Cause:
+    if isinstance(failure, Raised):
+        return Panicked(name, failure.message)
+    if isinstance(failure, CallCancelled):
+        return Cancelled(name)
+    if isinstance(failure, SoftError):
+        return ToolFailed(name, failure.message)
+    if isinstance(failure, Unsupported):
+        return ToolFailed(name, f"Tool '{name}' cannot run here: {failure.message}")
+    return ToolFailed(name, f"Tool '{name}' failed: {failure!r}")  # pragma: no cover
 
 
 def failure_text(name: str, failure: object) -> str:
-    if isinstance(failure, Raised):
-        return f"Tool '{name}' panicked: {failure.message or '(unknown payload)'}"
-    if isinstance(failure, CallCancelled):
-        return f"Tool '{name}' cancelled"
-    if isinstance(failure, SoftError):
-        return failure.message
-    if isinstance(failure, Unsupported):
-        return f"Tool '{name}' cannot run here: {failure.message}"
-    return f"Tool '{name}' failed: {failure!r}"  # pragma: no cover - exhaustive above
+    return render(failure_cause(name, failure))
 
 

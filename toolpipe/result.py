@@ -6,6 +6,8 @@ from typing import TypeAlias
 
 import attrs
 
+from toolpipe.failures import Cause, render
+
 
 @attrs.frozen
 class TextContent:
@@ -80,6 +82,9 @@ class DispatchResult:
     duration: float = 0.0
     resolved_tool_name: str = ""
     display_hint: DisplayHint = attrs.field(factory=DisplayHint)
+    # Why it failed, set by whoever decided (None: a success, or an error from outside
+    # toolpipe's own decisions); read it instead of the text.
+    cause: Cause | None = None
 
     @property
     def text(self) -> str:
@@ -91,3 +96,10 @@ class DispatchResult:
     ) -> DispatchResult:
         """A soft error result: the model reads ``message``."""
         return cls(ctx_call_id, TextContent(message), True, duration, tool_name)
+
+    @classmethod
+    def failed(cls, ctx_call_id: str, cause: Cause, duration: float = 0.0,
+               display_hint: DisplayHint | None = None) -> DispatchResult:
+        """A soft error result whose text is ``render(cause)``."""
+        return cls(ctx_call_id, TextContent(render(cause)), True, duration, cause.tool,
+                   display_hint or DisplayHint(), cause)

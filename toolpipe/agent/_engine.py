@@ -11,19 +11,20 @@ from typing import Any
 import attrs
 from returns.result import Success
 
-from toolpipe._checks import finite_number, positive_int, seconds_text
+from toolpipe._checks import finite_number, positive_int
 from toolpipe._names import did_you_mean
 from toolpipe.agent._calls import ToolCall, plan_waves
 from toolpipe.context import CancelSignal, DispatchContext, ToolContext
 from toolpipe.effects import Emit, Gather, IsCancelled, WithDeadline
 from toolpipe.errors import ConfigError, PipelineError
 from toolpipe.events import LoggedEvent
+from toolpipe.failures import NO_RESULT as NO_RESULT
+from toolpipe.failures import Cancelled, Invalid, NoResult, NotFound, TimedOut
 from toolpipe.pipeline import PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
-from toolpipe.registry import ToolRegistry, not_found_text
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
 
-NO_RESULT = "dispatch produced no result"
 DEFAULT_MAX_CONCURRENCY = 8
 DEFAULT_CALL_DEADLINE = 600.0
 """The engine's backstop: a call still running after this many seconds is dropped with a
@@ -163,13 +164,11 @@ class Engine:
                 problem = f"duplicate id '{call.id}' (already used by call {first_use[call.id]})"
             first_use.setdefault(call.id, i)
             if problem is not None:
-                results[i] = DispatchResult.error(ids[i], f"Invalid tool call: {problem}",
-                                                  call.name)
+                results[i] = DispatchResult.failed(ids[i], Invalid(call.name, problem))
             elif shown is not None and call.name not in shown:
                 listed = names or ()  # the names shown, sorted (set whenever shown is)
-                results[i] = DispatchResult.error(
-                    ids[i], not_found_text(call.name, listed) + did_you_mean(call.name, listed),
-                    call.name)
+                results[i] = DispatchResult.failed(ids[i], NotFound(
+                    call.name, listed, did_you_mean(call.name, listed)))
             else:
                 runnable.append(i)
         waves = plan_waves([calls[i] for i in runnable], self.registry, barriers=self.barriers)
@@ -182,8 +181,7 @@ class Engine:
         for wave_calls in plan:
             if (yield IsCancelled(signal)):
                 for i in wave_calls:
-                    result = DispatchResult.error(ids[i], f"Tool '{calls[i].name}' cancelled",
-                                                  calls[i].name)
+                    result = DispatchResult.failed(ids[i], Cancelled(calls[i].name))
                     results[i] = result
                     yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result,
                                             False))
@@ -205,10 +203,10 @@ class Engine:
                     error = (repr(answer.failure()) if not isinstance(answer, Success)
                              else f"returned {value!r:.60}, not a DispatchResult")
                     yield Emit(DispatchFailed(turn=turn, call_id=ids[i], error=error))
-                    result = DispatchResult.error(ids[i], NO_RESULT, calls[i].name)
+                    result = DispatchResult.failed(ids[i], NoResult(calls[i].name))
                 results[i] = result
                 yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result, True))
-        return [r if r is not None else DispatchResult.error(ids[i], NO_RESULT, calls[i].name)
+        return [r if r is not None else DispatchResult.failed(ids[i], NoResult(calls[i].name))
                 for i, r in enumerate(results)]
 
 
@@ -226,12 +224,8 @@ def _backstop(
     answer = yield WithDeadline(seconds, lambda: pipeline.dispatch(ctx))
     if isinstance(answer, Success):
         return answer.unwrap()  # type: ignore[no-any-return]
-    return DispatchResult.error(
-        ctx.call_id,
-        f"Tool '{ctx.tool_name}' timed out after {seconds_text(seconds)}s "
-        "(the engine's call deadline)",
-        ctx.tool_name, seconds,
-    )
+    return DispatchResult.failed(ctx.call_id, TimedOut(ctx.tool_name, seconds, engine=True),
+                                 seconds)
 
 
 def _ids(calls: Sequence[ToolCall], turn: int) -> list[str]:

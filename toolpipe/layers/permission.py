@@ -11,6 +11,7 @@ from returns.result import Success
 from toolpipe._checks import describe_failure
 from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
 from toolpipe.effects import AskApproval, CallOutcome
+from toolpipe.failures import Denied
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult
@@ -23,9 +24,7 @@ _MODES = ("deny_all", "allow_all", "from_context")
 
 
 def _denied(ctx: DispatchContext, reason: str) -> DispatchResult:
-    return DispatchResult.error(
-        ctx.call_id, f"Permission {reason} for tool '{ctx.tool_name}'", ctx.tool_name, 0.0
-    )
+    return DispatchResult.failed(ctx.call_id, Denied(ctx.tool_name, reason))
 
 
 @attrs.frozen
@@ -98,8 +97,6 @@ class PermissionMiddleware:
         if answer.unwrap() is True:
             return (yield from next(ctx))
         if answer.unwrap() is False:
-            return DispatchResult.error(
-                ctx.call_id, f"Permission denied by user for tool '{ctx.tool_name}'",
-                ctx.tool_name, 0.0,
-            )
+            return DispatchResult.failed(
+                ctx.call_id, Denied(ctx.tool_name, "denied by user", by_user=True))
         return _denied(ctx, f"ask resolver returned {answer.unwrap()!r:.40}, not a bool")

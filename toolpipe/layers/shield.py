@@ -21,6 +21,7 @@ from toolpipe.context import DispatchContext
 from toolpipe.effects import Emit, HistoryAppend, HistoryGet
 from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldWarning
+from toolpipe.failures import Blocked
 from toolpipe.layers._shield_patterns import (
     DEFAULT_BASH as DEFAULT_BASH,
 )
@@ -364,9 +365,8 @@ class SafetyShieldMiddleware:
         except Exception as exc:
             decision = ShieldDecision("block", 1.0, f"shield failed ({type(exc).__name__}: {exc})")
         if decision.action == "block":
-            return DispatchResult.error(
-                ctx.call_id, f"blocked by safety shield: {decision.reason}", tool, 0.0
-            )
+            return DispatchResult.failed(
+                ctx.call_id, Blocked(tool, decision.reason, decision.score))
         if decision.action == "warn":
             yield Emit(ShieldWarning(tool, decision.score, decision.reason))
         result = yield from next(ctx)

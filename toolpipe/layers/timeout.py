@@ -5,9 +5,10 @@ from __future__ import annotations
 import attrs
 from returns.result import Success
 
-from toolpipe._checks import finite_number, non_negative_int, seconds_text
+from toolpipe._checks import finite_number, non_negative_int
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Expired, WithDeadline
+from toolpipe.failures import Cancelled, TimedOut
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.result import DispatchResult
@@ -68,15 +69,9 @@ class TimeoutMiddleware:
             if isinstance(answer, Success):
                 return answer.unwrap()  # type: ignore[no-any-return]
             if not isinstance(answer.failure(), Expired):
-                return DispatchResult.error(
-                    ctx.call_id, f"Tool '{ctx.tool_name}' cancelled", ctx.tool_name, 0.0
-                )
+                return DispatchResult.failed(ctx.call_id, Cancelled(ctx.tool_name))
             if attempt >= retries:
-                return DispatchResult.error(
-                    ctx.call_id,
-                    f"Tool '{ctx.tool_name}' timed out after {seconds_text(deadline)}s",
-                    ctx.tool_name,
-                    deadline,
-                )
+                return DispatchResult.failed(ctx.call_id, TimedOut(ctx.tool_name, deadline),
+                                             deadline)
             attempt += 1
             deadline *= 2

@@ -13,6 +13,7 @@ from toolpipe._names import did_you_mean as did_you_mean
 from toolpipe._names import similarity as similarity
 from toolpipe.context import DispatchContext
 from toolpipe.errors import ConfigError
+from toolpipe.failures import NotFound
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
@@ -46,14 +47,12 @@ class UnknownToolMiddleware:
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         result = yield from next(ctx)
-        output = result.output
-        if not result.is_error or not isinstance(output, TextContent):
-            return result
-        lowered = output.text.lower()
-        if "not found" not in lowered or "tool" not in lowered:
+        output, cause = result.output, result.cause
+        if not isinstance(cause, NotFound) or not isinstance(output, TextContent):
             return result
         suffix = did_you_mean(result.resolved_tool_name or ctx.tool_name,
                               self.registry.names(), self.threshold)
         if not suffix:
             return result
-        return attrs.evolve(result, output=TextContent(output.text + suffix))
+        return attrs.evolve(result, output=TextContent(output.text + suffix),
+                            cause=attrs.evolve(cause, suggestion=cause.suggestion + suffix))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -33,6 +32,7 @@ from toolpipe._json import canonical_json
 from toolpipe.agent import DEFAULT_CALL_DEADLINE, Engine
 from toolpipe.effects import Sleep
 from toolpipe.errors import ToolError
+from toolpipe.failures import verdict as failure_verdict
 from toolpipe.pipeline import PipelineBuilder
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolDeclaration, ToolRegistry
@@ -257,22 +257,8 @@ def differences(trace: Trace, replayed: Sequence[Sequence[DispatchResult]]) -> l
     return out
 
 
-_PERMISSION = re.compile(r"Permission .* for tool '.*'", re.S)
-
-
 def verdict(result: DispatchResult) -> str:
-    """A one-word verdict read from a result alone."""
-    text = result.text
+    """A one-word verdict read from a result alone: its cause when it failed."""
     if result.is_error:
-        if text.startswith("blocked by safety shield"):
-            return "blocked"
-        if _PERMISSION.fullmatch(text):  # the permission layer's texts, not a file error
-            return "denied"
-        if "timed out after" in text:
-            return "timed out"
-        if text.startswith("Invalid tool call"):
-            return "invalid"
-        if text.startswith("Tool not found"):
-            return "unknown tool"
-        return "error"
-    return "cache hit" if text.endswith("[cached]") else "ok"
+        return failure_verdict(result.cause)
+    return "cache hit" if result.text.endswith("[cached]") else "ok"

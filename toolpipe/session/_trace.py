@@ -20,7 +20,7 @@ import base64
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 import attrs
 import cattrs
@@ -33,6 +33,7 @@ from toolpipe.agent import ToolCall
 from toolpipe.context import CancelSignal
 from toolpipe.effects import CallCancelled, CallOutcome, Raised, SoftError, Unsupported
 from toolpipe.errors import ToolpipeError
+from toolpipe.failures import Cause
 from toolpipe.registry import Tool, ToolDeclaration
 from toolpipe.result import (
     DispatchResult,
@@ -148,6 +149,15 @@ def _converter() -> cattrs.Converter:
                            tag_generator=lambda cl: cl.__name__)
     configure_tagged_union(Outcome, conv, tag_name="type",
                            tag_generator=lambda cl: cl.__name__)
+    configure_tagged_union(Cause, conv, tag_name="type",
+                           tag_generator=lambda cl: cl.__name__)
+    optional_cause = Optional[Cause]  # noqa: UP045 - the form attrs' hints resolve to
+    conv.register_structure_hook_func(
+        lambda t: t == optional_cause,
+        lambda v, _: None if v is None else conv.structure(v, Cause))  # type: ignore[arg-type]
+    conv.register_unstructure_hook_func(
+        lambda t: t == optional_cause,
+        lambda v: None if v is None else conv.unstructure(v, Cause))
     conv.register_structure_hook_func(
         lambda t: t == Mapping[str, Any], lambda v, _: _json_object(v))
     conv.register_structure_hook(Any, lambda v, _: v)

@@ -31,7 +31,7 @@ def on_asyncio():
 @pytest.mark.parametrize("run", [simulated, on_asyncio], ids=["simulated", "asyncio"])
 def test_the_cache_never_serves_a_stale_answer(run, tmp_path):
     check_cache_law(workspace_registry(str(tmp_path), bash_timeout=10.0), str(tmp_path), run,
-                    examples=10, steps=15)
+                    examples=8, steps=12)
 
 
 class ExactPaths(MemoizingMiddleware):

@@ -153,5 +153,6 @@ def test_the_simulation_suite_10k_dispatches():
 
 
 def test_a_seed_replays_the_simulation_bit_for_bit():
-    assert simulate(2_000, seed=7) == simulate(2_000, seed=7)
-    assert simulate(2_000, seed=7).outcomes != simulate(2_000, seed=8).outcomes
+    first = simulate(1_000, seed=7)
+    assert first == simulate(1_000, seed=7)
+    assert first.outcomes != simulate(1_000, seed=8).outcomes

@@ -11,9 +11,7 @@ from toolpipe.layers.output_limit import OutputLimitMiddleware
 from toolpipe.layers.paths import NoPathExtractor
 from toolpipe.layers.verify import NoopVerifier, VerifyMiddleware
 from toolpipe.pipeline import PipelineBuilder
-
-READ_TOOLS = ("Read", "Glob", "Grep", "LS")
-WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
+from toolpipe.registry import READ_TOOLS, WRITE_TOOLS
 
 
 @attrs.frozen

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from types import GeneratorType
 from typing import Any, TypeAlias, TypeVar
 
 from toolpipe.effects import Effect
@@ -32,10 +31,6 @@ def sequence(programs: Iterable[Program[R]]) -> Program[list[R]]:
     for program in programs:
         out.append((yield from program))
     return out
-
-
-def is_program(value: object) -> bool:
-    return type(value) is GeneratorType
 
 
 def culprit(gen: Any) -> str:

@@ -29,7 +29,9 @@ from toolpipe.result import (
     ToolContent,
 )
 
-TOOL_KINDS = ("function", "coroutine", "program")
+# The standard tools by role: the ones that only read, the ones that write files.
+READ_TOOLS = ("Read", "Glob", "Grep", "LS")
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 
 
 def _name(_: object, attribute: attrs.Attribute[str], value: object) -> None:

@@ -28,8 +28,6 @@ from toolpipe.registry import Tool, ToolRegistry
 MAX_MATCHES = 200
 MAX_GLOB = 1000
 DEFAULT_BASH_TIMEOUT = 30.0
-READ_TOOLS = ("Read", "Glob", "Grep", "LS")
-WRITE_TOOLS = ("Write", "Edit")
 
 
 def _schema(required: list[str], **props: Any) -> dict[str, Any]:

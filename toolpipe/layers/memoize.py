@@ -156,16 +156,6 @@ class MemoizingMiddleware:
         self.shell_tools = names("shell_tools", shell_tools)
 
     @classmethod
-    def new(
-        cls,
-        cached_tools: Iterable[str],
-        write_tools: Iterable[str],
-        path_extractor: Callable[..., Iterable[str]] | None = None,
-        ttl_turns: int = 5,
-    ) -> MemoizingMiddleware:
-        return cls(cached_tools, write_tools, path_extractor, ttl_turns)
-
-    @classmethod
     def without_paths(
         cls, cached_tools: Iterable[str], write_tools: Iterable[str], ttl_turns: int = 5
     ) -> MemoizingMiddleware:

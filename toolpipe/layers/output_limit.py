@@ -65,10 +65,6 @@ class OutputLimitMiddleware:
     max_chars: int = attrs.field(converter=_max_chars)
     name: str = attrs.field(default="output_limit", init=False)
 
-    @classmethod
-    def new(cls, max_chars: int) -> OutputLimitMiddleware:
-        return cls(max_chars)
-
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         result = yield from next(ctx)
         if self.max_chars == 0:

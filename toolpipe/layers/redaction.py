@@ -183,10 +183,6 @@ class RedactingMiddleware:
             raise ConfigError(f"patterns must be a SecretPatternSet, got {patterns!r:.60}")
         self.patterns = patterns if patterns is not None else SecretPatternSet.default_common()
 
-    @classmethod
-    def new(cls, patterns: SecretPatternSet) -> RedactingMiddleware:
-        return cls(patterns)
-
     def __repr__(self) -> str:
         return f"RedactingMiddleware(kinds={self.patterns.kinds()})"
 

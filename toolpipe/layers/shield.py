@@ -50,6 +50,7 @@ from toolpipe.layers._shield_rules import Finding, RuleOptions, downloads, findi
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.pipeline import Next
 from toolpipe.program import Program
+from toolpipe.registry import WRITE_TOOLS
 from toolpipe.result import DispatchResult
 from toolpipe.shell import MAX_COMMANDS, Script, analyse, classify
 
@@ -162,7 +163,7 @@ class UnixShield:
         path_patterns: Mapping[str, Sequence[PathPattern]] | None = None,
         combos: Sequence[ComboRule] = DEFAULT_COMBOS,
         bash_tools: Iterable[str] = ("Bash",),
-        write_tools: Iterable[str] = ("Write", "Edit", "MultiEdit"),
+        write_tools: Iterable[str] = WRITE_TOOLS,
         workspace: str = ".",
         workspace_deletions: float = 0.4,
         multi: Multi = "risky",

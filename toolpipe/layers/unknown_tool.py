@@ -35,10 +35,6 @@ class UnknownToolMiddleware:
     threshold: float = attrs.field(default=DEFAULT_THRESHOLD, converter=_threshold)
     name: str = attrs.field(default="unknown_tool", init=False)
 
-    @classmethod
-    def new(cls, registry: ToolRegistry) -> UnknownToolMiddleware:
-        return cls(registry)
-
     def with_threshold(self, threshold: float) -> UnknownToolMiddleware:
         return attrs.evolve(self, threshold=threshold)
 

@@ -116,10 +116,6 @@ class VerifyMiddleware:
             "timeout", timeout, positive=True
         )
 
-    @classmethod
-    def new(cls, verifier: Any, write_tools: Iterable[str]) -> VerifyMiddleware:
-        return cls(verifier, write_tools)
-
     def __repr__(self) -> str:
         return f"VerifyMiddleware({self.verifier!r}, {sorted(self.write_tools)})"
 

@@ -12,112 +12,41 @@
 
 Options are structured with cattrs into one frozen options class per layer, strictly (no
 coercion of ``"yes"`` into ``True``), and every error names the file, the line, the layer
-and the option. Parsing is pure: the caller reads the file.
+and the option. Each options class lives beside its layer, with the ``build()`` that makes
+the layer; this module holds one line per layer (``OPTIONS``) and the loading. Parsing is
+pure: the caller reads the file.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 import cattrs
 
 from toolpipe._cattrs import strict_converter
-from toolpipe.context import Ask, Decision, Deny, DispatchContext
 from toolpipe.errors import ConfigError
-from toolpipe.layers.memoize import MemoizingMiddleware
-from toolpipe.layers.output_limit import OutputLimitMiddleware
-from toolpipe.layers.paths import NoPathExtractor, WritePathExtractor
-from toolpipe.layers.permission import PermissionMiddleware
-from toolpipe.layers.redaction import RedactingMiddleware, SecretPatternSet
-from toolpipe.layers.shield import DEFAULT_BASH, SPEC_BASH, SafetyShieldMiddleware, UnixShield
-from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
-from toolpipe.layers.unknown_tool import UnknownToolMiddleware
-from toolpipe.layers.verify import CommandVerifier, NoopVerifier, VerifyMiddleware
+from toolpipe.layers.memoize import MemoizeOptions as MemoizeOptions
+from toolpipe.layers.output_limit import OutputLimitOptions as OutputLimitOptions
+from toolpipe.layers.permission import PermissionOptions as PermissionOptions
+from toolpipe.layers.redaction import RedactionOptions as RedactionOptions
+from toolpipe.layers.shield import ShieldOptions as ShieldOptions
+from toolpipe.layers.timeout import TimeoutOptions as TimeoutOptions
+from toolpipe.layers.unknown_tool import UnknownToolOptions as UnknownToolOptions
+from toolpipe.layers.verify import VerifyOptions as VerifyOptions
 from toolpipe.pipeline import Middleware, PipelineBuilder
 from toolpipe.registry import ToolRegistry
-from toolpipe.shell import MAX_COMMANDS
 
 
 class PipelineFileError(ConfigError):
     """A pipeline file that cannot be loaded; the message names the line and the option."""
 
 
-# --- one options class per layer -------------------------------------------------------------
-
-
-@attrs.frozen(kw_only=True)
-class PermissionOptions:
-    """``mode`` for every tool, then ``deny`` (always denied) and ``ask`` (needs a human;
-    denied when nobody can be asked)."""
-
-    mode: Literal["allow_all", "deny_all", "from_context"] = "allow_all"
-    deny: list[str] = attrs.Factory(list)
-    ask: list[str] = attrs.Factory(list)
-    reason: str = "blocked by policy"
-
-
-@attrs.frozen(kw_only=True)
-class TimeoutOptions:
-    timeout: float | None = 120.0
-    retry_on_timeout: bool = False
-    max_retries: int = 0
-
-
-@attrs.frozen(kw_only=True)
-class OutputLimitOptions:
-    max_chars: int = 16_384
-
-
-@attrs.frozen(kw_only=True)
-class UnknownToolOptions:
-    threshold: float = 0.4
-
-
-@attrs.frozen(kw_only=True)
-class MemoizeOptions:
-    cached_tools: list[str] = attrs.Factory(lambda: ["Read", "Glob", "Grep", "LS"])
-    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "Bash"])
-    ttl_turns: int = 5
-    paths: Literal["write_path", "none"] = "write_path"
-    tree_tools: list[str] = attrs.Factory(lambda: ["LS", "Glob", "Grep"])
-    shell_tools: list[str] = attrs.Factory(lambda: ["Bash"])
-
-
-@attrs.frozen(kw_only=True)
-class VerifyOptions:
-    """``command`` (``{path}`` is the written file) runs after each successful write; without
-    one, the verifier is the NoopVerifier."""
-
-    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit"])
-    command: str | None = None
-    timeout: float = 60.0
-
-
-@attrs.frozen(kw_only=True)
-class RedactionOptions:
-    entropy: bool = True
-    patterns: dict[str, str] = attrs.Factory(dict)
-
-
-@attrs.frozen(kw_only=True)
-class ShieldOptions:
-    block_threshold: float = 0.7
-    warn_threshold: float = 0.4
-    watched_tools: list[str] | None = None
-    bash_tools: list[str] = attrs.Factory(lambda: ["Bash"])
-    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "MultiEdit"])
-    # the departures from the spec, each with the option that restores it
-    workspace_deletions: float = 0.4
-    multi: str = "risky"  # or "all"
-    spec_patterns: bool = False  # the spec's rm and sudo patterns
-    max_length: int = 1 << 16
-    max_commands: int = MAX_COMMANDS
-
-
+# One line per layer: its pipeline-file name and its options class (beside the layer; the
+# class's build() makes the layer).
 OPTIONS: dict[str, type[Any]] = {
     "permission": PermissionOptions, "timeout": TimeoutOptions,
     "output_limit": OutputLimitOptions, "unknown_tool": UnknownToolOptions,
@@ -127,66 +56,12 @@ OPTIONS: dict[str, type[Any]] = {
 LAYER_NAMES = tuple(OPTIONS)
 
 
-def _policy(options: PermissionOptions) -> Callable[[DispatchContext], Decision] | None:
-    deny, ask = frozenset(options.deny), frozenset(options.ask)
-    if not deny and not ask:
-        return None
-    base = PermissionMiddleware(options.mode)
-
-    def check(ctx: DispatchContext) -> Decision:
-        if ctx.tool_name in deny:
-            return Deny(options.reason)
-        if ctx.tool_name in ask:
-            return Ask(f"allow {ctx.tool_name}?")
-        return base.decide(ctx)
-
-    return check
-
-
 def build_layer(options: Any, registry: ToolRegistry) -> Middleware:
     """The layer for one options object (constructors check the values)."""
-    if isinstance(options, PermissionOptions):
-        layer = PermissionMiddleware(options.mode)
-        check = _policy(options)
-        return layer.with_check(check) if check is not None else layer
-    if isinstance(options, TimeoutOptions):
-        return TimeoutMiddleware(TimeoutConfig(options.timeout, options.retry_on_timeout,
-                                               options.max_retries))
-    if isinstance(options, OutputLimitOptions):
-        return OutputLimitMiddleware(options.max_chars)
-    if isinstance(options, UnknownToolOptions):
-        return UnknownToolMiddleware(registry, options.threshold)
-    if isinstance(options, MemoizeOptions):
-        extractor = WritePathExtractor() if options.paths == "write_path" else NoPathExtractor()
-        return MemoizingMiddleware(options.cached_tools, options.write_tools, extractor,
-                                   options.ttl_turns, tree_tools=options.tree_tools,
-                                   shell_tools=options.shell_tools)
-    if isinstance(options, VerifyOptions):
-        verifier: Any = (NoopVerifier() if options.command is None
-                         else CommandVerifier(options.command, timeout=options.timeout))
-        return VerifyMiddleware(verifier, options.write_tools, timeout=options.timeout)
-    if isinstance(options, RedactionOptions):
-        patterns = SecretPatternSet.default_common()
-        if not options.entropy:
-            patterns = patterns.without_entropy()
-        for kind, regex in options.patterns.items():
-            try:
-                patterns = patterns.with_pattern(kind, regex)
-            except ConfigError as exc:
-                raise ConfigError(f"patterns: {exc}") from None
-        return RedactingMiddleware(patterns)
-    if isinstance(options, ShieldOptions):
-        if options.multi not in ("risky", "all"):
-            raise ConfigError(f"multi: must be 'risky' or 'all', got {options.multi!r:.40}")
-        shield = UnixShield(block_threshold=options.block_threshold,
-                            warn_threshold=options.warn_threshold,
-                            bash_tools=options.bash_tools, write_tools=options.write_tools,
-                            workspace_deletions=options.workspace_deletions,
-                            multi="all" if options.multi == "all" else "risky",
-                            bash_patterns=SPEC_BASH if options.spec_patterns else DEFAULT_BASH,
-                            max_length=options.max_length, max_commands=options.max_commands)
-        return SafetyShieldMiddleware(shield, options.watched_tools)
-    raise ConfigError(f"no layer for {options!r:.60}")  # pragma: no cover - OPTIONS is closed
+    build = getattr(options, "build", None)
+    if type(options) not in OPTIONS.values() or build is None:
+        raise ConfigError(f"no layer for {options!r:.60}")
+    return build(registry)  # type: ignore[no-any-return]
 
 
 # --- strict structuring ----------------------------------------------------------------------

@@ -10,7 +10,7 @@ import hashlib
 import inspect
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 from returns.maybe import Some
@@ -30,8 +30,9 @@ from toolpipe.effects import (
 )
 from toolpipe.errors import ConfigError
 from toolpipe.layers.paths import COMMAND_FIELDS, NoPathExtractor, WritePathExtractor, normalise
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult, append_text
 from toolpipe.shell import shell_writes
 
@@ -265,3 +266,24 @@ class MemoizingMiddleware:
         yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, footprint), footprint,
                        epoch)
         return result
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class MemoizeOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    cached_tools: list[str] = attrs.Factory(lambda: ["Read", "Glob", "Grep", "LS"])
+    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "Bash"])
+    ttl_turns: int = 5
+    paths: Literal["write_path", "none"] = "write_path"
+    tree_tools: list[str] = attrs.Factory(lambda: ["LS", "Glob", "Grep"])
+    shell_tools: list[str] = attrs.Factory(lambda: ["Bash"])
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        extractor = WritePathExtractor() if self.paths == "write_path" else NoPathExtractor()
+        return MemoizingMiddleware(self.cached_tools, self.write_tools, extractor,
+                                   self.ttl_turns, tree_tools=self.tree_tools,
+                                   shell_tools=self.shell_tools)

@@ -6,8 +6,9 @@ import attrs
 
 from toolpipe._checks import non_negative_int
 from toolpipe.context import DispatchContext
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import (
     DispatchResult,
     ImageContent,
@@ -73,3 +74,16 @@ class OutputLimitMiddleware:
         if capped is result.output:
             return result
         return attrs.evolve(result, output=capped)
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class OutputLimitOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    max_chars: int = 16_384
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        return OutputLimitMiddleware(self.max_chars)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 from returns.result import Success
@@ -12,8 +12,9 @@ from toolpipe._checks import describe_failure
 from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
 from toolpipe.effects import AskApproval, CallOutcome
 from toolpipe.failures import Denied
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
 
 Check = Callable[[DispatchContext], Decision]
@@ -100,3 +101,38 @@ class PermissionMiddleware:
             return DispatchResult.failed(
                 ctx.call_id, Denied(ctx.tool_name, "denied by user", by_user=True))
         return _denied(ctx, f"ask resolver returned {answer.unwrap()!r:.40}, not a bool")
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class PermissionOptions:
+    """``mode`` for every tool, then ``deny`` (always denied) and ``ask`` (needs a human;
+    denied when nobody can be asked)."""
+
+    mode: Literal["allow_all", "deny_all", "from_context"] = "allow_all"
+    deny: list[str] = attrs.Factory(list)
+    ask: list[str] = attrs.Factory(list)
+    reason: str = "blocked by policy"
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        layer = PermissionMiddleware(self.mode)
+        check = self._policy()
+        return layer.with_check(check) if check is not None else layer
+
+    def _policy(self) -> Callable[[DispatchContext], Decision] | None:
+        deny, ask = frozenset(self.deny), frozenset(self.ask)
+        if not deny and not ask:
+            return None
+        base = PermissionMiddleware(self.mode)
+        reason = self.reason
+
+        def check(ctx: DispatchContext) -> Decision:
+            if ctx.tool_name in deny:
+                return Deny(reason)
+            if ctx.tool_name in ask:
+                return Ask(f"allow {ctx.tool_name}?")
+            return base.decide(ctx)
+
+        return check

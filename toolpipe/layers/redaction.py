@@ -17,8 +17,9 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe.context import DispatchContext
 from toolpipe.errors import ConfigError
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import (
     DispatchResult,
     ImageContent,
@@ -192,3 +193,25 @@ class RedactingMiddleware:
         if scrubbed is result.output:
             return result
         return attrs.evolve(result, output=scrubbed)
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class RedactionOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    entropy: bool = True
+    patterns: dict[str, str] = attrs.Factory(dict)
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        patterns = SecretPatternSet.default_common()
+        if not self.entropy:
+            patterns = patterns.without_entropy()
+        for kind, regex in self.patterns.items():
+            try:
+                patterns = patterns.with_pattern(kind, regex)
+            except ConfigError as exc:
+                raise ConfigError(f"patterns: {exc}") from None
+        return RedactingMiddleware(patterns)

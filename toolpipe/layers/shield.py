@@ -9,7 +9,6 @@ score those facts; patterns score command shapes. Score = min(1, single + 0.5·m
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
@@ -46,13 +45,21 @@ from toolpipe.layers._shield_patterns import (
 from toolpipe.layers._shield_patterns import (
     ShellPattern as ShellPattern,
 )
-from toolpipe.layers._shield_rules import Finding, RuleOptions, downloads, findings, strongest
+from toolpipe.layers._shield_rules import (
+    Finding,
+    RuleOptions,
+    _analysed,
+    _downloads,
+    _mentions,
+    findings,
+    strongest,
+)
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
-from toolpipe.registry import WRITE_TOOLS
+from toolpipe.registry import WRITE_TOOLS, ToolRegistry
 from toolpipe.result import DispatchResult
-from toolpipe.shell import MAX_COMMANDS, Script, analyse, classify
+from toolpipe.shell import MAX_COMMANDS, Script, classify
 
 Action = Literal["allow", "warn", "block"]
 Multi = Literal["risky", "all"]
@@ -115,30 +122,6 @@ def multi_score(prior_same_tool: int) -> float:
         0.3 if prior_same_tool == 2 else 0.6
     )
 
-
-
-@functools.lru_cache(maxsize=256)
-def _analysed(command: str, workspace: str, max_length: int, max_commands: int) -> Script:
-    """The wing's reading of a command (pure, so kept: a call is read once per evaluation
-    and the earlier calls of the history are not read again on every call)."""
-    return analyse(command, workspace=workspace, max_length=max_length,
-                   max_commands=max_commands)
-
-
-
-@functools.lru_cache(maxsize=1024)
-def _mentions(pattern: ShellPattern, command: str, workspace: str, max_length: int,
-              max_commands: int) -> bool:
-    """Does a command run something the pattern matches (kept: history is asked often)?"""
-    script = _analysed(command, workspace, max_length, max_commands)
-    return any(pattern.matches(c) for c in script.commands)
-
-
-@functools.lru_cache(maxsize=256)
-def _downloads(command: str, workspace: str, max_length: int, max_commands: int
-               ) -> frozenset[str]:
-    return frozenset(downloads(_analysed(command, workspace, max_length, max_commands),
-                               workspace))
 
 
 class UnixShield:
@@ -374,3 +357,35 @@ class SafetyShieldMiddleware:
         yield HistoryAppend(self.namespace, CallRecord(
             tool, ctx.input, not result.is_error, decision.score), self.history_size)
         return result
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class ShieldOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    block_threshold: float = 0.7
+    warn_threshold: float = 0.4
+    watched_tools: list[str] | None = None
+    bash_tools: list[str] = attrs.Factory(lambda: ["Bash"])
+    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "MultiEdit"])
+    # the departures from the spec, each with the option that restores it
+    workspace_deletions: float = 0.4
+    multi: str = "risky"  # or "all"
+    spec_patterns: bool = False  # the spec's rm and sudo patterns
+    max_length: int = 1 << 16
+    max_commands: int = MAX_COMMANDS
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        if self.multi not in ("risky", "all"):
+            raise ConfigError(f"multi: must be 'risky' or 'all', got {self.multi!r:.40}")
+        shield = UnixShield(block_threshold=self.block_threshold,
+                            warn_threshold=self.warn_threshold,
+                            bash_tools=self.bash_tools, write_tools=self.write_tools,
+                            workspace_deletions=self.workspace_deletions,
+                            multi="all" if self.multi == "all" else "risky",
+                            bash_patterns=SPEC_BASH if self.spec_patterns else DEFAULT_BASH,
+                            max_length=self.max_length, max_commands=self.max_commands)
+        return SafetyShieldMiddleware(shield, self.watched_tools)

@@ -9,8 +9,9 @@ from toolpipe._checks import finite_number, non_negative_int
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Expired, WithDeadline
 from toolpipe.failures import Cancelled, TimedOut
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
 
 
@@ -75,3 +76,19 @@ class TimeoutMiddleware:
                                              deadline)
             attempt += 1
             deadline *= 2
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class TimeoutOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    timeout: float | None = 120.0
+    retry_on_timeout: bool = False
+    max_retries: int = 0
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        return TimeoutMiddleware(TimeoutConfig(self.timeout, self.retry_on_timeout,
+                                               self.max_retries))

@@ -14,7 +14,7 @@ from toolpipe._names import similarity as similarity
 from toolpipe.context import DispatchContext
 from toolpipe.errors import ConfigError
 from toolpipe.failures import NotFound
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult, TextContent
@@ -52,3 +52,16 @@ class UnknownToolMiddleware:
             return result
         return attrs.evolve(result, output=TextContent(output.text + suffix),
                             cause=attrs.evolve(cause, suggestion=cause.suggestion + suffix))
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class UnknownToolOptions:
+    """This layer's options in a pipeline file (see toolpipe.config)."""
+
+    threshold: float = 0.4
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        return UnknownToolMiddleware(registry, self.threshold)

@@ -14,8 +14,9 @@ from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import Expired, ProcessResult, RunProcess, RunVerifier, WithDeadline
 from toolpipe.errors import ConfigError
 from toolpipe.layers.paths import PATH_FIELDS
-from toolpipe.pipeline import Next
+from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
+from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult, append_text
 
 
@@ -146,3 +147,21 @@ class VerifyMiddleware:
         if not isinstance(verdict, VerifyResult):
             return VerifyResult(False, f"verifier returned {verdict!r:.60}, not a VerifyResult")
         return verdict
+
+
+# --- pipeline-file options ------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class VerifyOptions:
+    """``command`` (``{path}`` is the written file) runs after each successful write; without
+    one, the verifier is the NoopVerifier."""
+
+    write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit"])
+    command: str | None = None
+    timeout: float = 60.0
+
+    def build(self, registry: ToolRegistry) -> Middleware:
+        verifier: Any = (NoopVerifier() if self.command is None
+                         else CommandVerifier(self.command, timeout=self.timeout))
+        return VerifyMiddleware(verifier, self.write_tools, timeout=self.timeout)

@@ -15,24 +15,19 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters import files
-from interpreters._core import BaseInterpreter, failed, model_call, program_of, verifier_call
+from interpreters._core import CALLS, WORK, BaseInterpreter, failed, program_of
 from interpreters.recording import ABANDONED
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
-    AskApproval,
     CallCancelled,
-    CallModel,
     CallOutcome,
     CallTool,
     Effect,
     Expired,
-    FileOp,
     Gather,
     Interrupted,
     ProcessResult,
     RunProcess,
-    RunVerifier,
     ScopeExit,
     Sleep,
     WithDeadline,
@@ -121,35 +116,25 @@ class AsyncInterpreter(BaseInterpreter):
                     continue
                 started = self._clock() if rec is not None else 0.0
                 try:
-                    if kind is CallTool:
-                        tool = eff.tool
-                        args: tuple[Any, ...] = (eff.input, eff.context)
-                        if tool.blocking and tool.kind == "function":
-                            value = await self._invoke_thread(tool.fn, args, eff.cancel)
+                    call = CALLS.get(kind)
+                    work = WORK.get(kind)
+                    if call is not None:
+                        fn, args, cancel = call(eff)
+                        if kind is CallTool and eff.tool.blocking and eff.tool.kind == "function":
+                            value = await self._invoke_thread(fn, args, cancel)
                         else:
-                            value = await self._invoke(tool.fn, args, eff.cancel, deadline)
+                            value = await self._invoke(fn, args, cancel, deadline)
+                    elif work is not None:
+                        value = await self._in_thread(work, eff)
                     elif kind is Sleep:
                         await self._sleep(eff.seconds)
                         value = None
                     elif kind is WithDeadline:
                         value = await self._scope(eff, deadline)
-                    elif kind is RunVerifier:
-                        call = verifier_call(eff.verifier)
-                        args = (eff.context, eff.tool_name, eff.input)
-                        value = await self._invoke(call, args, None, deadline)
-                    elif kind is AskApproval:
-                        args = (eff.prompt, eff.tool)
-                        value = await self._invoke(eff.resolver, args, None, deadline)
                     elif kind is RunProcess:
                         value = await self._process(eff)
                     elif kind is Gather:
                         value = await self._gather(eff, deadline)
-                    elif kind is CallModel:
-                        args = (eff.messages, eff.tools)
-                        value = await self._invoke(model_call(eff.model), args, eff.cancel,
-                                                   deadline)
-                    elif kind is FileOp:
-                        value = await self._in_thread(files.perform, eff)
                     elif isinstance(eff, Effect):
                         value, throw = None, ProgramError(f"no handler for {eff!r:.80}")
                     else:

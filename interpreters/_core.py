@@ -10,22 +10,29 @@ from typing import Any
 
 from returns.result import Failure, Result
 
+from interpreters import files
 from interpreters.stores import MemoryStore, Store
+from toolpipe.context import CancelSignal
 from toolpipe.effects import (
+    AskApproval,
     CacheDelete,
     CacheEpoch,
     CacheGet,
     CacheInvalidate,
     CachePut,
     CallFailure,
+    CallModel,
     CallOutcome,
+    CallTool,
     Effect,
     Emit,
+    FileOp,
     HistoryAppend,
     HistoryGet,
     IsCancelled,
     Now,
     Raised,
+    RunVerifier,
     SoftError,
 )
 from toolpipe.errors import ProgramError, ToolError
@@ -71,6 +78,27 @@ def verifier_call(verifier: Any) -> Callable[..., Any]:
 
 def model_call(model: Any) -> Callable[..., Any]:
     return _entry(model, "respond", "model")
+
+
+# --- the meaning of each effect, one table for every driver -----------------------------------
+#
+# Immediate effects (answered at once, from the store or the clock) are BaseInterpreter's
+# ``_immediate`` table. Calls of user code are CALLS: what to call, with which arguments,
+# under which cancel signal; each driver invokes it its own way (awaited, in a thread, or
+# on the simulated clock) and answers a CallOutcome. WORK is blocking work done by the
+# interpreter itself (files), answered as its value. What is left to each driver is control
+# (Sleep, WithDeadline, Gather) and processes, which need the driver's own clock and tasks.
+
+Call = tuple[Callable[..., Any], tuple[Any, ...], CancelSignal | None]
+CALLS: dict[type[Any], Callable[[Any], Call]] = {
+    CallTool: lambda e: (e.tool.fn, (e.input, e.context), e.cancel),
+    RunVerifier: lambda e: (verifier_call(e.verifier), (e.context, e.tool_name, e.input), None),
+    AskApproval: lambda e: (e.resolver, (e.prompt, e.tool), None),
+    CallModel: lambda e: (model_call(e.model), (e.messages, e.tools), e.cancel),
+}
+WORK: dict[type[Any], Callable[[Any], Any]] = {
+    FileOp: files.perform,
+}
 
 
 class BaseInterpreter:

@@ -23,32 +23,26 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters import files
 from interpreters._core import (
+    CALLS,
+    WORK,
     BaseInterpreter,
     failed,
     log,
-    model_call,
     program_of,
     run_process_blocking,
-    verifier_call,
 )
 from interpreters.stores import Store
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
-    AskApproval,
     CallCancelled,
-    CallModel,
     CallOutcome,
-    CallTool,
     Effect,
     Expired,
-    FileOp,
     Gather,
     Interrupted,
     ProcessResult,
     RunProcess,
-    RunVerifier,
     Sleep,
     Unsupported,
     WithDeadline,
@@ -419,8 +413,13 @@ class SimulatedInterpreter(BaseInterpreter):
                 value = handler(eff)
                 continue
             value = None
-            if kind is CallTool:
-                value = self._invoke(task, frame, eff.tool.fn, (eff.input, eff.context), eff.cancel)
+            call = CALLS.get(kind)
+            work = WORK.get(kind)
+            if call is not None:
+                fn, args, cancel = call(eff)
+                value = self._invoke(task, frame, fn, args, cancel)
+            elif work is not None:
+                value = work(eff)
             elif kind is Sleep:
                 if eff.seconds != _INF:
                     self._schedule(self._clock + eff.seconds, 1, self._wake, task, task.token)
@@ -445,22 +444,12 @@ class SimulatedInterpreter(BaseInterpreter):
                 if signal is not None:
                     self._listen(task, scope, signal, _INTERRUPT)
                 frames.append(scope)
-            elif kind is RunVerifier:
-                call = verifier_call(eff.verifier)
-                value = self._invoke(task, frame, call, (eff.context, eff.tool_name, eff.input))
-            elif kind is AskApproval:
-                value = self._invoke(task, frame, eff.resolver, (eff.prompt, eff.tool))
             elif kind is Gather:
                 if not eff.bodies:
                     value = ()
                     continue
                 self._gather(task, frame, eff)
                 return
-            elif kind is CallModel:
-                call = model_call(eff.model)
-                value = self._invoke(task, frame, call, (eff.messages, eff.tools), eff.cancel)
-            elif kind is FileOp:
-                value = files.perform(eff)
             elif kind is RunProcess:
                 runner = self._process_runner
                 value = (

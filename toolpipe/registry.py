@@ -186,15 +186,17 @@ def _content(value: object) -> ToolContent | None:
     return None
 
 
+@attrs.frozen(init=False)
 class ToolCallMiddleware:
     """The innermost core: registry lookup, the tool run, panic isolation, cancellation."""
 
     name = "tool_call"
+    registry: ToolRegistry
 
     def __init__(self, registry: ToolRegistry) -> None:
         if not isinstance(registry, ToolRegistry):
             raise TypeError(f"registry must be a ToolRegistry, got {type(registry).__name__}")
-        self.registry = registry
+        self.__attrs_init__(registry)
 
     def dispatch(self, ctx: DispatchContext, next: object = None) -> Program[DispatchResult]:
         name = ctx.tool_name

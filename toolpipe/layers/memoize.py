@@ -117,6 +117,7 @@ def _glob_root(pattern: str) -> str:
     return posixpath.dirname(head) if "/" in head else "."
 
 
+@attrs.frozen(init=False, repr=False)
 class MemoizingMiddleware:
     """``MemoizingMiddleware(cached_tools, write_tools, path_extractor, ttl_turns)``.
 
@@ -134,6 +135,13 @@ class MemoizingMiddleware:
     """
 
     name = "memoize"
+    write_tools: frozenset[str]
+    cached_tools: frozenset[str]
+    path_extractor: Callable[..., Iterable[str]]
+    ttl: int
+    namespace: str
+    tree_tools: frozenset[str]
+    shell_tools: frozenset[str]
 
     def __init__(
         self,
@@ -146,15 +154,14 @@ class MemoizingMiddleware:
         tree_tools: Iterable[str] = TREE_TOOLS,
         shell_tools: Iterable[str] = SHELL_TOOLS,
     ) -> None:
-        self.write_tools = names("write_tools", write_tools)
-        self.cached_tools = names("cached_tools", cached_tools) - self.write_tools
-        self.path_extractor = _adapt(path_extractor or WritePathExtractor())
-        self.ttl = non_negative_int("ttl_turns", ttl_turns)
+        writes = names("write_tools", write_tools)
         if not isinstance(namespace, str) or not namespace:
             raise ConfigError(f"namespace must be a non-empty string, got {namespace!r}")
-        self.namespace = namespace
-        self.tree_tools = names("tree_tools", tree_tools)
-        self.shell_tools = names("shell_tools", shell_tools)
+        self.__attrs_init__(
+            writes, names("cached_tools", cached_tools) - writes,
+            _adapt(path_extractor or WritePathExtractor()),
+            non_negative_int("ttl_turns", ttl_turns), namespace,
+            names("tree_tools", tree_tools), names("shell_tools", shell_tools))
 
     @classmethod
     def without_paths(

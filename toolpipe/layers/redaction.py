@@ -173,16 +173,19 @@ def redact_content(patterns: SecretPatternSet, content: ToolContent) -> ToolCont
     return MultipartContent(tuple(parts)) if changed else content
 
 
+@attrs.frozen(init=False, repr=False)
 class RedactingMiddleware:
     """Replaces secrets in the output with ``[REDACTED:<kind>]``. Never sets errors;
     images, ``is_error``, duration and display hint are untouched."""
 
     name = "redaction"
+    patterns: SecretPatternSet
 
     def __init__(self, patterns: SecretPatternSet | None = None) -> None:
         if patterns is not None and not isinstance(patterns, SecretPatternSet):
             raise ConfigError(f"patterns must be a SecretPatternSet, got {patterns!r:.60}")
-        self.patterns = patterns if patterns is not None else SecretPatternSet.default_common()
+        self.__attrs_init__(
+            patterns if patterns is not None else SecretPatternSet.default_common())
 
     def __repr__(self) -> str:
         return f"RedactingMiddleware(kinds={self.patterns.kinds()})"

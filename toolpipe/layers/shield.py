@@ -301,6 +301,7 @@ class UnixShield:
         return ShieldDecision("allow", score, reason)
 
 
+@attrs.frozen(init=False, repr=False)
 class SafetyShieldMiddleware:
     """Consults a shield before watched tools run: Block → soft error (duration 0, not
     recorded); Warn → logged and emitted, then proceeds. Admitted calls are recorded in the
@@ -309,6 +310,10 @@ class SafetyShieldMiddleware:
     workspace."""
 
     name = "safety_shield"
+    shield: ToolSafetyShield
+    watched: frozenset[str]
+    namespace: str
+    history_size: int
 
     def __init__(
         self,
@@ -318,15 +323,14 @@ class SafetyShieldMiddleware:
         namespace: str = "shield",
         history_size: int = HISTORY_SIZE,
     ) -> None:
-        self.shield: ToolSafetyShield = shield if shield is not None else UnixShield()
-        if not callable(getattr(self.shield, "evaluate", None)):
+        chosen: ToolSafetyShield = shield if shield is not None else UnixShield()
+        if not callable(getattr(chosen, "evaluate", None)):
             raise ConfigError(f"shield must have an evaluate() method, got {shield!r:.60}")
         if watched_tools is None:
-            tools = getattr(self.shield, "tools", None)
+            tools = getattr(chosen, "tools", None)
             watched_tools = tools() if callable(tools) else ()
-        self.watched = names("watched_tools", watched_tools)
-        self.namespace = namespace
-        self.history_size = non_negative_int("history_size", history_size)
+        self.__attrs_init__(chosen, names("watched_tools", watched_tools), namespace,
+                            non_negative_int("history_size", history_size))
 
     def __repr__(self) -> str:
         return f"SafetyShieldMiddleware({self.shield!r}, watched={sorted(self.watched)})"

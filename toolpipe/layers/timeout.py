@@ -36,16 +36,18 @@ class TimeoutConfig:
     max_retries: int = attrs.field(default=0, converter=_retries)
 
 
+@attrs.frozen(init=False, repr=False)
 class TimeoutMiddleware:
     """Each attempt runs the whole inner chain under a deadline; an expired attempt is
     cancelled (no partial output). With retries, the deadline doubles each attempt."""
 
     name = "timeout"
+    config: TimeoutConfig
 
     def __init__(self, config: TimeoutConfig | None = None) -> None:
         if config is not None and not isinstance(config, TimeoutConfig):
             raise TypeError(f"config must be a TimeoutConfig, got {type(config).__name__}")
-        self.config = config or TimeoutConfig()
+        self.__attrs_init__(config or TimeoutConfig())
 
     @classmethod
     def from_secs(cls, seconds: float) -> TimeoutMiddleware:

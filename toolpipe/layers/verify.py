@@ -97,6 +97,7 @@ def _verify_program(verifier: Any, ctx: DispatchContext, tool: str) -> Program[A
     return outcome
 
 
+@attrs.frozen(init=False, repr=False)
 class VerifyMiddleware:
     """Runs ``verifier`` after successful write-class tools and appends the verdict.
 
@@ -105,17 +106,18 @@ class VerifyMiddleware:
     """
 
     name = "verify"
+    verifier: Any
+    write_tools: frozenset[str]
+    timeout: float | None
 
     def __init__(
         self, verifier: Any, write_tools: Iterable[str], *, timeout: float | None = 60.0
     ) -> None:
         if not callable(getattr(verifier, "verify", None)) and not callable(verifier):
             raise ConfigError(f"verifier must have a verify() method, got {verifier!r:.60}")
-        self.verifier = verifier
-        self.write_tools = names("write_tools", write_tools)
-        self.timeout = None if timeout is None else finite_number(
-            "timeout", timeout, positive=True
-        )
+        self.__attrs_init__(verifier, names("write_tools", write_tools),
+                            None if timeout is None else finite_number(
+                                "timeout", timeout, positive=True))
 
     def __repr__(self) -> str:
         return f"VerifyMiddleware({self.verifier!r}, {sorted(self.write_tools)})"

@@ -32,7 +32,7 @@ from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.context import ToolContext
 from toolpipe.errors import ToolpipeError
 from toolpipe.failures import Cancelled
-from toolpipe.observe import LayerActed, observed
+from toolpipe.observe import Acts, LayerActed, observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
@@ -93,17 +93,19 @@ class Row:
     output: str
 
 
-def decide(event: CallFinished, acts: Sequence[tuple[str, str]]) -> str:
-    """A one-word verdict for the table: the result's own (``replay.verdict``), sharpened
-    by what the layers that acted say (a cache hit, a retry, a turn cancelled early)."""
+def decide(event: CallFinished, acts: Sequence[tuple[str, Acts]]) -> str:
+    """A one-word verdict for the table: the result's own (``session.verdict``), sharpened
+    by what the layers did (a cache hit, a retry, a turn cancelled early)."""
     result = event.result
-    how = dict(acts)
+    did = dict(acts)
     if not event.reached_pipeline and isinstance(result.cause, Cancelled):
         return "cancelled"
-    if how.get("memoize") == "answered":
+    memo = did.get("memoize")
+    if memo is not None and memo.attempts == 0:
         return "cache hit"
     word = verdict(result)
-    if word == "ok" and "attempts" in how.get("timeout", ""):
+    timeout = did.get("timeout")
+    if word == "ok" and timeout is not None and timeout.attempts > 1:
         return "ok (retried)"
     return word
 
@@ -128,14 +130,14 @@ class Report:
         self.out = out
         self.as_json = as_json
         self.progress = progress
-        self.acted: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.acted: dict[str, list[LayerActed]] = defaultdict(list)
         self.rows: list[Row] = []
         self.waves = 0
         self.started = time.perf_counter()
 
     def on_event(self, event: Any) -> None:
         if isinstance(event, LayerActed):
-            self.acted[event.call_id].append((event.layer, event.how))
+            self.acted[event.call_id].append(event)
         elif isinstance(event, TurnPlanned):
             self.waves += len(event.waves)
             line = (f"turn {event.turn}: {event.calls} call(s) in {len(event.waves)} "
@@ -145,9 +147,10 @@ class Report:
                 self._header()
         elif isinstance(event, CallFinished):
             r = event.result
-            acts = tuple(self.acted.pop(r.tool_call_id, ()))
+            acted = self.acted.pop(r.tool_call_id, [])
             row = Row(event.turn, r.tool_call_id, event.name, dict(event.input),
-                      decide(event, acts), acts, r.duration, r.is_error, r.text)
+                      decide(event, [(a.layer, a.acts) for a in acted]),
+                      tuple((a.layer, a.how) for a in acted), r.duration, r.is_error, r.text)
             self.rows.append(row)
             if not self.as_json:
                 self._print(row)

@@ -18,10 +18,22 @@ from toolpipe.result import DispatchResult
 
 
 @attrs.frozen
+class Acts:
+    """What a layer did to one call, as a value (``describe`` puts it in words)."""
+
+    answered: bool = False  # it gave the result without the rest of the chain's last word
+    renamed_to: str | None = None
+    rewrote_input: bool = False
+    attempts: int = 1  # how many times it ran the rest of the chain
+    changed_result: bool = False
+
+
+@attrs.frozen
 class LayerActed:
     call_id: str
     layer: str
     how: str
+    acts: Acts = attrs.field(factory=Acts)
 
 
 class Observed:
@@ -36,9 +48,10 @@ class Observed:
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         result, seen, inner = yield from watched(self.layer, ctx, next)
-        how = describe(ctx, seen, inner, result)
+        done = acts_of(ctx, seen, inner, result)
+        how = describe_acts(done)
         if how:
-            yield Emit(LayerActed(ctx.call_id, self.name, how))
+            yield Emit(LayerActed(ctx.call_id, self.name, how, done))
         return result
 
 
@@ -59,24 +72,40 @@ def watched(layer: Middleware, ctx: DispatchContext, next: Next
     return result, seen, inner
 
 
+def acts_of(ctx: DispatchContext, seen: list[DispatchContext],
+            inner: list[DispatchResult], result: DispatchResult) -> Acts:
+    """What a layer did, from what it sent on and got back."""
+    if not seen:
+        return Acts(answered=True, attempts=0)
+    first = seen[0]
+    renamed = first.tool_name if first.tool_name != ctx.tool_name else None
+    return Acts(answered=not inner, renamed_to=renamed,
+                rewrote_input=renamed is None and first.input != ctx.input,
+                attempts=len(seen), changed_result=bool(inner) and result != inner[-1])
+
+
+def describe_acts(acts: Acts) -> str:
+    """A short phrase for what a layer did, or "" when it passed the call through."""
+    if acts.attempts == 0:
+        return "answered"
+    words: list[str] = []
+    if acts.renamed_to is not None:
+        words.append(f"renamed to {acts.renamed_to}")
+    elif acts.rewrote_input:
+        words.append("rewrote the input")
+    if acts.attempts > 1:
+        words.append(f"ran {acts.attempts} attempts")
+    if acts.answered:
+        words.append("answered")
+    elif acts.changed_result:
+        words.append("changed the result")
+    return ", ".join(words)
+
+
 def describe(ctx: DispatchContext, seen: list[DispatchContext],
              inner: list[DispatchResult], result: DispatchResult) -> str:
     """A short phrase for what a layer did, or "" when it passed the call through."""
-    if not seen:
-        return "answered"
-    acts: list[str] = []
-    first = seen[0]
-    if first.tool_name != ctx.tool_name:
-        acts.append(f"renamed to {first.tool_name}")
-    elif first.input != ctx.input:
-        acts.append("rewrote the input")
-    if len(seen) > 1:
-        acts.append(f"ran {len(seen)} attempts")
-    if not inner:
-        acts.append("answered")
-    elif result != inner[-1]:
-        acts.append("changed the result")
-    return ", ".join(acts)
+    return describe_acts(acts_of(ctx, seen, inner, result))
 
 
 def observed(builder: PipelineBuilder) -> PipelineBuilder:

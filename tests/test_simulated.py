@@ -36,7 +36,7 @@ def test_clock_jumps_and_two_minute_timeout_takes_microseconds():
 
     start = time.perf_counter()
     assert sim.run(prog()) == Failure(Expired(120.0))
-    assert time.perf_counter() - start < 0.05
+    assert time.perf_counter() - start < 1.0  # 120 s on the virtual clock, no real wait
     assert sim.now == 120.0
 
 

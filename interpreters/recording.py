@@ -6,6 +6,11 @@
 
 Every effect is written with its answer as soon as it is answered, so a crash leaves a
 trace that is complete up to its last line (``toolpipe replay`` names a truncated line).
+
+Secrets never reach the file: every string of every line (tool outputs, inputs, model
+messages, results) goes through ``SecretPatternSet.default_common()`` (or the set given as
+``redact``) before it is written. ``raw=True`` records them as they were; use it only for
+traces that never leave the machine.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, TextIO
 from toolpipe import session
 from toolpipe.agent import CallFinished, TurnPlanned
 from toolpipe.effects import CallTool, Emit
+from toolpipe.layers.redaction import SecretPatternSet
 from toolpipe.registry import ToolDeclaration
 
 ABANDONED: Any = object()
@@ -34,20 +40,28 @@ class TraceRecorder:
         pipeline: Iterable[str] = (),
         pipeline_text: str | None = None,
         tools: Iterable[ToolDeclaration] = (),
+        redact: SecretPatternSet | None = None,
+        raw: bool = False,
     ) -> None:
         self.sink = sink
+        self.raw = raw
+        patterns = redact if redact is not None else SecretPatternSet.default_common()
+        self._scrub = None if raw else patterns.redact
         self.seq = 0
         self.origin: float | None = None
         self._owned = False
         header = session.Header(session.FORMAT, session.VERSION, interpreter, tuple(pipeline),
                               pipeline_text, tuple(tools))
-        self._write(session.dumps(header))
+        self._write(self._dumps(header))
 
     @classmethod
     def open(cls, path: str, **options: Any) -> TraceRecorder:
         recorder = cls(open(path, "w", encoding="utf-8"), **options)
         recorder._owned = True
         return recorder
+
+    def _dumps(self, record: Any) -> str:
+        return session.dumps(record, self._scrub)
 
     def _write(self, line: str) -> None:
         self.sink.write(line + "\n")
@@ -60,7 +74,7 @@ class TraceRecorder:
         self.seq += 1
         t = finished - self.origin
         shown = "abandoned" if answer is ABANDONED else answer
-        self._write(session.dumps(session.effect_record(self.seq, t, effect, shown)))
+        self._write(self._dumps(session.effect_record(self.seq, t, effect, shown)))
         kind = type(effect)
         if kind is CallTool:
             if answer is ABANDONED:
@@ -68,16 +82,16 @@ class TraceRecorder:
             else:
                 outcome = session.outcome_of(answer)
             if outcome is not None:
-                self._write(session.dumps(session.ToolRecord(
+                self._write(self._dumps(session.ToolRecord(
                     effect.tool.name, dict(effect.input), started - self.origin,
                     outcome[1], outcome[0])))
         elif kind is Emit:
             event = effect.event
             if isinstance(event, TurnPlanned):
-                self._write(session.dumps(session.TurnRecord(event.turn, event.tool_calls,
+                self._write(self._dumps(session.TurnRecord(event.turn, event.tool_calls,
                                                          event.visible)))
             elif isinstance(event, CallFinished):
-                self._write(session.dumps(session.ResultRecord(
+                self._write(self._dumps(session.ResultRecord(
                     event.turn, event.index, event.name, event.result,
                     event.reached_pipeline)))
 

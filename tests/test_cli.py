@@ -3,6 +3,7 @@ pipeline files good and bad."""
 
 import io
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -126,6 +127,9 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     assert code == 0 and f"trace: {trace}" in out
     code, out = run_cli("replay", trace)
     assert code == 0 and "14 call(s), 0 changed" in out
+    # the session's token is redacted everywhere in the trace (outputs, effects, results)
+    text = pathlib.Path(trace).read_text()
+    assert SESSION_SECRET not in text and "[REDACTED:github_pat]" in text
     # what if the timeout were longer and nothing were cached? Both recorded attempts of
     # the flaky call were cut off, so the replay cannot invent an answer: it times out.
     other = fast_pipeline(tmp_path, **{"timeout = 0.5": "timeout = 10",
@@ -137,6 +141,18 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     assert changed["t2-readme"]["recorded"]["verdict"] == "cache hit"
     assert changed["t5-fetch"]["recorded"]["verdict"] == "timed out"
     assert changed["t5-fetch"]["replayed"]["output"] == "Tool 'Fetch' timed out after 20s"
+
+
+SESSION_SECRET = "ghp_8fK2mQ9xL4vN7pR1sT6wY3zA5bC0dE2gH4jK"  # synthetic, in toolpipe.demo
+
+
+def test_a_raw_trace_is_an_explicit_choice_with_a_warning(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(demo, "FETCH_LATENCIES", (5.0, 5.0))
+    trace = tmp_path / "raw.jsonl"
+    code, _ = run_cli("run", "--pipeline", fast_pipeline(tmp_path), "--record", str(trace),
+                      "--raw-trace")
+    assert code == 0 and "will hold secrets as they were" in capsys.readouterr().err
+    assert SESSION_SECRET in trace.read_text()
 
 
 def test_replay_errors(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """The ``toolpipe`` command.
 
     toolpipe run [--interpreter asyncio|trio|simulated] [--pipeline FILE.toml] [--json]
-                 [--record TRACE.jsonl]
+                 [--record TRACE.jsonl [--raw-trace]]
     toolpipe replay TRACE.jsonl [--pipeline FILE.toml] [--json]
     toolpipe pipeline [FILE.toml]
 
@@ -238,13 +238,17 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"pipeline ({source}): {' → '.join(names)}", file=out)
             print(f"workspace: {root} (temporary)\nprompt: {demo.PROMPT}\n", file=out)
         recorder = None
+        if args.raw_trace and args.record is not None:
+            print(f"toolpipe: warning: {args.record} will hold secrets as they were "
+                  "(--raw-trace); keep it on this machine", file=sys.stderr)
         if args.record is not None:
             from interpreters.recording import TraceRecorder
 
             try:
                 recorder = TraceRecorder.open(args.record, interpreter=args.interpreter,
                                               pipeline=names, pipeline_text=text,
-                                              tools=registry.declarations())
+                                              tools=registry.declarations(),
+                                              raw=args.raw_trace)
             except OSError as exc:
                 raise UsageError(f"cannot write the trace {args.record}: {exc.strerror}"
                                  ) from None
@@ -335,7 +339,10 @@ def parser() -> argparse.ArgumentParser:
                      help="a declarative pipeline (see `toolpipe pipeline` for the default)")
     run.add_argument("--json", action="store_true", help="print one JSON document")
     run.add_argument("--record", metavar="TRACE.jsonl",
-                     help="record the session's effect log (asyncio or trio)")
+                     help="record the session's effect log (asyncio or trio), secrets "
+                          "redacted")
+    run.add_argument("--raw-trace", action="store_true",
+                     help="record secrets as they were (the trace then holds them)")
     run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
     rep = sub.add_parser("replay", help="replay a recorded trace on the simulated clock and "
                          "show what changed, call by call")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, Optional
 
 import attrs
@@ -173,12 +173,27 @@ def _json_object(value: object) -> dict[str, Any]:
 CONVERTER = _converter()
 
 
-def dumps(record: Header | Record) -> str:
-    """One JSON line (without the newline)."""
+def dumps(record: Header | Record, scrub: Callable[[str], str] | None = None) -> str:
+    """One JSON line (without the newline). ``scrub`` rewrites every string value (the
+    recorder's redaction of secrets), never the structure."""
     data = CONVERTER.unstructure(record)
     if isinstance(record, Header):
         data = {"kind": "header", **data}
+    if scrub is not None:
+        data = _scrubbed(data, scrub)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _scrubbed(value: Any, scrub: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        if value.get("type") == "ImageContent":
+            return value  # the image's bytes, base64: data, not text
+        return {k: _scrubbed(v, scrub) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrubbed(v, scrub) for v in value]
+    return value
 
 
 def loads_record(data: Mapping[str, Any]) -> Record:

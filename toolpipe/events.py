@@ -29,4 +29,6 @@ class ShieldWarning(LoggedEvent):
     level: int = attrs.field(default=logging.WARNING, kw_only=True)
 
     def message(self) -> str:
-        return f"safety shield warning for {self.tool}: {self.reason} (risk {self.score:.2f})"
+        risk = f"risk {self.score:.2f})"
+        shown = self.reason if self.reason.endswith(risk) else f"{self.reason} ({risk}"
+        return f"safety shield warning for {self.tool}: {shown}"

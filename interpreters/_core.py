@@ -156,18 +156,7 @@ class BaseInterpreter:
 
 def run_process_blocking(argv: tuple[str, ...], cwd: str, timeout: float) -> Any:
     """Run a subprocess synchronously (the simulated interpreter's default)."""
-    import subprocess
+    from interpreters._processes import run_blocking
+    from toolpipe.effects import RunProcess
 
-    from returns.result import Success
-
-    from toolpipe.effects import ProcessResult
-
-    try:
-        done = subprocess.run(
-            list(argv), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return Failure(f"command timed out after {timeout:g}s")
-    except OSError as exc:
-        return Failure(f"could not run {argv[0]!r}: {exc}")
-    return Success(ProcessResult(done.returncode, done.stdout, done.stderr))
+    return run_blocking(RunProcess(argv, cwd, timeout))

@@ -8,11 +8,13 @@ Sync tools run inline (or in a worker thread with ``Tool(blocking=True)``).
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-from returns.result import Failure, Result, Success
+from returns.result import Result
 
+from interpreters import _processes as processes
 from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
@@ -85,22 +87,28 @@ class AsyncioInterpreter(AsyncInterpreter):
                 group.create_task(worker())
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
+        """In its own process group, output read as it comes (capped), the group stopped
+        on a timeout or a cancellation (see ``interpreters._processes``)."""
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *effect.argv, cwd=effect.cwd,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            )
+            proc = await asyncio.create_subprocess_exec(*effect.argv, cwd=effect.cwd,
+                                                        **processes.POPEN)
         except OSError as exc:
-            return Failure(f"could not run {effect.argv[0]!r}: {exc}")
+            return processes.could_not_run(effect, exc)
+        out, err = processes.Capped(), processes.Capped()
+
+        async def drain(stream: asyncio.StreamReader | None, into: processes.Capped) -> None:
+            while stream is not None and (chunk := await stream.read(processes.CHUNK)):
+                into.add(chunk)
+
         try:
-            out, err = await asyncio.wait_for(proc.communicate(), effect.timeout)
+            async with asyncio.timeout(effect.timeout):
+                await asyncio.gather(drain(proc.stdout, out), drain(proc.stderr, err))
+                await proc.wait()
         except TimeoutError:
-            proc.kill()
-            await proc.wait()
-            return Failure(f"command timed out after {effect.timeout:g}s")
-        except BaseException:
-            if proc.returncode is None:
-                proc.kill()
+            await self._stop_group(proc)
+            return processes.timed_out(effect)
+        except BaseException:  # cancelled: stop the group at once, reap it in the background
+            processes.signal_group(proc.pid, signal.SIGKILL)
             raise
         finally:
             # asyncio closes a subprocess transport lazily, in a later callback; when the
@@ -109,10 +117,16 @@ class AsyncioInterpreter(AsyncInterpreter):
             transport = getattr(proc, "_transport", None)
             if transport is not None:
                 transport.close()
-        return Success(ProcessResult(
-            proc.returncode if proc.returncode is not None else -1,
-            out.decode(errors="replace"), err.decode(errors="replace"),
-        ))
+        return processes.finished(proc.returncode, out, err)
+
+    async def _stop_group(self, proc: asyncio.subprocess.Process) -> None:
+        processes.signal_group(proc.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), processes.GRACE)
+        except TimeoutError:
+            pass
+        processes.signal_group(proc.pid, signal.SIGKILL)
+        await proc.wait()
 
 
 async def run(program: Program[R]) -> R:

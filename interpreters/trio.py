@@ -7,12 +7,14 @@ cancel signals cancel a scope through the trio token, so they may fire from any 
 from __future__ import annotations
 
 import math
+import signal
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import trio
-from returns.result import Failure, Result, Success
+from returns.result import Result
 
+from interpreters import _processes as processes
 from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
@@ -65,21 +67,42 @@ class TrioInterpreter(AsyncInterpreter):
                 nursery.start_soon(worker)
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
-        done = None
+        """In its own process group, output read as it comes (capped), the group stopped
+        on a timeout or a cancellation (see ``interpreters._processes``)."""
+        try:
+            proc = await trio.lowlevel.open_process(list(effect.argv), cwd=effect.cwd,
+                                                    **processes.POPEN)
+        except OSError as exc:
+            return processes.could_not_run(effect, exc)
+        out, err = processes.Capped(), processes.Capped()
+
+        async def drain(stream: Any, into: processes.Capped) -> None:
+            while chunk := await stream.receive_some(processes.CHUNK):
+                into.add(chunk)
+
+        done = False
         try:
             with trio.move_on_after(effect.timeout):
-                done = await trio.run_process(
-                    list(effect.argv), cwd=effect.cwd, capture_stdout=True,
-                    capture_stderr=True, check=False,
-                )
-        except OSError as exc:
-            return Failure(f"could not run {effect.argv[0]!r}: {exc}")
-        if done is None:
-            return Failure(f"command timed out after {effect.timeout:g}s")
-        return Success(ProcessResult(
-            done.returncode, done.stdout.decode(errors="replace"),
-            done.stderr.decode(errors="replace"),
-        ))
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(drain, proc.stdout, out)
+                    nursery.start_soon(drain, proc.stderr, err)
+                await proc.wait()
+                done = True
+        finally:
+            if not done:  # timed out or cancelled: stop the whole group, then reap it
+                with trio.CancelScope(shield=True):
+                    processes.signal_group(proc.pid, signal.SIGTERM)
+                    with trio.move_on_after(processes.GRACE):
+                        await proc.wait()
+                    processes.signal_group(proc.pid, signal.SIGKILL)
+                    await proc.wait()
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    with trio.CancelScope(shield=True):
+                        await stream.aclose()
+        if not done:
+            return processes.timed_out(effect)
+        return processes.finished(proc.returncode, out, err)
 
 
 async def run(program: Program[R]) -> R:

@@ -7,9 +7,10 @@ root are refused with a sentence the model can read, before anything is read or 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import secrets
 import stat
-import tempfile
 from typing import Any
 
 from returns.result import Failure, Result, Success
@@ -59,40 +60,111 @@ def perform(effect: FileOp) -> Result[Any, str]:
         return Failure(f"Cannot {effect.op} '{effect.path}': {exc}")
 
 
+class Swapped(OSError):
+    """A path changed under us (a link appeared where the resolved path had none)."""
+
+
+def _beneath(effect: FileOp, real: str, *, create: bool = False) -> tuple[int, str]:
+    """A descriptor of the folder holding ``real`` and the last name, reached from the
+    workspace root one component at a time without following any link: ``real`` was
+    resolved already, so a link met on the way is one swapped in since (a race), refused.
+    ``create``: make missing folders on the way."""
+    root = os.path.realpath(effect.root)
+    rel = os.path.relpath(real, root)
+    parts = [] if rel == "." else rel.split(os.sep)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in parts[:-1]:
+            try:
+                inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                os.mkdir(part, dir_fd=fd)
+                inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise Swapped(exc.errno, f"'{effect.path}' changed while being opened"
+                                  ) from None
+                raise
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, parts[-1] if parts else "."
+
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def _read(effect: FileOp, real: str) -> Result[Any, str]:
-    size = os.stat(real).st_size
-    if size > MAX_READ_BYTES:
-        return Failure(f"'{effect.path}' is too large to read ({size:,} bytes)")
-    with open(real, "rb") as handle:
-        return Success(handle.read().decode("utf-8", errors="replace"))
+    """Opened beneath the root without following links, without blocking, and only when
+    it is a regular file (a FIFO or a device would hang or never end)."""
+    folder, name = _beneath(effect, real)
+    try:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=folder)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return Failure(f"'{effect.path}' changed while being opened")
+            raise
+    finally:
+        os.close(folder)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(real)
+        if not stat.S_ISREG(info.st_mode):
+            return Failure(f"'{effect.path}' is not a regular file")
+        if info.st_size > MAX_READ_BYTES:
+            return Failure(f"'{effect.path}' is too large to read ({info.st_size:,} bytes)")
+        return Success(handle.read(MAX_READ_BYTES + 1).decode("utf-8", errors="replace"))
 
 
 def _write(effect: FileOp, real: str) -> Result[Any, str]:
-    """Write a temporary file beside the target and rename it over the target: a reader
-    sees the old text or the new, never a truncated file. The target's mode is kept."""
+    """Write a temporary file beside the target and rename it over the target, all beneath
+    the root without following links: a reader sees the old text or the new, never a
+    truncated file, and a hard link to a file elsewhere is replaced, not written through.
+    The target's mode is kept."""
     data = effect.data or ""
-    folder = os.path.dirname(real)
-    os.makedirs(folder, exist_ok=True)
-    if os.path.isdir(real):
-        raise IsADirectoryError(real)
+    folder, name = _beneath(effect, real, create=True)
     try:
-        mode: int | None = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        mode = None
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".toolpipe-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        else:  # a new file gets the usual mode (mkstemp makes it 0600)
-            os.chmod(temporary, 0o666 & ~_UMASK)
-        os.replace(temporary, real)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            info = None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(real)
+        if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISLNK(
+                info.st_mode):
+            return Failure(f"'{effect.path}' is not a regular file")
+        mode = stat.S_IMODE(info.st_mode) if info is not None and stat.S_ISREG(
+            info.st_mode) else 0o666 & ~_UMASK
+        temporary = f".toolpipe-{secrets.token_hex(8)}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(data)
+                os.fchmod(out.fileno(), mode)
+            os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
     return Success(len(data))
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode) or (
+            os.path.islink(path) and stat.S_ISREG(os.stat(path).st_mode))
+    except OSError:
+        return False
 
 
 def _temporary(name: str) -> bool:
@@ -129,8 +201,8 @@ def _walk(effect: FileOp, real: str) -> Result[Any, str]:
     for folder, dirs, files in os.walk(real):  # symlinked folders are not followed
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in files:
-            if _temporary(name):
-                continue
+            if _temporary(name) or not _regular(os.path.join(folder, name)):
+                continue  # a FIFO, socket or device: reading it would hang or never end
             found.append(os.path.relpath(os.path.join(folder, name), real))
             if len(found) >= MAX_WALK_FILES:
                 return Success(tuple(sorted(found)))

@@ -199,11 +199,22 @@ def demo_pipeline_text() -> str:
     return text
 
 
+MAX_INPUT = 256 * 1024 * 1024  # characters read from a file given on the command line
+
+
 def read_text(path: str, what: str) -> str:
-    """A UTF-8 text file's content; a clear error naming ``what`` it is otherwise."""
+    """A UTF-8 text file's content; a clear error naming ``what`` it is otherwise (one
+    that is not a regular file, or too large, included: ``/dev/zero`` never ends)."""
     try:
+        if not os.path.isfile(path):
+            raise UsageError(f"cannot read {what} {path}: not a regular file"
+                             if os.path.exists(path) else
+                             f"cannot read {what} {path}: No such file or directory")
         with open(path, encoding="utf-8") as handle:
-            return handle.read()
+            text = handle.read(MAX_INPUT + 1)
+        if len(text) > MAX_INPUT:
+            raise UsageError(f"{what} {path} is larger than {MAX_INPUT:,} characters")
+        return text
     except OSError as exc:
         raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

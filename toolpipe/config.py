@@ -56,6 +56,30 @@ OPTIONS: dict[str, type[Any]] = {
 LAYER_NAMES = tuple(OPTIONS)
 
 
+MAX_FILE = 1 << 20  # characters of a pipeline file
+MAX_INT = 10**9  # no count, size or number of turns in a pipeline file is larger
+UNIT_INTERVAL = ("block_threshold", "warn_threshold", "threshold", "workspace_deletions")
+
+
+def _check_ranges(options: Any) -> None:
+    """What a file may say beyond its types: numbers in range, names not empty (the
+    libraries' constructors clamp some of these; a file that says -3 is a mistake)."""
+    for field in attrs.fields(type(options)):
+        value = getattr(options, field.name)
+        if isinstance(value, bool):
+            continue
+        if field.name in UNIT_INTERVAL and isinstance(value, int | float) and not (
+                0.0 <= value <= 1.0):
+            raise ConfigError(f"{field.name}: must be in [0, 1], got {value!r}")
+        if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+            raise ConfigError(f"{field.name}: {value} is out of range (at most {MAX_INT:,})")
+        if isinstance(value, float) and value > MAX_INT:
+            raise ConfigError(f"{field.name}: {value:g} is out of range (at most {MAX_INT:,})")
+        if isinstance(value, list) and any(isinstance(v, str) and not v.strip()
+                                           for v in value):
+            raise ConfigError(f"{field.name}: tool names must not be empty")
+
+
 def build_layer(options: Any, registry: ToolRegistry) -> Middleware:
     """The layer for one options object (constructors check the values)."""
     build = getattr(options, "build", None)
@@ -129,10 +153,17 @@ class _Lines:
 def load_pipeline(text: str, registry: ToolRegistry, *,
                   source: str = "pipeline.toml") -> PipelineBuilder:
     """A builder (no core) from pipeline-file text; raises ``PipelineFileError``."""
+    if len(text) > MAX_FILE:
+        raise PipelineFileError(f"{source}: {len(text):,} characters; a pipeline file is at "
+                                f"most {MAX_FILE:,}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PipelineFileError(f"{source}: not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit integer, deep nesting
+        reason = ("nested too deeply" if isinstance(exc, RecursionError) else
+                  "an integer with too many digits" if "digits" in str(exc) else str(exc))
+        raise PipelineFileError(f"{source}: not valid TOML: {reason}") from None
     lines = _Lines.scan(text)
     unknown = sorted(set(data) - {"layer", "version"})
     if unknown:
@@ -141,7 +172,7 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
             "expected [[layer]] tables"
         )
     version = data.get("version", 1)
-    if version != 1:
+    if type(version) is not int or version != 1:
         raise PipelineFileError(f"{source}: version {version!r} is not supported (only 1)")
     layers = data.get("layer", [])
     if not isinstance(layers, list) or not layers:
@@ -149,11 +180,14 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
     builder = PipelineBuilder()
     for index, table in enumerate(layers):
         where = f"{source}:{lines.line(index)}: layer {index + 1}"
+        if not isinstance(table, dict):
+            raise PipelineFileError(f"{source}: 'layer' must be [[layer]] tables, got "
+                                    f"{table!r:.40}")
         table = dict(table)
         name = table.pop("name", None)
         if name is None:
             raise PipelineFileError(f"{where}: missing 'name' (one of {', '.join(LAYER_NAMES)})")
-        if name not in OPTIONS:
+        if not isinstance(name, str) or name not in OPTIONS:
             raise PipelineFileError(
                 f"{source}:{lines.line(index, 'name')}: layer {index + 1}: unknown layer name "
                 f"{name!r}; expected one of {', '.join(LAYER_NAMES)}"
@@ -167,6 +201,7 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
                 f"'{option}': {text}" for option, text in problems
             )) from None
         try:
+            _check_ranges(options)
             layer = build_layer(options, registry)
         except (ConfigError, ValueError, TypeError) as exc:
             message = str(exc)

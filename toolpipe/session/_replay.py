@@ -44,6 +44,7 @@ from toolpipe.session._trace import (
     EffectRecord,
     Failed,
     Header,
+    Record,
     ResultRecord,
     Returned,
     ReturnedOther,
@@ -82,10 +83,15 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
             where = f"{source}:{number}: the last line is cut short (a truncated trace?)"
         else:
             where = f"{source}:{number}"
+        if len(line) > MAX_LINE:
+            raise TraceError(f"{where}: a line of {len(line):,} characters; a record is at "
+                             f"most {MAX_LINE:,}")
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise TraceError(f"{where}: not a JSON record ({exc.msg})") from None
+        except RecursionError:
+            raise TraceError(f"{where}: not a JSON record (nested too deeply)") from None
         except ValueError as exc:
             raise TraceError(f"{where}: not a JSON record ({exc})") from None
         if not isinstance(data, dict):
@@ -95,9 +101,13 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
             continue
         try:
             record = loads_record(data)
-        except Exception as exc:
+        except (Exception, RecursionError) as exc:
             raise TraceError(f"{where}: not a valid {data.get('kind', '?')} record "
                              f"({_short(exc)})") from None
+        problem = _out_of_range(record)
+        if problem is not None:
+            raise TraceError(f"{where}: not a valid {data.get('kind', '?')} record "
+                             f"({problem})")
         if isinstance(record, TurnRecord):
             turns.append(record)
         elif isinstance(record, ToolRecord):
@@ -113,6 +123,22 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
     _check_tools(trace, declared, f"not among its declared tools "
                                   f"({', '.join(sorted(declared)) or 'none'})")
     return trace
+
+
+MAX_LINE = 64 * 1024 * 1024  # characters of one trace line
+
+
+def _out_of_range(record: Record) -> str | None:
+    """Values a record's types allow but a session cannot have."""
+    if isinstance(record, TurnRecord | ResultRecord) and record.turn < 1:
+        return f"turn {record.turn}: turns count from 1"
+    if isinstance(record, ResultRecord) and record.index < 0:
+        return f"index {record.index}: indices count from 0"
+    if isinstance(record, ToolRecord) and (record.start < 0 or record.duration < 0):
+        return "a tool run cannot start or last below 0 s"
+    if isinstance(record, EffectRecord) and (record.seq < 1 or record.t < 0):
+        return "effects count from 1, at times from 0 s"
+    return None
 
 
 def _check_tools(trace: Trace, names: set[str], missing: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters._core import CALLS, WORK, BaseInterpreter, failed, program_of
+from interpreters._core import CALLS, USER_ERRORS, WORK, BaseInterpreter, failed, program_of
 from interpreters.recording import ABANDONED
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
@@ -216,7 +216,7 @@ class AsyncInterpreter(BaseInterpreter):
                 out = await self._guard(lambda: awaitable, signal)
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
-        except Exception as error:
+        except USER_ERRORS as error:
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
 
@@ -235,7 +235,7 @@ class AsyncInterpreter(BaseInterpreter):
             out = await self._guard(lambda: self._in_thread(fn, *args), signal)
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
-        except Exception as error:
+        except USER_ERRORS as error:
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
 

@@ -41,14 +41,20 @@ from toolpipe.events import LoggedEvent
 log = logging.getLogger("toolpipe.interpreters")
 
 
-def failure_of(exc: Exception) -> Result[Any, CallFailure]:
+# What user code may raise and have become a failure of its own call: every Exception, and
+# SystemExit and GeneratorExit (a tool must not end the whole run); KeyboardInterrupt
+# still stops it.
+USER_ERRORS: tuple[type[BaseException], ...] = (Exception, SystemExit, GeneratorExit)
+
+
+def failure_of(exc: BaseException) -> Result[Any, CallFailure]:
     """A user callable's exception as a failure value (a panic, or a ToolError soft error)."""
     if isinstance(exc, ToolError):
         return Failure(SoftError(exc.message))
     return Failure(Raised(type(exc).__name__, str(exc)))
 
 
-def failed(exc: Exception, duration: float) -> CallOutcome:
+def failed(exc: BaseException, duration: float) -> CallOutcome:
     return CallOutcome(failure_of(exc), duration)
 
 

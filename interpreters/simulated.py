@@ -25,6 +25,7 @@ from returns.result import Failure, Result, Success
 
 from interpreters._core import (
     CALLS,
+    USER_ERRORS,
     WORK,
     BaseInterpreter,
     failed,
@@ -393,7 +394,7 @@ class SimulatedInterpreter(BaseInterpreter):
                 else:
                     value = CallOutcome(Success(stop.value), self._clock - frame.start)
                 continue
-            except Exception as error:
+            except USER_ERRORS as error:
                 frames.pop()
                 self._disarm(frame)
                 if frame.kind == _ROOT:
@@ -474,7 +475,7 @@ class SimulatedInterpreter(BaseInterpreter):
             return CallOutcome(Failure(CallCancelled()), 0.0)
         try:
             out = fn(*args)
-        except Exception as error:
+        except USER_ERRORS as error:
             return failed(error, 0.0)
         if type(out) is str:  # the common case: a plain tool's text
             return CallOutcome(Success(out), 0.0)

@@ -19,6 +19,7 @@ from typing import Any
 
 from returns.result import Success
 
+from toolpipe import sandbox as sandbox_module
 from toolpipe._checks import finite_number
 from toolpipe.effects import FileOp, ProcessResult, RunProcess
 from toolpipe.errors import ConfigError, ToolError
@@ -115,11 +116,14 @@ class Workspace:
     ``Workspace(root).registry()`` gives a ``ToolRegistry`` of all seven tools.
     """
 
-    def __init__(self, root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT) -> None:
+    def __init__(self, root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
+                 sandbox: str = "none", network: bool = False) -> None:
         if not isinstance(root, str) or not root:
             raise ConfigError(f"root must be a folder path, got {root!r}")
         self.root = root
         self.bash_timeout = finite_number("bash_timeout", bash_timeout, positive=True)
+        self.sandbox = sandbox_module.check(sandbox, root)
+        self.network = bool(network)
 
     def read(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """Read a text file. Optional `offset` (first line, from 1) and `limit` (lines)."""
@@ -231,10 +235,21 @@ class Workspace:
                                     not isinstance(timeout, int | float) or timeout <= 0):
             raise ToolError(f"Argument 'timeout' must be a positive number, got {timeout!r:.40}")
         seconds = self.bash_timeout if timeout is None else min(float(timeout), 600.0)
-        answer = yield RunProcess(("bash", "-c", command), self.root, seconds)
+        argv: tuple[str, ...] = ("bash", "-c", command)
+        if self.sandbox == "bwrap":
+            argv = sandbox_module.bwrap_argv(self.root, argv, network=self.network)
+        answer = yield RunProcess(argv, self.root, seconds)
         if not isinstance(answer, Success):
-            raise ToolError(f"Command failed: {answer.failure()}")
+            failure = str(answer.failure())
+            if self.sandbox == "bwrap" and failure.startswith("could not run 'bwrap'"):
+                raise ToolError("Command failed: the bwrap sandbox is not installed "
+                                "(apt-get install bubblewrap)")
+            raise ToolError(f"Command failed: {failure}")
         done: ProcessResult = answer.unwrap()
+        if self.sandbox == "bwrap" and done.returncode != 0:
+            reason = sandbox_module.explain(done.stderr)
+            if reason is not None:
+                raise ToolError(f"Command failed: {reason}")
         output = (done.stdout + done.stderr).rstrip("\n")
         if done.returncode != 0:
             raise ToolError(f"Exit code {done.returncode}\n{output}".rstrip())
@@ -266,6 +281,8 @@ class Workspace:
         return ToolRegistry(self.tools())
 
 
-def workspace_registry(root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT) -> ToolRegistry:
-    """All seven standard tools over ``root``."""
-    return Workspace(root, bash_timeout=bash_timeout).registry()
+def workspace_registry(root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
+                       sandbox: str = "none", network: bool = False) -> ToolRegistry:
+    """All seven standard tools over ``root`` (``sandbox="bwrap"``: Bash in bubblewrap)."""
+    return Workspace(root, bash_timeout=bash_timeout, sandbox=sandbox,
+                     network=network).registry()

@@ -1,0 +1,87 @@
+"""Bash in the bubblewrap sandbox: the system read-only, the workspace writable, no secrets,
+no network; ordinary work in the workspace still works. Skipped where bwrap is missing,
+except under CI (.ci/run installs it), where its absence fails."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+
+import pytest
+
+from interpreters.asyncio import AsyncioInterpreter
+from toolpipe import DispatchContext, ToolPipeline
+from toolpipe.errors import ConfigError
+from toolpipe.sandbox import bwrap_argv
+from toolpipe.tools import Workspace, workspace_registry
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+needs_bwrap = pytest.mark.skipif(not HAVE_BWRAP and not os.environ.get("CI"),
+                                 reason="bwrap (bubblewrap) is not installed")
+
+
+def bash(root, command, sandbox="bwrap"):
+    pipeline = ToolPipeline.new(workspace_registry(str(root), sandbox=sandbox,
+                                                   bash_timeout=20.0))
+
+    async def main():
+        ctx = DispatchContext("Bash", {"command": command})
+        return await AsyncioInterpreter().run(pipeline.dispatch(ctx))
+
+    return asyncio.run(main())
+
+
+def test_options_are_checked():
+    with pytest.raises(ConfigError, match="sandbox must be one of none, bwrap"):
+        Workspace("/w", sandbox="docker")
+    with pytest.raises(ConfigError, match="needs an absolute workspace root"):
+        Workspace("w", sandbox="bwrap")
+    argv = bwrap_argv("/w", ("bash", "-c", "true"))
+    assert "--unshare-net" in argv and argv[-3:] == ("bash", "-c", "true")
+    assert "--unshare-net" not in bwrap_argv("/w", ("true",), network=True)
+
+
+@pytest.mark.process
+@needs_bwrap
+def test_secrets_the_system_and_outside_are_out_of_reach(tmp_path):
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    shadow = bash(tmp_path, "cat /etc/shadow")
+    assert shadow.is_error and "root:" not in shadow.text
+    assert "Read-only file system" in bash(tmp_path, "echo x > /etc/toolpipe-test").text
+    assert bash(tmp_path, "ls /root ~/.ssh").is_error
+    assert not os.path.exists("/etc/toolpipe-test")
+
+
+@pytest.mark.process
+@needs_bwrap
+def test_no_network_unless_allowed(tmp_path):
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    accepted = []
+    thread = threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True)
+    thread.start()
+    try:
+        inside = bash(tmp_path, f"echo hi > /dev/tcp/127.0.0.1/{port}")
+        assert inside.is_error and "Connection refused" in inside.text
+        outside = bash(tmp_path, f"echo hi > /dev/tcp/127.0.0.1/{port}", sandbox="none")
+        assert not outside.is_error  # the same command reaches the server unsandboxed
+        thread.join(5)
+        assert accepted
+    finally:
+        server.close()
+
+
+@pytest.mark.process
+@needs_bwrap
+def test_ordinary_work_in_the_workspace(tmp_path):
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    (tmp_path / "app.py").write_text("print(6 * 7)\n")
+    done = bash(tmp_path, "python3 app.py > out.txt && cat out.txt && mkdir -p build && "
+                          "cp app.py build/ && ls build && echo tmp > /tmp/x && cat /tmp/x")
+    assert not done.is_error, done.text
+    assert done.text == "42\napp.py\ntmp"
+    assert (tmp_path / "out.txt").read_text() == "42\n"

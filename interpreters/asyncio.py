@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -79,7 +80,34 @@ class AsyncioInterpreter(AsyncInterpreter):
                 remove()
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.to_thread(fn, *args)
+        """``fn(*args)`` in a daemon thread of its own: a call abandoned at a deadline
+        keeps running there, but never delays the interpreter's shutdown (the default
+        executor's threads would: ``asyncio.run`` waits for them), and its late value is
+        dropped."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+
+        def settle(outcome: tuple[bool, Any]) -> None:
+            if future.done():  # abandoned: the late value is dropped
+                return
+            ok, value = outcome
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+        def work() -> None:
+            try:
+                outcome: tuple[bool, Any] = (True, fn(*args))
+            except BaseException as error:
+                outcome = (False, error)
+            try:
+                loop.call_soon_threadsafe(settle, outcome)
+            except RuntimeError:  # the loop has closed: nobody is waiting any more
+                pass
+
+        threading.Thread(target=work, name="toolpipe-worker", daemon=True).start()
+        return await future
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
         async with asyncio.TaskGroup() as group:

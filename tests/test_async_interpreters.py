@@ -215,3 +215,22 @@ def test_asyncio_many_concurrent_dispatches():
     results = asyncio.run(main())
     assert [r.text for r in results] == [str(i) for i in range(200)]
     assert time.perf_counter() - start < 2
+
+
+@pytest.mark.process
+def test_an_abandoned_worker_thread_never_delays_shutdown():
+    """A blocking tool still running after its deadline does not keep asyncio.run (and so
+    the program) waiting for it."""
+    def stuck(input, context):
+        time.sleep(3)
+        return "late"
+
+    p = ToolPipeline.new(ToolRegistry([Tool.from_function("b", stuck, blocking=True)]))
+
+    def timed():
+        return (yield from deadline_around(0.1, lambda: p.dispatch(DispatchContext("b"))))
+
+    start = time.perf_counter()
+    answer = run_program("asyncio", timed)
+    assert answer == Failure(Expired(0.1))
+    assert time.perf_counter() - start < 2  # not the tool's 3 s

@@ -85,3 +85,29 @@ def test_ordinary_work_in_the_workspace(tmp_path):
     assert not done.is_error, done.text
     assert done.text == "42\napp.py\ntmp"
     assert (tmp_path / "out.txt").read_text() == "42\n"
+
+
+def test_the_tools_table_of_a_pipeline_file():
+    from toolpipe.config import DEFAULT_PIPELINE, PipelineFileError, tools_options
+
+    assert tools_options(DEFAULT_PIPELINE).sandbox == "none"
+    chosen = tools_options(DEFAULT_PIPELINE + '\n[tools]\nsandbox = "bwrap"\nnetwork = true\n')
+    assert chosen.sandbox == "bwrap" and chosen.network
+    with pytest.raises(PipelineFileError, match=r"p.toml:\d+: \[tools\]: option 'sandbox'"):
+        tools_options('[tools]\nsandbox = "docker"\n', source="p.toml")
+    with pytest.raises(PipelineFileError, match="'bash_timeout': must be in"):
+        tools_options("[tools]\nbash_timeout = 0\n", source="p.toml")
+
+
+@pytest.mark.process
+@needs_bwrap
+def test_the_bundled_session_in_the_sandbox(tmp_path, capsys):
+    from toolpipe.cli import main
+    from toolpipe.config import DEFAULT_PIPELINE
+
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    path = tmp_path / "p.toml"
+    path.write_text(DEFAULT_PIPELINE.replace("timeout = 30", "timeout = 0.5")
+                    + '\n[tools]\nsandbox = "bwrap"\n')
+    assert main(["run", "--pipeline", str(path), "--interpreter", "simulated"]) == 0
+    assert "tests passed" in capsys.readouterr().out

@@ -28,7 +28,7 @@ import attrs
 
 from toolpipe import demo
 from toolpipe.agent import Agent, AgentRun, CallFinished, TurnPlanned
-from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
+from toolpipe.config import DEFAULT_PIPELINE, load_pipeline, tools_options
 from toolpipe.context import ToolContext
 from toolpipe.errors import ToolpipeError
 from toolpipe.failures import Cancelled
@@ -238,7 +238,10 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(content)
-        registry = ToolRegistry([*Workspace(root).tools(), demo.fetch_tool()])
+        tools = tools_options(text, source=source)
+        workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
+                              bash_timeout=tools.bash_timeout)
+        registry = ToolRegistry([*workspace.tools(), demo.fetch_tool()])
         builder = load_pipeline(text, registry, source=source)
         agent = Agent(demo.model(), registry, tool_context=ToolContext(cwd=root),
                       max_turns=args.max_turns)

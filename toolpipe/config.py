@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 import cattrs
@@ -54,6 +54,49 @@ OPTIONS: dict[str, type[Any]] = {
     "safety_shield": ShieldOptions,
 }
 LAYER_NAMES = tuple(OPTIONS)
+
+
+@attrs.frozen(kw_only=True)
+class ToolsOptions:
+    """A pipeline file's ``[tools]`` table: how the standard tools run (the command line
+    builds its workspace with them). ``sandbox = "bwrap"`` runs Bash in bubblewrap."""
+
+    sandbox: Literal["none", "bwrap"] = "none"
+    network: bool = False  # in the sandbox: no network unless allowed
+    bash_timeout: float = 30.0
+
+
+def tools_options(text: str, *, source: str = "pipeline.toml") -> ToolsOptions:
+    """The ``[tools]`` table of a pipeline file (defaults when it has none)."""
+    try:
+        table = tomllib.loads(text).get("tools", {})
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return ToolsOptions()  # load_pipeline reports the file's own errors
+    if not isinstance(table, dict):
+        raise PipelineFileError(f"{source}: 'tools' must be a [tools] table")
+    try:
+        options = CONVERTER.structure(table, ToolsOptions)
+    except Exception as exc:
+        raise PipelineFileError("\n".join(
+            f"{source}:{_tools_line(text, option)}: [tools]: option '{option}': {why}"
+            for option, why in _messages(exc, ToolsOptions))) from None
+    if not 0 < options.bash_timeout <= 600:
+        raise PipelineFileError(f"{source}:{_tools_line(text, 'bash_timeout')}: [tools]: "
+                                "option 'bash_timeout': must be in (0, 600] seconds")
+    return options
+
+
+def _tools_line(text: str, option: str) -> int:
+    """The line of ``option`` in the ``[tools]`` table (or of the table's header)."""
+    inside, header = False, 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = re.match(r"\[\s*tools\s*\]$", stripped) is not None
+            header = number if inside else header
+        elif inside and re.match(rf"""["']?{re.escape(option)}["']?\s*=""", stripped):
+            return number
+    return header
 
 
 MAX_FILE = 1 << 20  # characters of a pipeline file
@@ -165,7 +208,7 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
                   "an integer with too many digits" if "digits" in str(exc) else str(exc))
         raise PipelineFileError(f"{source}: not valid TOML: {reason}") from None
     lines = _Lines.scan(text)
-    unknown = sorted(set(data) - {"layer", "version"})
+    unknown = sorted(set(data) - {"layer", "version", "tools"})
     if unknown:
         raise PipelineFileError(
             f"{source}: unknown top-level key(s) {', '.join(unknown)}; "

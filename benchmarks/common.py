@@ -55,7 +55,7 @@ def tool_fn(input: Any, context: Any) -> str:
     return PAYLOAD
 
 
-REGISTRY = ToolRegistry([Tool.from_function("Read", tool_fn)])
+REGISTRY = ToolRegistry([Tool.from_function("Read", tool_fn, inline=True)])  # quick: inline
 CTX = DispatchContext("Read", {"path": "a.txt"}, call_id="c1")
 
 

@@ -78,7 +78,7 @@ def toolpipe_system(stack: str, layers: int = 0, gate: asyncio.Event | None = No
         return PAYLOAD
 
     fn = gated if gate is not None else (lambda input, context: PAYLOAD)
-    registry = ToolRegistry([Tool.from_function("read", fn)])
+    registry = ToolRegistry([Tool.from_function("read", fn, inline=True)])
     builder = ToolPipeline.builder()
     if stack == "pass":
         builder = builder.with_middlewares([Pass() for _ in range(layers)])
@@ -527,7 +527,8 @@ def simulated_rate(n: int) -> float:
     a virtual clock, so this row stands alone."""
     from interpreters.simulated import SimulatedInterpreter
 
-    registry = ToolRegistry([Tool.from_function("read", lambda input, context: PAYLOAD)])
+    registry = ToolRegistry([
+        Tool.from_function("read", lambda input, context: PAYLOAD, inline=True)])
     pipeline = (ToolPipeline.builder().with_middleware(TimeoutMiddleware.from_secs(TIMEOUT))
                 .with_middleware(OutputLimitMiddleware(CAP)).with_core(registry).build())
     best = float("inf")

@@ -38,6 +38,15 @@ from toolpipe.program import Program, not_an_effect
 R = TypeVar("R")
 
 
+class Exited(Exception):
+    """A worker thread's SystemExit or GeneratorExit, carried back as an ordinary error
+    (raised into a task, those would end the run)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class Interruption(Exception):
     """Raised by a backend's ``_cancellable`` when the watched signal fired."""
 
@@ -120,8 +129,9 @@ class AsyncInterpreter(BaseInterpreter):
                     work = WORK.get(kind)
                     if call is not None:
                         fn, args, cancel = call(eff)
-                        if kind is CallTool and eff.tool.blocking and eff.tool.kind == "function":
-                            value = await self._invoke_thread(fn, args, cancel)
+                        if kind is CallTool and eff.tool.kind == "function" and (
+                                not eff.tool.inline):
+                            value = await self._invoke_thread(fn, args, cancel, deadline)
                         else:
                             value = await self._invoke(fn, args, cancel, deadline)
                     elif work is not None:
@@ -226,15 +236,26 @@ class AsyncInterpreter(BaseInterpreter):
         return await self._cancellable(make, signal, None)
 
     async def _invoke_thread(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], signal: CancelSignal | None
+        self, fn: Callable[..., Any], args: tuple[Any, ...], signal: CancelSignal | None,
+        deadline: float | None = None,
     ) -> CallOutcome:
+        """A plain function in a worker thread; what it returns is then handled as on the
+        loop (a program is driven, an awaitable awaited)."""
         if signal is not None and signal.cancelled:
             return CallOutcome(Failure(CallCancelled()), 0.0)
         start = self._clock()
         try:
             out = await self._guard(lambda: self._in_thread(fn, *args), signal)
+            if type(out) is GeneratorType:
+                program = out
+                out = await self._guard(lambda: self._drive(program, deadline), signal)
+            elif inspect.isawaitable(out):
+                awaitable = out
+                out = await self._guard(lambda: awaitable, signal)
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
+        except Exited as exited:
+            return failed(exited.error, self._clock() - start)
         except USER_ERRORS as error:
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)

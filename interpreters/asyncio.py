@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption
+from interpreters._async import _EXPIRED, AsyncInterpreter, Exited, Interruption
+from interpreters._workers import POOL
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -80,10 +80,9 @@ class AsyncioInterpreter(AsyncInterpreter):
                 remove()
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a daemon thread of its own: a call abandoned at a deadline
-        keeps running there, but never delays the interpreter's shutdown (the default
-        executor's threads would: ``asyncio.run`` waits for them), and its late value is
-        dropped."""
+        """``fn(*args)`` in a daemon worker thread: a call abandoned at a deadline keeps
+        running there, but never delays the interpreter's shutdown (the default executor's
+        threads would: ``asyncio.run`` waits for them), and its late value is dropped."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
 
@@ -99,14 +98,16 @@ class AsyncioInterpreter(AsyncInterpreter):
         def work() -> None:
             try:
                 outcome: tuple[bool, Any] = (True, fn(*args))
-            except BaseException as error:
+            except (Exception, KeyboardInterrupt) as error:
                 outcome = (False, error)
+            except BaseException as error:  # SystemExit, GeneratorExit: carried, not raised
+                outcome = (False, Exited(error))
             try:
                 loop.call_soon_threadsafe(settle, outcome)
             except RuntimeError:  # the loop has closed: nobody is waiting any more
                 pass
 
-        threading.Thread(target=work, name="toolpipe-worker", daemon=True).start()
+        POOL.submit(work)
         return await future
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:

@@ -15,7 +15,7 @@ import trio
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption
+from interpreters._async import _EXPIRED, AsyncInterpreter, Exited, Interruption
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -59,7 +59,15 @@ class TrioInterpreter(AsyncInterpreter):
         return _EXPIRED
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+        def work() -> Any:
+            try:
+                return fn(*args)
+            except (Exception, KeyboardInterrupt):
+                raise
+            except BaseException as error:  # SystemExit, GeneratorExit: carried, not raised
+                raise Exited(error) from None
+
+        return await trio.to_thread.run_sync(work, abandon_on_cancel=True)
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
         async with trio.open_nursery() as nursery:

@@ -234,3 +234,29 @@ def test_an_abandoned_worker_thread_never_delays_shutdown():
     answer = run_program("asyncio", timed)
     assert answer == Failure(Expired(0.1))
     assert time.perf_counter() - start < 2  # not the tool's 3 s
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
+def test_a_plain_sync_tool_cannot_outlast_its_deadline(kind):
+    """A plain function that sleeps runs off the event loop by default: the deadline fires
+    on time (before, it blocked the loop for the whole sleep)."""
+    def sleepy(input, context):
+        time.sleep(1.5)
+        return "late"
+
+    p = ToolPipeline.new(ToolRegistry([Tool.from_function("s", sleepy)]))
+
+    def timed():
+        start = yield Now()
+        answer = yield from deadline_around(0.2, lambda: p.dispatch(DispatchContext("s")))
+        return answer, (yield Now()) - start
+
+    answer, spent = run_program(kind, timed)
+    assert answer == Failure(Expired(0.2)) and spent < 0.2 * 1.1 + 0.1
+
+
+def test_inline_tools_keep_the_fast_path():
+    tool = Tool.from_function("q", lambda input, context: "quick", inline=True)
+    assert tool.inline and not Tool.from_function("q", lambda i, c: "x").inline
+    assert not Tool.from_function("q", lambda i, c: "x", blocking=True, inline=True).inline

@@ -81,8 +81,10 @@ class Tool:
 
     ``fn`` may be a plain function, a coroutine function (asyncio/trio only) or a function
     returning a program (runs everywhere). It returns ``str`` or a ``ToolContent``; raise
-    ``ToolError`` for a soft error. ``blocking=True`` runs a plain function in a worker
-    thread on the async interpreters so that deadlines can abandon it.
+    ``ToolError`` for a soft error. On the async interpreters a plain function runs in a
+    worker thread, so that a deadline can abandon it whatever it does (``inline=True``
+    runs it on the event loop instead: the fast path, for functions known to be quick).
+    ``blocking`` is the old name of the default.
     """
 
     declaration: ToolDeclaration
@@ -90,6 +92,7 @@ class Tool:
     display_hint: DisplayHint = attrs.field(factory=DisplayHint)
     blocking: bool = False
     kind: str = attrs.field(init=False)
+    inline: bool = attrs.field(default=False, kw_only=True)
 
     @fn.validator
     def _check_fn(self, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -116,6 +119,7 @@ class Tool:
         resource_key_from: str | None = None,
         display_hint: DisplayHint | None = None,
         blocking: bool = False,
+        inline: bool = False,
     ) -> Tool:
         decl = ToolDeclaration(
             name,
@@ -125,7 +129,8 @@ class Tool:
             resource_key,
             resource_key_from,
         )
-        return cls(decl, fn, display_hint or DisplayHint(), blocking)
+        return cls(decl, fn, display_hint or DisplayHint(), blocking,
+                   inline=inline and not blocking)
 
 
 class ToolRegistry:

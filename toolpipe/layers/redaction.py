@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 import attrs
 
@@ -47,6 +48,51 @@ _FAST_FORMS = {
     ),
 }
 
+class Matcher(Protocol):
+    """What a pattern of the set must do (a compiled ``re.Pattern`` does)."""
+
+    def sub(self, repl: str, string: str) -> str: ...
+
+    def finditer(self, string: str) -> Iterator[re.Match[str]]: ...
+
+    def search(self, string: str) -> re.Match[str] | None: ...
+
+
+class _BlockPattern:
+    """A BEGIN … END block pattern in linear time. The plain regex retries its lazy scan
+    from every BEGIN that has no END after it, which is quadratic (a 128 KB run of BEGIN
+    lines took 8 s); here only the text up to the last END is searched, so every attempt
+    ends at an END."""
+
+    def __init__(self, regex: str, end: str) -> None:
+        self.regex = re.compile(regex)
+        self.end = re.compile(end)
+        self.pattern = regex
+
+    def _cut(self, string: str) -> int:
+        cut = 0
+        for found in self.end.finditer(string):
+            cut = found.end()
+        return cut
+
+    def sub(self, repl: str, string: str) -> str:
+        cut = self._cut(string)
+        return self.regex.sub(repl, string[:cut]) + string[cut:] if cut else string
+
+    def finditer(self, string: str) -> Iterator[re.Match[str]]:
+        cut = self._cut(string)
+        return self.regex.finditer(string, 0, cut) if cut else iter(())
+
+    def search(self, string: str) -> re.Match[str] | None:
+        return next(iter(self.finditer(string)), None)
+
+
+_PEM_END = r"-----END [A-Z ]{0,40}PRIVATE KEY-----"
+_BLOCKS = {
+    "pem_private_key": (r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?" + _PEM_END,
+                        _PEM_END),
+}
+
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
 _KIND = re.compile(r"[a-z0-9_]+")
 _RUNS: dict[int, re.Pattern[str]] = {}
@@ -72,7 +118,7 @@ def shannon_entropy(token: str) -> float:
 class SecretPatternSet:
     """Named regexes applied in order, plus the entropy heuristic (on by default)."""
 
-    patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    patterns: tuple[tuple[str, Matcher], ...] = ()
     entropy: bool = True
     min_length: int = 32
     min_entropy: float = 4.5
@@ -80,7 +126,8 @@ class SecretPatternSet:
     @classmethod
     def default_common(cls) -> SecretPatternSet:
         return cls(tuple(
-            (kind, re.compile(_FAST_FORMS.get(kind, rx))) for kind, rx in DEFAULT_PATTERNS
+            (kind, _BlockPattern(*_BLOCKS[kind]) if kind in _BLOCKS
+             else re.compile(_FAST_FORMS.get(kind, rx))) for kind, rx in DEFAULT_PATTERNS
         ))
 
     @classmethod
@@ -93,6 +140,7 @@ class SecretPatternSet:
             raise ConfigError(
                 f"kind must be 1-24 lower-case letters, digits or _, got {kind!r}"
             )
+        compiled: Matcher
         if isinstance(regex, re.Pattern):
             compiled = regex
         else:

@@ -277,3 +277,19 @@ def test_bad_arguments():
         SafetyShieldMiddleware(object())  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="watched_tools"):
         SafetyShieldMiddleware(watched_tools="Bash")
+
+
+def test_warning_events_never_carry_a_raw_secret():
+    from toolpipe.layers.shield import ShieldDecision
+
+    token = "ghp_" + "Ab1" * 12  # synthetic
+
+    class Quoting:
+        def evaluate(self, tool, input, history):
+            return ShieldDecision("warn", 0.5, f"curl with {token} (risk 0.50)")
+
+    sim = SimulatedInterpreter(collect_events=True)
+    p = pipeline(SafetyShieldMiddleware(Quoting(), ["Bash"]))
+    sim.run(p.dispatch(DispatchContext("Bash", {"command": "x"})))
+    (event,) = [e for e in sim.events if isinstance(e, ShieldWarning)]
+    assert token not in event.reason and "[REDACTED:github_pat]" in event.reason

@@ -55,6 +55,7 @@ from toolpipe.layers._shield_rules import (
     strongest,
 )
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
+from toolpipe.layers.redaction import SecretPatternSet
 from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import WRITE_TOOLS, ToolRegistry
@@ -301,6 +302,9 @@ class UnixShield:
         return ShieldDecision("allow", score, reason)
 
 
+_SCRUB = SecretPatternSet.default_common()
+
+
 @attrs.frozen(init=False, repr=False)
 class SafetyShieldMiddleware:
     """Consults a shield before watched tools run: Block → soft error (duration 0, not
@@ -356,7 +360,8 @@ class SafetyShieldMiddleware:
             return DispatchResult.failed(
                 ctx.call_id, Blocked(tool, decision.reason, decision.score))
         if decision.action == "warn":
-            yield Emit(ShieldWarning(tool, decision.score, decision.reason))
+            # the reason quotes the command: scrubbed, as every event and log line is
+            yield Emit(ShieldWarning(tool, decision.score, _SCRUB.redact(decision.reason)))
         result = yield from next(ctx)
         yield HistoryAppend(self.namespace, CallRecord(
             tool, ctx.input, not result.is_error, decision.score), self.history_size)

@@ -1,7 +1,7 @@
 """The test kit's deterministic simulation at scale: thousands of concurrent dispatches with
 random latencies, timeouts, retries and cancellations on the simulated clock, each checked
-against its planned fate. An edge that runs programs (it uses the simulated interpreter);
-its public face is :mod:`toolpipe.testing`."""
+against its planned fate. Pure: the simulated interpreter is handed in by the public face,
+:func:`toolpipe.testing.simulate` (the kit's edge)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,6 @@ from typing import Any
 
 import attrs
 
-from interpreters.simulated import SimulatedInterpreter
-from toolpipe._cache_law import cache_law_machine as cache_law_machine
-from toolpipe._cache_law import check_cache_law as check_cache_law
 from toolpipe.context import CancelSignal, DispatchContext
 from toolpipe.effects import Now, Sleep
 from toolpipe.layers.timeout import TimeoutConfig, TimeoutMiddleware
@@ -72,10 +69,11 @@ def plan(rng: random.Random, index: int) -> Planned:
     return Planned(latency, timeout, retries, cancel_at, text, clock)
 
 
-def simulate(dispatches: int = 10_000, seed: int = 0) -> SimulationReport:
-    """Run ``dispatches`` concurrent dispatches, each with a random latency, timeout,
-    retries and maybe a cancellation at a random virtual time, through a timeout layer on
-    the simulated clock. Checks every result and its virtual end time against the plan."""
+def simulate_on(sim: Any, dispatches: int, seed: int) -> SimulationReport:
+    """Run ``dispatches`` concurrent dispatches on ``sim`` (a ``SimulatedInterpreter``
+    seeded with ``seed``), each with a random latency, timeout, retries and maybe a
+    cancellation at a random virtual time, through a timeout layer. Checks every result
+    and its virtual end time against the plan."""
     rng = random.Random(seed)
     plans = [plan(rng, i) for i in range(dispatches)]
 
@@ -84,7 +82,6 @@ def simulate(dispatches: int = 10_000, seed: int = 0) -> SimulationReport:
         return "done"
 
     registry = ToolRegistry([Tool.from_function("t", tool)])
-    sim = SimulatedInterpreter(seed)
     pipelines: dict[tuple[float, int], ToolPipeline] = {}
     programs = []
     for p in plans:

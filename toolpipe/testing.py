@@ -5,10 +5,10 @@ law, and a deterministic simulation at scale. Needs hypothesis (``pip install
     from toolpipe.testing import check_layer_laws
     check_layer_laws(MyLayer())          # raises LawViolation with a readable counterexample
 
-Layout: strategies and the layer laws here; ``toolpipe._cache_law`` (the cache law, pure:
-the caller says how to run programs) and ``toolpipe._simulation`` (the simulation at scale)
-behind it. This module and ``_simulation`` are toolpipe's edges that may run programs:
-they use the simulated interpreter.
+Layout: strategies and the layer laws here; ``toolpipe._cache_law`` (the cache law) and
+``toolpipe._simulation`` (the simulation at scale) behind it, both pure: they are handed
+what runs programs. This module is the kit's edge that may run them: it uses the simulated
+interpreter.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from toolpipe._cache_law import check_cache_law as check_cache_law
 from toolpipe._simulation import Planned as Planned
 from toolpipe._simulation import SimulationReport as SimulationReport
 from toolpipe._simulation import plan as plan
-from toolpipe._simulation import simulate as simulate
+from toolpipe._simulation import simulate_on
 from toolpipe.agent import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
@@ -365,6 +365,13 @@ def check_layer_laws(layer: Middleware | Callable[[], Middleware], *,
         check_scenario(make, scenario, laws)
 
     run()
+
+
+def simulate(dispatches: int = 10_000, seed: int = 0) -> SimulationReport:
+    """Run ``dispatches`` concurrent dispatches, each with a random latency, timeout,
+    retries and maybe a cancellation at a random virtual time, through a timeout layer on
+    the simulated clock. Checks every result and its virtual end time against the plan."""
+    return simulate_on(SimulatedInterpreter(seed), dispatches, seed)
 
 
 __all__ = [

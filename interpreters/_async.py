@@ -129,11 +129,9 @@ class AsyncInterpreter(BaseInterpreter):
                     work = WORK.get(kind)
                     if call is not None:
                         fn, args, cancel = call(eff)
-                        if kind is CallTool and eff.tool.kind == "function" and (
-                                not eff.tool.inline):
-                            value = await self._invoke_thread(fn, args, cancel, deadline)
-                        else:
-                            value = await self._invoke(fn, args, cancel, deadline)
+                        thread = kind is CallTool and eff.tool.kind == "function" and (
+                            not eff.tool.inline)
+                        value = await self._invoke(fn, args, cancel, deadline, thread=thread)
                     elif work is not None:
                         value = await self._in_thread(work, eff)
                     elif kind is Sleep:
@@ -210,42 +208,21 @@ class AsyncInterpreter(BaseInterpreter):
         args: tuple[Any, ...],
         signal: CancelSignal | None,
         deadline: float | None,
+        *,
+        thread: bool = False,
     ) -> CallOutcome:
+        """Call user code, on the loop or (``thread``) in a worker thread; what it returns
+        is handled the same way either way (a program is driven, an awaitable awaited)."""
         if signal is not None and signal.cancelled:
             return CallOutcome(Failure(CallCancelled()), 0.0)
         start = self._clock()
         try:
-            out = fn(*args)
+            if thread:
+                out = await self._guard(lambda: self._in_thread(fn, *args), signal)
+            else:
+                out = fn(*args)
             if type(out) is str:  # the common case: a plain tool's text, nothing to await
                 return CallOutcome(Success(out), self._clock() - start)
-            if type(out) is GeneratorType:
-                program = out
-                out = await self._guard(lambda: self._drive(program, deadline), signal)
-            elif inspect.isawaitable(out):
-                awaitable = out
-                out = await self._guard(lambda: awaitable, signal)
-        except Interruption:
-            return CallOutcome(Failure(CallCancelled()), self._clock() - start)
-        except USER_ERRORS as error:
-            return failed(error, self._clock() - start)
-        return CallOutcome(Success(out), self._clock() - start)
-
-    async def _guard(self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None) -> Any:
-        if signal is None:
-            return await make()
-        return await self._cancellable(make, signal, None)
-
-    async def _invoke_thread(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], signal: CancelSignal | None,
-        deadline: float | None = None,
-    ) -> CallOutcome:
-        """A plain function in a worker thread; what it returns is then handled as on the
-        loop (a program is driven, an awaitable awaited)."""
-        if signal is not None and signal.cancelled:
-            return CallOutcome(Failure(CallCancelled()), 0.0)
-        start = self._clock()
-        try:
-            out = await self._guard(lambda: self._in_thread(fn, *args), signal)
             if type(out) is GeneratorType:
                 program = out
                 out = await self._guard(lambda: self._drive(program, deadline), signal)
@@ -259,6 +236,11 @@ class AsyncInterpreter(BaseInterpreter):
         except USER_ERRORS as error:
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
+
+    async def _guard(self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None) -> Any:
+        if signal is None:
+            return await make()
+        return await self._cancellable(make, signal, None)
 
 
 class _Expired:

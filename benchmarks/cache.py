@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import splice
+from benchmarks.common import write_section
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe import DispatchContext, MemoizingMiddleware, ToolContext, ToolPipeline
 from toolpipe.layers.memoize import MARKER
@@ -159,8 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---:|---:|---:|",
         *rows,
     ])
-    output = Path(args.output)
-    output.write_text(splice(output.read_text() if output.exists() else "", text, "cache"))
+    write_section(args.output, text, "cache")
     print(text)
     return 0
 

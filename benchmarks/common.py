@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from toolpipe import (
@@ -141,3 +142,9 @@ def splice(page: str, section: str, name: str = "peers") -> str:
         head, rest = page.split(PEERS_BEGIN, 1)
         return head.rstrip("\n") + "\n\n" + block + "\n" + PEERS_BEGIN + rest
     return page.rstrip("\n") + "\n\n" + block
+
+
+def write_section(path: str, section: str, name: str = "peers") -> None:
+    """Replace (or add) the ``name`` section of the page at ``path``."""
+    output = Path(path)
+    output.write_text(splice(output.read_text() if output.exists() else "", section, name))

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import splice
+from benchmarks.common import write_section
 from benchmarks.run import mixed_text
 from interpreters.asyncio import AsyncioInterpreter
 from toolpipe import (
@@ -698,7 +698,7 @@ def main(argv: list[str] | None = None) -> int:
     plot(figs["layers"], output.parent / "benchmarks-layers.png")
     command = "python -m benchmarks.peers" + (" --quick" if args.quick else "")
     text = report(figs, command)
-    output.write_text(splice(output.read_text() if output.exists() else "", text))
+    write_section(str(output), text)
     print(text)
     return 0
 

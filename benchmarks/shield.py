@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import splice
+from benchmarks.common import write_section
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe import DispatchContext, SafetyShieldMiddleware, Tool, ToolPipeline, ToolRegistry
 from toolpipe.layers import shield as shield_module
@@ -237,8 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                            key=lambda p: p[1] - p[0])
     command = "python -m benchmarks.shield" + (" --quick" if args.quick else "")
     text = report(figs, command)
-    output = Path(args.output)
-    output.write_text(splice(output.read_text() if output.exists() else "", text, "shield"))
+    write_section(args.output, text, "shield")
     print(text)
     return 0
 

@@ -28,7 +28,7 @@ from benchmarks.common import write_section
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe import DispatchContext, MemoizingMiddleware, ToolContext, ToolPipeline
 from toolpipe.layers.memoize import MARKER
-from toolpipe.program import Program
+from toolpipe.program import Program, pure
 from toolpipe.tools import workspace_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,18 +45,16 @@ class ExactPathRule(MemoizingMiddleware):
     path (a listing or search counts as a read of its folder's path); a Bash call removes
     the entries of the files it names, and every entry when it names none."""
 
-    def _write_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
+    def _write_targets(self, ctx: DispatchContext) -> tuple[list[str] | None, bool]:
         paths = self._paths(ctx.tool_name, ctx.input, ctx.tool_context)
-        if False:  # a program, like the method it replaces
-            yield
-        return frozenset(f"f:{p}" for p in paths) if paths else None
+        return (sorted(paths) if paths else None), paths is None
+
+    def _write_keys(self, targets: list[str], cwd: str) -> Program[frozenset[str]]:
+        return pure(frozenset(f"f:{p}" for p in targets))
 
     def _read_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
         path = ctx.input.get("path", ".")
-        if False:
-            yield
-        cwd = ctx.tool_context.cwd
-        return frozenset({f"f:{Path(cwd, str(path)).resolve()}"})
+        return pure(frozenset({f"f:{Path(ctx.tool_context.cwd, str(path)).resolve()}"}))
 
 
 def session(seed: int, calls: int) -> list[tuple[str, dict[str, Any]]]:

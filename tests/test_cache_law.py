@@ -38,10 +38,8 @@ class ExactPaths(MemoizingMiddleware):
     """The old rule: a write removes only the entries of its exact paths, and a listing or
     search counts as a read of its folder."""
 
-    def _write_footprint(self, ctx):  # type: ignore[no-untyped-def]
-        keys = yield from super()._write_footprint(ctx)
-        if keys is None:
-            return None
+    def _write_keys(self, targets, cwd):  # type: ignore[no-untyped-def]
+        keys = yield from super()._write_keys(targets, cwd)
         return frozenset(k for k in keys if k.startswith("f:"))
 
     def _read_footprint(self, ctx):  # type: ignore[no-untyped-def]

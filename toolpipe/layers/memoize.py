@@ -200,20 +200,19 @@ class MemoizingMiddleware:
                     out.add(posixpath.normpath(str(answer.unwrap())))
         return out
 
-    def _write_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
-        """The keys a write invalidates (empty: it writes nothing), or None: unknown."""
+    def _write_targets(self, ctx: DispatchContext) -> tuple[list[str] | None, bool]:
+        """The paths a write may change (empty: none), or None: unknown; and whether the
+        path extractor failed. Worked out once per write, before it runs."""
         tool, input, cwd = ctx.tool_name, ctx.input, ctx.tool_context.cwd
         command = next((input[f] for f in COMMAND_FIELDS if isinstance(input.get(f), str)),
                        None)
         if tool in self.shell_tools and command is not None:
-            targets = shell_writes(command, cwd)
-        else:
-            paths = self._paths(tool, input, ctx.tool_context)
-            if paths is None:
-                yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
-            targets = sorted(paths) if paths else None
-        if targets is None:
-            return None
+            return shell_writes(command, cwd), False
+        paths = self._paths(tool, input, ctx.tool_context)
+        return (sorted(paths) if paths else None), paths is None
+
+    def _write_keys(self, targets: list[str], cwd: str) -> Program[frozenset[str]]:
+        """The keys writes to ``targets`` invalidate, as the paths resolve now."""
         real = yield from self._real(targets, cwd)
         return frozenset(k for p in real for k in write_keys(p))
 
@@ -241,13 +240,20 @@ class MemoizingMiddleware:
             return (yield from next(ctx))
         ns = self.namespace
         if tool in self.write_tools:
-            before = yield from self._write_footprint(ctx)  # what the targets were
+            targets, extractor_failed = self._write_targets(ctx)
+            cwd = ctx.tool_context.cwd
+            # what the targets named before the write, and (below) what they name after it
+            before = None if targets is None else (yield from self._write_keys(targets, cwd))
             result = yield from next(ctx)
             if not result.is_error:  # a failed write changed nothing
-                after = yield from self._write_footprint(ctx)  # and what they are now
-                keys = None if before is None or after is None else before | after
-                if keys is None or keys:
-                    yield CacheInvalidate(ns, keys)
+                if extractor_failed:
+                    yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
+                if targets is None or before is None:
+                    yield CacheInvalidate(ns, None)
+                else:
+                    keys = before | (yield from self._write_keys(targets, cwd))
+                    if keys:
+                        yield CacheInvalidate(ns, keys)
             return result
 
         key = cache_key(tool, ctx.input)

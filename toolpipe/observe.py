@@ -102,12 +102,6 @@ def describe_acts(acts: Acts) -> str:
     return ", ".join(words)
 
 
-def describe(ctx: DispatchContext, seen: list[DispatchContext],
-             inner: list[DispatchResult], result: DispatchResult) -> str:
-    """A short phrase for what a layer did, or "" when it passed the call through."""
-    return describe_acts(acts_of(ctx, seen, inner, result))
-
-
 def observed(builder: PipelineBuilder) -> PipelineBuilder:
     """The same builder with every layer wrapped in ``Observed``."""
     return attrs.evolve(builder, layers=tuple(Observed(layer) for layer in builder.layers))

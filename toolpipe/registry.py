@@ -235,7 +235,3 @@ def failure_cause(name: str, failure: object) -> Cause:
     return ToolFailed(name, f"Tool '{name}' failed: {failure!r}")  # pragma: no cover
 
 
-def failure_text(name: str, failure: object) -> str:
-    return render(failure_cause(name, failure))
-
-

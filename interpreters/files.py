@@ -48,6 +48,8 @@ def perform(effect: FileOp) -> Result[Any, str]:
         return Failure(f"Cannot resolve '{effect.path}': {exc}")
     try:
         return _OPS[effect.op](effect, real)
+    except Swapped:
+        return Failure(f"'{effect.path}' changed while being opened")
     except FileNotFoundError:
         return Failure(f"No such file or directory: '{effect.path}'")
     except IsADirectoryError:
@@ -84,8 +86,7 @@ def _beneath(effect: FileOp, real: str, *, create: bool = False) -> tuple[int, s
                 inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise Swapped(exc.errno, f"'{effect.path}' changed while being opened"
-                                  ) from None
+                    raise Swapped from None
                 raise
             os.close(fd)
             fd = inner
@@ -108,7 +109,7 @@ def _read(effect: FileOp, real: str) -> Result[Any, str]:
                          dir_fd=folder)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                return Failure(f"'{effect.path}' changed while being opened")
+                raise Swapped from None
             raise
     finally:
         os.close(folder)
@@ -161,8 +162,7 @@ def _write(effect: FileOp, real: str) -> Result[Any, str]:
 
 def _regular(path: str) -> bool:
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode) or (
-            os.path.islink(path) and stat.S_ISREG(os.stat(path).st_mode))
+        return stat.S_ISREG(os.stat(path).st_mode)  # a link to a regular file is one too
     except OSError:
         return False
 

@@ -19,10 +19,11 @@ KERNEL = {"toolpipe._json", "toolpipe._cattrs", "toolpipe._checks", "toolpipe._n
           "toolpipe.failures",
           "toolpipe.observe"}
 RANKS = [("kernel", lambda m: m in KERNEL), ("shell", lambda m: m.startswith("toolpipe.shell")),
+         ("secrets", lambda m: m.startswith("toolpipe.secrets")),
          ("layers", lambda m: m.startswith("toolpipe.layers")),
          ("agent", lambda m: m.startswith("toolpipe.agent")),
          ("session", lambda m: m.startswith("toolpipe.session"))]
-WINGS = ("toolpipe.shell", "toolpipe.agent", "toolpipe.session")
+WINGS = ("toolpipe.shell", "toolpipe.secrets", "toolpipe.agent", "toolpipe.session")
 
 
 def module_name(path: pathlib.Path) -> str:

@@ -1,0 +1,106 @@
+"""Load tests/data/secrets/{corpus,holdout}.txt: labelled secret lines and hard negatives.
+
+The files hold templates; the values are drawn here from a seeded generator, so the same
+file always gives the same lines and no secret-shaped literal is committed.
+"""
+
+from __future__ import annotations
+
+import base64
+import pathlib
+import random
+import re
+import string
+from typing import NamedTuple
+
+DATA = pathlib.Path(__file__).parent / "data" / "secrets"
+ALPHABETS = {
+    "b62": string.ascii_letters + string.digits,
+    "b64": string.ascii_letters + string.digits + "+/",
+    "url": string.ascii_letters + string.digits + "_-",
+    "hex": "0123456789abcdef",
+    "HEX": "0123456789ABCDEF",
+    "up": string.ascii_uppercase + string.digits,
+    "low": string.ascii_lowercase,
+    "alpha": string.ascii_letters,
+    "dig": string.digits,
+}
+WORDS = ["alpha", "bravo", "delta", "kilo", "lima", "oscar", "tango", "zulu"]
+_PLACE = re.compile(r"\{(b62|b64|url|hex|HEX|up|low|alpha|dig):(\d+)\}|\{word\}|\{b64of:([^}]*)\}")
+_MARK = re.compile(r"⟦(.*?)⟧", re.S)
+NEGATIVE_COPIES = 6  # a negative template with placeholders is drawn this many times
+LINE_COPIES = 3
+
+
+class Line(NamedTuple):
+    label: str  # the kind for a secret line, the family for a negative
+    text: str
+    secrets: tuple[str, ...]  # empty for a negative
+    source: str  # file:line of the template
+
+
+def _fill(template: str, rng: random.Random) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) is not None:
+            return base64.b64encode(m.group(3).encode()).decode().rstrip("=")
+        if m.group(1) is None:
+            return rng.choice(WORDS)
+        alphabet = ALPHABETS[m.group(1)]
+        token = "".join(rng.choice(alphabet) for _ in range(int(m.group(2))))
+        if m.group(1) in ("b62", "b64", "url") and int(m.group(2)) >= 16:
+            # a drawn token has the digit, upper and lower case letter a real one has
+            token = rng.choice(string.digits) + rng.choice(string.ascii_uppercase) + \
+                rng.choice(string.ascii_lowercase) + token[3:]
+        return token
+    return _PLACE.sub(one, template)
+
+
+def _unescape(text: str) -> str:
+    return text.replace("\\\\n", "\0").replace("\\n", "\n").replace("\0", "\\n")
+
+
+def load(name: str = "corpus.txt") -> list[Line]:
+    path = DATA / name
+    section = ""
+    shapes: list[tuple[str, str, str]] = []
+    contexts: list[str] = []
+    out: list[Line] = []
+    for number, raw in enumerate(path.read_text().splitlines(), 1):
+        where = f"{name}:{number}"
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        if raw.startswith("[") and raw.endswith("]"):
+            section = raw[1:-1]
+            continue
+        if section == "contexts":
+            contexts.append(raw)
+            continue
+        label, _, body = raw.partition("\t")
+        if not body:
+            raise ValueError(f"{where}: expected label<TAB>text")
+        if section == "shapes":
+            shapes.append((label, body, where))
+        elif section == "lines":
+            for copy in range(LINE_COPIES if _PLACE.search(body) else 1):
+                filled = _unescape(_fill(body, random.Random(f"{where}#{copy}")))
+                secrets = tuple(_MARK.findall(filled))
+                out.append(Line(label, _MARK.sub(r"\1", filled), secrets, where))
+        elif section == "negatives":
+            for copy in range(NEGATIVE_COPIES if _PLACE.search(body) else 1):
+                filled = _unescape(_fill(body, random.Random(f"{where}#{copy}")))
+                out.append(Line(label, filled, (), where))
+        else:
+            raise ValueError(f"{where}: line outside a section")
+    for index, (kind, shape, where) in enumerate(shapes):
+        for context in contexts[index % 3::3]:
+            secret = _unescape(_fill(shape, random.Random(f"{where}/{context}")))
+            out.append(Line(kind, context.replace("{s}", secret), (secret,), where))
+    return out
+
+
+def leaked(secret: str, output: str) -> bool:
+    """True when any 12 characters of the secret (all of it when shorter) survive."""
+    if len(secret) <= 12:
+        return secret in output
+    return any(secret[i:i + 12] in output for i in range(0, len(secret) - 11, 4)) or \
+        secret[-12:] in output

@@ -1,0 +1,149 @@
+"""toolpipe.secrets: what a secret looks like, and how to find every one in linear time.
+
+Layout (the face re-exports what users need; the rest is private):
+
+    _rules    the detectors: one row per shape, each with its triggers and regex
+    _values   context tests: a variable, a call, a type, a placeholder is not a secret
+    _scan     the scanner: one re2 pass for triggers, one for high-entropy runs, merge
+
+The redaction layer (``toolpipe.layers.redaction``), the trace recorder and the shield's
+warnings all use ``SecretPatternSet``; the labels it writes, ``[REDACTED:<kind>]``, are
+stable (the kinds are listed in ``KINDS`` and in docs/layers/redaction.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Protocol
+
+import attrs
+
+from toolpipe._checks import finite_number
+from toolpipe.errors import ConfigError
+from toolpipe.secrets._rules import RULES as _RULES
+from toolpipe.secrets._scan import merge as _merge
+from toolpipe.secrets._scan import scan as _scan
+from toolpipe.secrets._scan import shannon_entropy as shannon_entropy
+
+__all__ = ["KINDS", "Matcher", "SecretPatternSet", "shannon_entropy"]
+
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(
+    [r.kind for r in _RULES] + ["pgp_private_key", "high_entropy"]))
+
+_KIND = re.compile(r"[a-z0-9_]+")
+
+
+class Matcher(Protocol):
+    """What an added pattern must do (a compiled ``re.Pattern`` does)."""
+
+    def sub(self, repl: str, string: str) -> str: ...
+
+    def finditer(self, string: str) -> Iterator[re.Match[str]]: ...
+
+    def search(self, string: str) -> re.Match[str] | None: ...
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+@attrs.frozen
+class SecretPatternSet:
+    """The built-in detectors (``builtin``), the entropy guess (``entropy``), and patterns
+    added with ``with_pattern``, which run after them on the redacted text, in order."""
+
+    patterns: tuple[tuple[str, Matcher], ...] = ()
+    entropy: bool = True
+    min_length: int = 32
+    min_entropy: float = 4.5
+    builtin: bool = True
+
+    @classmethod
+    def default_common(cls) -> SecretPatternSet:
+        return cls()
+
+    @classmethod
+    def empty(cls) -> SecretPatternSet:
+        return cls((), entropy=False, builtin=False)
+
+    def with_pattern(self, kind: str, regex: str | re.Pattern[str]) -> SecretPatternSet:
+        """Add a pattern after the existing ones; ``kind`` names it in the replacement."""
+        if not isinstance(kind, str) or not _KIND.fullmatch(kind) or len(kind) > 24:
+            raise ConfigError(
+                f"kind must be 1-24 lower-case letters, digits or _, got {kind!r}"
+            )
+        compiled: Matcher
+        if isinstance(regex, re.Pattern):
+            compiled = regex
+        else:
+            try:
+                compiled = re.compile(regex)
+            except (re.error, TypeError) as exc:
+                raise ConfigError(f"regex for {kind!r} is invalid: {exc}") from None
+        if compiled.search(""):
+            raise ConfigError(f"regex for {kind!r} matches the empty string")
+        return attrs.evolve(self, patterns=(*self.patterns, (kind, compiled)))
+
+    def with_entropy(self, enabled: bool = True, *, min_length: int = 32,
+                     min_entropy: float = 4.5) -> SecretPatternSet:
+        if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
+            raise ConfigError(f"min_length must be a positive int, got {min_length!r}")
+        bits = finite_number("min_entropy", min_entropy, minimum=0.0)
+        return attrs.evolve(self, entropy=enabled, min_length=min_length, min_entropy=bits)
+
+    def without_entropy(self) -> SecretPatternSet:
+        return attrs.evolve(self, entropy=False)
+
+    def without_builtin(self) -> SecretPatternSet:
+        return attrs.evolve(self, builtin=False)
+
+    def kinds(self) -> list[str]:
+        built = [k for k in KINDS if k != "high_entropy"] if self.builtin else []
+        return built + [k for k, _ in self.patterns] + (
+            ["high_entropy"] if self.entropy else [])
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, kind) of each secret the built-in detectors and the entropy guess
+        find, in order, as offsets into ``text`` (added patterns are not included)."""
+        if not (self.builtin or self.entropy) or not text:
+            return []
+        buf = _encode(text)
+        found = _merge(_scan(buf, builtin=self.builtin, entropy=self.entropy,
+                             min_length=self.min_length, min_entropy=self.min_entropy))
+        if not found or len(buf) == len(text):
+            return [(lo, hi, kind) for lo, hi, kind, _ in found]
+        # offsets into the bytes → offsets into the text, in one pass
+        out: list[tuple[int, int, str]] = []
+        at_byte = at_char = 0
+        for lo, hi, kind, _ in found:
+            at_char += len(buf[at_byte:lo].decode("utf-8", "surrogatepass"))
+            start = at_char
+            at_char += len(buf[lo:hi].decode("utf-8", "surrogatepass"))
+            at_byte = hi
+            out.append((start, at_char, kind))
+        return out
+
+    def redact(self, text: str) -> str:
+        found = self.spans(text)
+        if found:
+            pieces: list[str] = []
+            at = 0
+            for lo, hi, kind in found:
+                pieces += [text[at:lo], "[REDACTED:", kind, "]"]
+                at = hi
+            pieces.append(text[at:])
+            text = "".join(pieces)
+        for kind, pattern in self.patterns:
+            text = pattern.sub(f"[REDACTED:{kind}]", text)
+        return text
+
+    def find(self, text: str) -> list[tuple[str, str]]:
+        """(kind, secret) pairs that ``redact`` would replace, in order."""
+        found = [(kind, text[lo:hi]) for lo, hi, kind in self.spans(text)]
+        if self.patterns:
+            text = attrs.evolve(self, patterns=()).redact(text)
+            for kind, pattern in self.patterns:
+                found.extend((kind, m.group(0)) for m in pattern.finditer(text))
+                text = pattern.sub(f"[REDACTED:{kind}]", text)
+        return found

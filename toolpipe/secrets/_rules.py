@@ -1,0 +1,208 @@
+"""The detectors: one row per shape of secret, found from a trigger.
+
+A rule fires only where one of its *triggers* occurs; the scanner finds every trigger of
+every rule in one linear-time pass (re2, over the UTF-8 bytes), then matches the rule's own
+regex at that place. Each regex starts at its trigger, is anchored there, and is built of
+single character classes and bounded repeats, so one attempt is short and never
+backtracks far. Facts about the shapes come from gitleaks' rules and detect-secrets'
+plugins (prefixes, lengths, alphabets); the code is ours.
+
+``value`` names the groups that may hold the secret (the whole match when empty): a key keeps
+its name and quotes, so ``"password": "[REDACTED:password]"`` stays valid JSON.
+``check`` names a context test in ``_values`` that may refuse a match (an identifier, a
+call, a placeholder are not secrets). ``bounded`` asks that no letter or digit come right
+before the trigger (``xAKIA…`` is not an AWS key).
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+# Priorities when spans overlap: a provider's shape says most, the key it sits under less,
+# the entropy guess least. Overlapping spans are merged and take the best label.
+PROVIDER, CONTEXT, GUESS = 0, 1, 2
+PUBLIC_ZONE = 3  # not a secret: a span the entropy guess leaves alone
+
+
+@attrs.frozen
+class Rule:
+    kind: str
+    triggers: tuple[str, ...]  # case-insensitive literals
+    regex: re.Pattern[bytes]
+    value: tuple[str, ...] = ()  # groups replaced, the first that matched; () the whole
+    check: str | None = None
+    priority: int = PROVIDER
+    bounded: bool = True
+    shape: str = ""  # re2, what must follow a trigger for the rule to be tried at all
+    case_triggers: tuple[str, ...] = ()  # re2 fragments matched case-sensitively
+
+
+def _rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
+          value: tuple[str, ...] = (), check: str | None = None, priority: int = PROVIDER,
+          bounded: bool = True, shape: str = "", case_triggers: tuple[str, ...] = ()
+          ) -> Rule:
+    trig = (triggers,) if isinstance(triggers, str) else triggers
+    return Rule(kind, tuple(t.lower() for t in trig), re.compile(regex.encode()), value,
+                check, priority, bounded, shape, case_triggers)
+
+
+B64 = r"A-Za-z0-9+/"
+URLSAFE = r"A-Za-z0-9_\-"
+_END = r"(?![A-Za-z0-9_\-])"  # the token ends here
+
+# --- secret-named keys ------------------------------------------------------------------------
+
+PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass")
+KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "access_key",
+             "access-key", "accesskey", "private_key", "private-key", "privatekey",
+             "credential", "credentials", "auth_key", "authkey", "signing_key",
+             "encryption_key", "master_key")
+_SUFFIX = r"(?:[_\-.]?(?:key|token|secret|value|string|str))?"
+# A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
+# bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
+_VALUE = (
+    r"""(?:"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
+    r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
+    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
+)
+_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>[ \t]*(?:=>|:=|=|:)[ \t]*|[ \t]+|>)"""
+
+
+def _kv(kind: str, words: tuple[str, ...]) -> Rule:
+    alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
+                                                                        reverse=True))
+    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
+                 value=("dq", "sq", "eq", "bq", "bare"), check="key_value", priority=CONTEXT,
+                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}[ \t]*[=:> \t]""")
+
+
+RULES: tuple[Rule, ...] = (
+    # --- private key blocks, in any wrapping, JSON-escaped or cut short -----------------
+    _rule("pem_private_key", "-----begin",
+          r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+          r"(?:(?:\s|\\[nr])*[A-Za-z][A-Za-z\-]{1,30}: [^\n\\]{0,200})*"
+          rf"(?:[{B64}=\r\n]|\\[nr]|[ \t]{{1,16}}(?=[{B64}=]{{8}}))*"
+          r"(?:[ \t]*-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
+          check="pem", bounded=False, shape=r"[ A-Z0-9]{0,40}PRIVATE KEY"),
+    _rule("pem_private_key", "LS0tLS1CRUdJTi",  # base64 of a PEM block (kubeconfig *-data)
+          rf"LS0tLS1CRUdJTi[{B64}]{{8,65536}}={{0,2}}", check="b64_pem"),
+    # --- clouds ---------------------------------------------------------------------------
+    _rule("aws_access_key", ("akia", "asia", "agpa", "abia", "acca", "aida", "aroa", "aipa",
+                             "anpa", "anva", "apka", "a3t"),
+          r"(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
+          r"[A-Z0-9]{16}", shape="[A-Z0-9]{16}", bounded=False),
+    _rule("aws_secret_key", ("aws_secret", "secret_access_key", "secretaccesskey",
+                             "aws-secret", "secret-access-key"),
+          r"(?i:(?:aws)?[_\-]?secret[_\-]?(?:access)?[_\-]?key(?:[_\-]?id)?)"
+          r"""\\?["']?[ \t]*(?:=>|:=|=|:)[ \t]*\\?["']?"""
+          r"(?P<v>(?:[A-Za-z0-9+]|\\?/){40})(?![A-Za-z0-9+/])", value=("v",)),
+    _rule("azure_storage_key", "accountkey=",
+          rf"(?i:accountkey)=(?P<v>[{B64}]{{86}}==)", value=("v",)),
+    _rule("google_api_key", "aiza", rf"AIza[{URLSAFE}]{{35}}", shape=rf"[{URLSAFE}]{{35}}",
+          bounded=False),
+    _rule("google_oauth", ("ya29.", "gocspx-"),
+          rf"(?:ya29\.[{URLSAFE}]{{30,512}}|GOCSPX-[{URLSAFE}]{{28}}){_END}",
+          shape=rf"[{URLSAFE}]{{28}}"),
+    _rule("digitalocean_token", ("dop_v1_", "doo_v1_", "dor_v1_"),
+          r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])", shape="[a-f0-9]{64}"),
+    _rule("vault_token", ("hvs.", "hvb.", "hvr."), rf"hv[sbr]\.[{URLSAFE}]{{24,512}}{_END}",
+          shape=rf"[{URLSAFE}]{{24}}"),
+    _rule("databricks_token", "dapi", r"dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])",
+          shape="[a-f0-9]{32}"),
+    # --- code hosts and registries -----------------------------------------------------
+    _rule("github_pat", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+          r"gh[pousr]_[A-Za-z0-9]{36,255}", shape="[A-Za-z0-9]{36}", bounded=False),
+    _rule("github_pat", "github_pat_", r"github_pat_[A-Za-z0-9_]{60,255}",
+          shape="[A-Za-z0-9_]{60}", bounded=False),
+    _rule("gitlab_pat", ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-",
+                         "glimt-", "glagent-", "gloas-", "gr1348941"),
+          rf"(?:gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|agent|oas)-|GR1348941)[{URLSAFE}]{{20,512}}",
+          shape=rf"[{URLSAFE}]{{20}}", bounded=False),
+    _rule("npm_token", "npm_", r"npm_[A-Za-z0-9]{36}", shape="[A-Za-z0-9]{36}", bounded=False),
+    _rule("pypi_token", "pypi-ag",
+          rf"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[{URLSAFE}]{{40,512}}", bounded=False),
+    _rule("huggingface_token", ("hf_", "api_org_"), rf"(?:hf_|api_org_)[A-Za-z]{{34}}{_END}",
+          shape="[A-Za-z]{34}"),
+    # --- messaging, payments, mail -----------------------------------------------------
+    _rule("slack_token", ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-",
+                          "xoxo-", "xapp-"),
+          r"(?:xox[abposrec](?:\.xox[a-z])?-[0-9A-Za-z\-]{10,512}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)",
+          shape=r"[0-9A-Za-z\-]{8}", bounded=False),
+    _rule("slack_webhook", "hooks.slack.com",
+          rf"hooks\.slack\.com/(?:services|workflows|triggers)/[{B64}_\-]{{20,512}}"),
+    _rule("discord_webhook", ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
+          rf"discord(?:app)?\.com/api/webhooks/\d+/[{URLSAFE}]{{60,512}}"),
+    _rule("telegram_bot_token", (), rf"\d{{8,10}}:AA[{URLSAFE}]{{33}}{_END}",
+          case_triggers=(rf"[0-9]{{8,10}}:AA[{URLSAFE}]{{33}}",)),
+    _rule("stripe_key", ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_",
+                         "rk_prod_", "whsec_"),
+          r"(?:(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{32,512})",
+          shape="[0-9A-Za-z+/=]{10}", bounded=False),
+    _rule("square_token", ("sq0atp-", "sq0csp-"), rf"sq0(?:atp|csp)-[{URLSAFE}]{{22,60}}",
+          shape=rf"[{URLSAFE}]{{22}}"),
+    _rule("shopify_token", ("shpat_", "shpca_", "shppa_", "shpss_"),
+          r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", shape="[a-fA-F0-9]{32}", bounded=False),
+    _rule("twilio_key", "sk", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", shape="[0-9a-fA-F]{32}"),
+    _rule("sendgrid_key", "sg.", rf"SG\.[{URLSAFE}]{{22}}\.[{URLSAFE}]{{43}}{_END}",
+          shape=rf"[{URLSAFE}]{{22}}\.", bounded=False),
+    _rule("mailgun_key", "key-", r"key-[0-9a-f]{32}(?![A-Za-z0-9])", shape="[0-9a-f]{32}"),
+    # --- AI providers ---------------------------------------------------------------------
+    _rule("anthropic_key", "sk-ant-", rf"sk-ant-[a-z]{{2,8}}\d\d-[{URLSAFE}]{{32,512}}",
+          shape=r"[a-z]{2,8}[0-9][0-9]-", bounded=False),
+    _rule("openai_key", "sk-",
+          rf"sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?[{URLSAFE}]{{32,512}}",
+          shape=rf"[{URLSAFE}]{{32}}"),
+    # --- other services -----------------------------------------------------------------
+    _rule("service_token", ("lin_api_", "pmak-", "nrak-", "dp.pt.", "dp.st.", "dt0c01.",
+                            "glc_", "glsa_", "age-secret-key-1", "atatt3", "hrku-", "sntrys_",
+                            "figd_", "dop_v1_"),
+          r"(?:lin_api_[A-Za-z0-9]{40}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|NRAK-[A-Z0-9]{27}"
+          r"|dp\.(?:pt|st)\.[A-Za-z0-9]{40,512}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"
+          rf"|glc_[{B64}]{{32,512}}={{0,2}}|glsa_[A-Za-z0-9]{{32}}_[A-Fa-f0-9]{{8}}"
+          r"|AGE-SECRET-KEY-1[0-9A-Z]{58}|ATATT3[A-Za-z0-9_\-=]{150,512}"
+          rf"|HRKU-[{URLSAFE}]{{30,512}}|sntrys_[A-Za-z0-9+/=_]{{40,512}}|figd_[{URLSAFE}]{{40,512}})",
+          shape=r"[A-Za-z0-9_\-+/=.]{20}", bounded=False),
+    # --- tokens and credentials by shape ---------------------------------------------------
+    _rule("jwt", "eyj",
+          rf"eyJ[{URLSAFE}]{{8,4096}}\.eyJ[{URLSAFE}]{{8,8192}}\.[{URLSAFE}]{{0,4096}}",
+          shape=rf"[{URLSAFE}]{{8}}[{URLSAFE}]*\.eyJ"),
+    _rule("bearer", "bearer",
+          r"(?i:bearer)\s{1,8}(?P<v>[A-Za-z0-9\-._~+/=]{1,4096})",
+          value=("v",), check="bearer", bounded=False, shape=r"\s{1,8}[A-Za-z0-9\-._~+/=]"),
+    _rule("basic_auth", "basic",
+          rf"(?i:basic)[ \t]+(?P<v>[{B64}]{{4,4096}}={{0,2}})(?![{B64}=])",
+          value=("v",), check="basic", bounded=False, shape=r"[ \t]+[A-Za-z0-9+/]{4}"),
+    _rule("url_password", "://",
+          r"""://[^\s:/@"'<>\\]{0,128}:(?P<v>[^\s@/"'<>\\]{1,256})@""",
+          value=("v",), check="url_password", bounded=False,
+          shape=r"""[^\s:/@"'<>\\]*:[^\s@/"'<>\\]+@"""),
+    # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
+    _kv("password", PASSWORD_WORDS),
+    _rule("password", ("mysql", "mariadb"),
+          r"""(?:mysql|mariadb)[a-z]*[^\n;|&]{0,200}? -p(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|"""
+          r"""[^\s'"-][^\s]{0,255})""", value=("v",), check="url_password", bounded=False),
+    _kv("api_key_kv", KEY_WORDS),
+)
+
+# Spans where long base64 is public by construction (the entropy guess skips them).
+PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in (
+    _rule("public_block", "-----begin",
+          r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|"
+          r"PGP SIGNATURE|PGP MESSAGE|SSH2 PUBLIC KEY|CERTIFICATE REQUEST|NEW CERTIFICATE "
+          r"REQUEST|X509 CRL|TRUSTED CERTIFICATE|ENCRYPTED MESSAGE|SIGNED MESSAGE|DH PARAMETERS|"
+          r"EC PARAMETERS)-----"
+          r"(?:(?:\s|\\[nr])*[A-Za-z][A-Za-z\-]{1,30}: [^\n\\]{0,200})*"
+          rf"(?:[{B64}=\r\n]|\\[nr]|[ \t]{{1,16}}(?=[{B64}=]{{8}}))*", bounded=False,
+          shape=r" (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC|PGP (?:PUBLIC|SIGNATURE|MESSAGE)|SSH2|"
+                r"NEW CERTIFICATE|X509|TRUSTED|ENCRYPTED MESSAGE|SIGNED|DH PARAM|EC PARAM)"),
+    _rule("public_key", ("ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-", "sk-ssh-",
+                         "sk-ecdsa-"),
+          rf"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-"
+          rf"nistp256)@openssh\.com) +[{B64}=]+"),
+    _rule("data_uri", ";base64,", rf";base64,[{B64}=_\-]*"),
+    _rule("public_b64_pem", ("LS0tLS1CRUdJTiBDRVJUSUZJQ0FUR", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
+          rf"LS0tLS1CRUdJTiB[{B64}]*={{0,2}}"),
+    _rule("arn", "arn:aws", r"arn:aws[a-z\-]*:[^\s\"'`]*"),
+))

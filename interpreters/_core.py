@@ -37,8 +37,10 @@ from toolpipe.effects import (
 )
 from toolpipe.errors import ProgramError, ToolError
 from toolpipe.events import LoggedEvent
+from toolpipe.secrets import SecretPatternSet
 
 log = logging.getLogger("toolpipe.interpreters")
+_SCRUB = SecretPatternSet.default_common()
 
 
 # What user code may raise and have become a failure of its own call: every Exception, and
@@ -150,7 +152,9 @@ class BaseInterpreter:
     def _emit(self, effect: Emit) -> None:
         event = effect.event
         if isinstance(event, LoggedEvent):
-            logging.getLogger(event.logger).log(event.level, "%s", event.message())
+            # the last line of defence: a log line never carries a raw secret
+            logging.getLogger(event.logger).log(event.level, "%s",
+                                                _SCRUB.redact(event.message()))
         if self._collect:
             self.events.append(effect.event)
         if self.on_event is not None:

@@ -24,6 +24,9 @@ from toolpipe.pipeline import PipelineBuilder, ToolPipeline
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
+from toolpipe.secrets import SecretPatternSet
+
+_SCRUB = SecretPatternSet.default_common()
 
 DEFAULT_MAX_CONCURRENCY = 8
 DEFAULT_CALL_DEADLINE = 600.0
@@ -202,7 +205,10 @@ class Engine:
                 else:
                     error = (repr(answer.failure()) if not isinstance(answer, Success)
                              else f"returned {value!r:.60}, not a DispatchResult")
-                    yield Emit(DispatchFailed(turn=turn, call_id=ids[i], error=error))
+                    # an exception's text may quote what the tool printed: no raw secret
+                    # goes into an event or a log
+                    yield Emit(DispatchFailed(turn=turn, call_id=ids[i],
+                                              error=_SCRUB.redact(error)))
                     result = DispatchResult.failed(ids[i], NoResult(calls[i].name))
                 results[i] = result
                 yield Emit(CallFinished(turn, i, calls[i].name, calls[i].input, result, True))

@@ -65,17 +65,18 @@ _SUFFIX = r"(?:[_\-.]?(?:key|token|secret|value|string|str))?"
 _VALUE = (
     r"""(?:"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
+    r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
 )
-_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>[ \t]*(?:=>|:=|=|:)[ \t]*|[ \t]+|>)"""
+_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:)\s{0,8}|[ \t]+|>)"""
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
                                                                         reverse=True))
     return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
-                 value=("dq", "sq", "eq", "bq", "bare"), check="key_value", priority=CONTEXT,
-                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}[ \t]*[=:> \t]""")
+                 value=("dq", "sq", "eq", "bq", "uq", "bare"), check="key_value", priority=CONTEXT,
+                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}[=:>\s]""")
 
 
 RULES: tuple[Rule, ...] = (

@@ -232,7 +232,7 @@ _RUNS: dict[int, _re2.RE2] = {}
 
 
 _RUN_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+=_-/")
-_BOUNDARY = frozenset(range(256)) - _RUN_CHARS - {0x5C, 0x25}
+_BOUNDARY = frozenset(range(256)) - _RUN_CHARS
 _ATOM = rb"[A-Za-z0-9+=_\-/]"
 
 
@@ -263,7 +263,7 @@ def _runs(min_length: int) -> _re2.RE2:
     if found is None:
         # the character before a run is not a run character (or the text starts)
         found = _RUNS[min_length] = _compile(
-            rb"(?:^|[^A-Za-z0-9+=_\-/\\%])" + _not_starting(_SRI, min_length))
+            rb"(?:^|[^A-Za-z0-9+=_\-/])" + _not_starting(_SRI, min_length))
     return found
 
 
@@ -281,14 +281,17 @@ def shannon_entropy(token: str | bytes) -> float:
     return -sum((c / n) * math.log2(c / n) for c in Counter(token).values())
 
 
-def entropy_spans(buf: bytes, public: list[tuple[int, int]], min_length: int,
-                  min_entropy: float) -> list[Span]:
+def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
+                  min_length: int, min_entropy: float) -> list[Span]:
+    """High-entropy runs. A run part of which a rule already redacted is judged on what
+    is left of it (the rest of ``Zx9Q…ghp_…`` is not protected by the token in it)."""
     spans: list[Span] = []
     match = _runs(min_length).Match
-    distinct = 2 ** min_entropy
     pos, end = 0, len(buf)
     shelter = iter(public)
     zone = next(shelter, (end, end))
+    covers = sorted((lo, hi) for lo, hi, _, _ in found)
+    ci = 0
     left = budget(end) // 2
     while pos < end:
         lo, hi = match(_UNANCHORED, buf, pos, end)[0]
@@ -301,31 +304,47 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], min_length: int,
             break
         if buf[lo] in _BOUNDARY:
             lo += 1
-        if hi - lo > MAX_RUN:
-            continue
-        token = buf[lo:hi]
-        if token.startswith(_SKIP_STARTS):
+        if hi - lo > MAX_RUN or buf.startswith(_SKIP_STARTS, lo):
             continue
         while zone[1] <= lo:
             zone = next(shelter, (end, end))
         if zone[0] <= lo:
             continue
-        if b"=" in token[:-2]:
-            key = _ENV_KEY.match(token)
-            if key is not None:  # NAME=value: the name is not part of the secret
-                lo += key.end()
-                token = token[key.end():]
-                if len(token) < min_length:
-                    continue
-        chars = set(token)
-        if len(chars) < distinct or not (chars & _UPPER and chars & _LOWER and chars & _DIGIT):
+        while ci < len(covers) and covers[ci][1] <= lo:
+            ci += 1
+        if ci < len(covers) and covers[ci][0] < hi:  # rules took part of it
+            start, j = lo, ci
+            while j < len(covers) and covers[j][0] < hi:
+                if covers[j][0] - start >= min_length:
+                    spans += _judge(buf, start, covers[j][0], min_entropy)
+                start = max(start, covers[j][1])
+                j += 1
+            if hi - start >= min_length:
+                spans += _judge(buf, start, hi, min_entropy)
             continue
-        if buf[max(0, lo - 8):lo].endswith(_HASH_LEADS):
-            continue
-        if shannon_entropy(token) < min_entropy or _ascending(token):
-            continue
-        spans.append((lo, hi, "high_entropy", GUESS))
+        spans += _judge(buf, lo, hi, min_entropy, min_length)
     return spans
+
+
+def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, min_length: int = 0
+           ) -> list[Span]:
+    token = buf[lo:hi]
+    if min_length and b"=" in token[:-2]:
+        key = _ENV_KEY.match(token)
+        if key is not None:  # NAME=value: the name is not part of the secret
+            lo += key.end()
+            token = token[key.end():]
+            if len(token) < min_length:
+                return []
+    chars = set(token)
+    if len(chars) < 2 ** min_entropy or chars.isdisjoint(_UPPER) or \
+            chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
+        return []
+    if buf[max(0, lo - 8):lo].endswith(_HASH_LEADS):
+        return []
+    if shannon_entropy(token) < min_entropy or _ascending(token):
+        return []
+    return [(lo, hi, "high_entropy", GUESS)]
 
 
 _RUN_CLUSTER = _compile(
@@ -366,5 +385,5 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
     if not builtin:
         spans = []
     if entropy:
-        spans += entropy_spans(buf, public, min_length, min_entropy)
+        spans += entropy_spans(buf, public, spans, min_length, min_entropy)
     return spans

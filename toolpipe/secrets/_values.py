@@ -30,6 +30,7 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secretstr secretbytes field""".split())
 
 
+_LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
 
 
@@ -62,6 +63,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a count, a port, a length
     sep = match.group("sep")
     start = match.start()
+    if b"\n" in sep and not _LONG_ALNUM.match(value):
+        return None  # "secret:" ending a line opens a YAML block; only a token counts
     if sep.strip() == b"" or sep == b">":
         # "password hunter2" is prose unless it is a flag (--password hunter2) and a
         # value after ">" only counts inside <password>…</password>.

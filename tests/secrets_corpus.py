@@ -27,6 +27,7 @@ ALPHABETS = {
 }
 WORDS = ["alpha", "bravo", "delta", "kilo", "lima", "oscar", "tango", "zulu"]
 _PLACE = re.compile(r"\{(b62|b64|url|hex|HEX|up|low|alpha|dig):(\d+)\}|\{word\}|\{b64of:([^}]*)\}")
+_RANDOM = re.compile(r"\{(b62|b64|url|hex|HEX|up|low|alpha|dig):\d+\}|\{word\}")
 _MARK = re.compile(r"⟦(.*?)⟧", re.S)
 NEGATIVE_COPIES = 6  # a negative template with placeholders is drawn this many times
 LINE_COPIES = 3
@@ -81,12 +82,12 @@ def load(name: str = "corpus.txt") -> list[Line]:
         if section == "shapes":
             shapes.append((label, body, where))
         elif section == "lines":
-            for copy in range(LINE_COPIES if _PLACE.search(body) else 1):
+            for copy in range(LINE_COPIES if _RANDOM.search(body) else 1):
                 filled = _unescape(_fill(body, random.Random(f"{where}#{copy}")))
                 secrets = tuple(_MARK.findall(filled))
                 out.append(Line(label, _MARK.sub(r"\1", filled), secrets, where))
         elif section == "negatives":
-            for copy in range(NEGATIVE_COPIES if _PLACE.search(body) else 1):
+            for copy in range(NEGATIVE_COPIES if _RANDOM.search(body) else 1):
                 filled = _unescape(_fill(body, random.Random(f"{where}#{copy}")))
                 out.append(Line(label, filled, (), where))
         else:

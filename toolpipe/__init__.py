@@ -20,6 +20,7 @@ from toolpipe.agent import (
     UserMessage,
     Wave,
     plan_waves,
+    redact_messages,
 )
 from toolpipe.context import (
     Allow,
@@ -148,6 +149,7 @@ __all__ = [
     "map_program",
     "plan_waves",
     "pure",
+    "redact_messages",
     "run_pure",
     "sequence",
     "similarity",

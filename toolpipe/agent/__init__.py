@@ -7,7 +7,8 @@ Layout (private modules behind this face):
 - ``_engine``: ``Engine`` (waves dispatched concurrently, ids stamped, a backstop deadline)
   and its events ``TurnPlanned``, ``CallFinished``, ``DispatchFailed``;
 - ``_conversation``: the messages, ``ModelReply``, the ``Model`` protocol, ``ScriptedModel``;
-- ``_loop``: ``Agent`` and ``AgentRun``.
+- ``_loop``: ``Agent`` and ``AgentRun``;
+- ``_redact``: ``redact_messages``, secrets scrubbed from what goes to the model.
 
 It may import the kernel (context, effects, pipeline, registry, result, program, errors)
 and ``layers`` for nothing but their helpers; nothing in the kernel or in ``layers``
@@ -34,10 +35,11 @@ from toolpipe.agent._engine import TurnPlanned as TurnPlanned
 from toolpipe.agent._loop import Agent as Agent
 from toolpipe.agent._loop import AgentRun as AgentRun
 from toolpipe.agent._loop import StopReason as StopReason
+from toolpipe.agent._redact import redact_messages as redact_messages
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE", "DEFAULT_MAX_CONCURRENCY", "NO_RESULT", "Agent", "AgentRun",
     "AssistantMessage", "CallFinished", "DispatchFailed", "Engine", "Message", "Model",
     "ModelReply", "ScriptedModel", "StopReason", "ToolCall", "ToolResultsMessage",
-    "TurnPlanned", "UserMessage", "Wave", "plan_waves",
+    "TurnPlanned", "UserMessage", "Wave", "plan_waves", "redact_messages",
 ]

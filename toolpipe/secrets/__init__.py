@@ -28,8 +28,11 @@ from toolpipe.secrets._scan import shannon_entropy as shannon_entropy
 
 __all__ = ["KINDS", "Matcher", "SecretPatternSet", "shannon_entropy"]
 
+# Every label a redaction may write: the detectors' kinds, the entropy guess, "dense" (a
+# text too full of candidates to judge one by one, redacted whole) and "tool_input" (a
+# call's own input echoed back, by the redaction layer's option).
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(
-    [r.kind for r in _RULES] + ["pgp_private_key", "high_entropy"]))
+    [r.kind for r in _RULES] + ["pgp_private_key", "high_entropy", "dense", "tool_input"]))
 
 _KIND = re.compile(r"[a-z0-9_]+")
 
@@ -99,7 +102,8 @@ class SecretPatternSet:
         return attrs.evolve(self, builtin=False)
 
     def kinds(self) -> list[str]:
-        built = [k for k in KINDS if k != "high_entropy"] if self.builtin else []
+        built = [k for k in KINDS if k not in ("high_entropy", "tool_input")] \
+            if self.builtin else []
         return built + [k for k, _ in self.patterns] + (
             ["high_entropy"] if self.entropy else [])
 

@@ -176,9 +176,9 @@ RULES: tuple[Rule, ...] = (
           rf"(?i:basic)[ \t]+(?P<v>[{B64}]{{4,4096}}={{0,2}})(?![{B64}=])",
           value=("v",), check="basic", bounded=False, shape=r"[ \t]+[A-Za-z0-9+/]{4}"),
     _rule("url_password", "://",
-          r"""://[^\s:/@"'<>\\]{0,128}:(?P<v>[^\s@/"'<>\\]{1,256})@""",
+          r"""://[^\s:/@"'<>\\\[\]]{0,128}:(?P<v>[^\s@/"'<>\\\[\]]{1,256})@""",
           value=("v",), check="url_password", bounded=False,
-          shape=r"""[^\s:/@"'<>\\]*:[^\s@/"'<>\\]+@"""),
+          shape=r"""[^\s:/@"'<>\\\[\]]*:[^\s@/"'<>\\\[\]]+@"""),
     # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
     _kv("password", PASSWORD_WORDS),
     _rule("password", ("mysql", "mariadb"),

@@ -76,9 +76,11 @@ class Triggers:
             parts.append(b"(?:^|[^A-Za-z0-9])(?:" + b"|".join(dict.fromkeys(bounded)) + b")")
         parts += list(dict.fromkeys(free))
         self.regex = _compile(b"|".join(parts))
-        self.cluster = _compile(
-            b"(?i:" + b"|".join(re2.escape(t.encode()) for t in literals) + b")(?:[^\n]{0,64}?"
-            b"(?i:" + b"|".join(re2.escape(t.encode()) for t in literals) + b"))*")
+        # a cluster: triggers (literals or fragments) each within 64 bytes of the last
+        any_trigger = b"(?:(?i:" + b"|".join(re2.escape(t.encode()) for t in literals) + b")"
+        any_trigger += b"".join(b"|" + f.encode() for r in rules for f in r.case_triggers)
+        any_trigger += b")"
+        self.cluster = _compile(any_trigger + b"(?:[^\n]{0,64}?" + any_trigger + b")*")
 
     def literal_at(self, buf: bytes, at: int) -> bytes | None:
         head = buf[at:at + 2].lower()
@@ -115,13 +117,11 @@ _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
 # few microseconds of Python, so a text made of triggers (``token: token: …``) would
 # otherwise take seconds. Past it, every cluster of triggers is redacted whole, as
 # ``[REDACTED:dense]``: the guard fails closed. Ordinary text stays far below (10 MB of
-# mixed tool output has about 7,000 triggers; the budget for it is 80,000).
-BUDGET_BASE = 2048
-BUDGET_BYTES_PER_TRIGGER = 128
-
-
-def budget(size: int) -> int:
-    return BUDGET_BASE + size // BUDGET_BYTES_PER_TRIGGER
+# mixed tool output has about 3,500 triggers and 2,400 runs to judge). The budgets are
+# counts, not rates: redacting never adds a trigger or a run outside a label, so a second
+# pass stays under them and changes nothing (Redact∘Redact = Redact).
+TRIGGER_BUDGET = 12_288
+RUN_BUDGET = 6_144
 
 
 def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[int, int]]]:
@@ -137,19 +137,19 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     name = ""
     match = triggers.regex.Match
     pos, size = 0, len(buf)
-    left = budget(size)
+    left = TRIGGER_BUDGET
     while pos < size:
         lo = match(_UNANCHORED, buf, pos, size)[0][0]
         if lo < 0:
             break
         pos = lo + 1
+        start, rules = triggers.rules_at(buf, lo)
+        if buf[start - 1:start] in _LABEL_CHARS and _in_label(buf, start):
+            continue  # "token" in [REDACTED:…_token]: redacting twice changes nothing
         left -= 1
         if left < 0:
             spans += dense_spans(triggers, buf, lo)
             break
-        start, rules = triggers.rules_at(buf, lo)
-        if buf[start - 1:start] in _LABEL_CHARS and _in_label(buf, start):
-            continue  # "token" in [REDACTED:…_token]: redacting twice changes nothing
         for rule in rules:
             if rule.priority == PUBLIC_ZONE:
                 if start >= zone:
@@ -172,6 +172,8 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 if found.group(name) is not None:
                     lo, hi = found.span(name)
                     break
+            if buf.startswith(b"[REDACTED:", lo):
+                continue  # already a label: redacting twice changes nothing
             if rule.check == "pem" and b"-----END" not in buf[hi - 40:hi]:
                 # cut short here, or a body we could not read: the block runs to the next
                 # END line, as the spec's pattern said (one forward search for all BEGINs)
@@ -292,7 +294,7 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
     zone = next(shelter, (end, end))
     covers = sorted((lo, hi) for lo, hi, _, _ in found)
     ci = 0
-    left = budget(end) // 2
+    left = RUN_BUDGET
     while pos < end:
         lo, hi = match(_UNANCHORED, buf, pos, end)[0]
         if lo < 0:

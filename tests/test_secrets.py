@@ -1,0 +1,238 @@
+"""The secrets wing judged on its corpus, its laws, and inputs built to make it slow."""
+
+from __future__ import annotations
+
+import collections
+import pathlib
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.secrets import adversarial
+from interpreters.simulated import SimulatedInterpreter
+from tests.secrets_corpus import Line, leaked, load
+from toolpipe import (
+    AssistantMessage,
+    ConfigError,
+    DispatchContext,
+    DispatchResult,
+    RedactingMiddleware,
+    SecretPatternSet,
+    TextContent,
+    ToolCall,
+    ToolPipeline,
+    ToolRegistry,
+    ToolResultsMessage,
+    UserMessage,
+    redact_messages,
+)
+from toolpipe.config import load_pipeline
+from toolpipe.secrets import KINDS
+
+S = SecretPatternSet.default_common()
+CORPUS = load("corpus.txt")
+HOLDOUT = load("holdout.txt")
+DOC = (pathlib.Path(__file__).parent.parent / "docs" / "layers" / "redaction.md").read_text()
+NEGATIVE_FAMILIES = {"lockfile", "hash", "uuid", "base64_image", "minified", "public_key",
+                     "identifier", "k8s_name"}
+
+
+def score(lines: list[Line], patterns: SecretPatternSet
+          ) -> tuple[float, float, dict[str, list[int]]]:
+    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    caught = positives = changed = negatives = 0
+    for line in lines:
+        out = patterns.redact(line.text)
+        row = per[line.label]
+        row[0] += 1
+        if line.secrets:
+            positives += 1
+            ok = not any(leaked(secret, out) for secret in line.secrets)
+            caught += ok
+            row[1] += ok
+        else:
+            negatives += 1
+            changed += out != line.text
+            row[1] += out != line.text
+    return caught / positives, changed / negatives, per
+
+
+def test_the_corpus_is_as_large_and_as_varied_as_asked():
+    positives = [line for line in CORPUS if line.secrets]
+    negatives = [line for line in CORPUS if not line.secrets]
+    assert len(positives) >= 500 and len({line.label for line in positives}) >= 25
+    assert len(negatives) >= 500
+    assert NEGATIVE_FAMILIES <= {line.label for line in negatives}
+    assert len({line.text for line in CORPUS}) == len(CORPUS)  # no line twice
+
+
+@pytest.mark.parametrize("lines", [CORPUS, HOLDOUT], ids=["corpus", "holdout"])
+def test_recall_and_over_redaction(lines):
+    recall, changed, per = score(lines, S)
+    assert recall >= 0.98 and changed <= 0.01, (recall, changed)
+    for label, (n, good) in per.items():
+        kind_of_secret = any(line.label == label and line.secrets for line in lines)
+        if kind_of_secret:
+            assert good / n >= 0.9, (label, good, n)
+        else:
+            assert good / n <= 0.05, (label, good, n)
+
+
+def test_the_corpus_test_can_fail():
+    """The bar is not decoration: a guard without its detectors misses secrets, and one
+    that redacts everything redacts the look-alikes."""
+    recall, _, _ = score(CORPUS, S.without_builtin())
+    assert recall < 0.98
+    _, changed, _ = score(CORPUS, SecretPatternSet.empty().with_pattern("all", r"\S{6,}"))
+    assert changed > 0.01
+
+
+def test_labels_are_the_documented_kinds():
+    seen = set()
+    for line in CORPUS + HOLDOUT:
+        seen |= {kind for kind, _ in S.find(line.text)}
+    assert seen <= set(KINDS)
+    for kind in KINDS:
+        assert f"`{kind}`" in DOC, kind
+
+
+def test_redacting_twice_changes_nothing_on_the_corpus():
+    for line in CORPUS + HOLDOUT:
+        once = S.redact(line.text)
+        assert S.redact(once) == once, line.source
+
+
+# the lines whose secrets are caught on their own (the corpus test counts the rest)
+SECRET_LINES = [line for line in CORPUS if line.secrets and not any(
+    leaked(secret, S.redact(line.text)) for secret in line.secrets)]
+
+
+@settings(max_examples=150)
+@given(st.lists(st.sampled_from(SECRET_LINES), min_size=1, max_size=5),
+       st.sampled_from(["\n", " ", "; ", "\t", " | ", ", "]),
+       st.sampled_from(["", "héllo wörld ", "日本語 ", "\ud800 ", "x" * 40 + " "]))
+def test_no_secret_survives_in_company(lines, separator, prefix):
+    """Secrets side by side, after non-ASCII text (offsets are the text's, not the
+    bytes'): none survives, and the text around them is kept."""
+    text = prefix + separator.join(line.text for line in lines)
+    out = S.redact(text)
+    assert out.startswith(prefix.rstrip())
+    for line in lines:
+        for secret in line.secrets:
+            assert not leaked(secret, out), (line.source, secret)
+
+
+def test_offsets_are_in_characters():
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    text = "日本 ✓ " + token + " fin"
+    [(lo, hi, kind)] = S.spans(text)
+    assert text[lo:hi] == token and kind == "github_pat"
+    assert S.redact(text) == "日本 ✓ [REDACTED:github_pat] fin"
+
+
+# --- linear time, and failing closed ---------------------------------------------------------
+
+
+ADVERSARIAL = adversarial()
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_inputs_take_linear_time(name):
+    """1 MB built to be slow (repeated triggers, long base64, random-looking words): done
+    well inside a bound no quadratic scan could meet (the old PEM rule took 30 s on a
+    quarter of this; the benchmark reports the real times)."""
+    text = ADVERSARIAL[name]
+    start = time.perf_counter()
+    out = S.redact(text)
+    assert time.perf_counter() - start < 3
+    assert S.redact(out) == out
+
+
+def test_a_text_of_triggers_fails_closed():
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    text = "token: " * 60_000 + token + " end"
+    out = S.redact(text)
+    assert "[REDACTED:dense]" in out and token not in out
+
+
+def test_ordinary_text_never_reaches_the_budget():
+    root = pathlib.Path(__file__).parent.parent
+    text = "\n".join(p.read_text() for p in sorted((root / "toolpipe").rglob("*.py")))
+    text += (root / "tests" / "data" / "tldr-linux-examples.txt").read_text()
+    assert S.redact(text).count("[REDACTED:dense]") == text.count("[REDACTED:dense]")
+
+
+# --- the layer: echoed inputs, pipeline-file options ----------------------------------------
+
+
+def echo_registry() -> ToolRegistry:
+    registry = ToolRegistry()
+    registry.tool("login")(lambda input, context: f"logged in as {input['user']} with "
+                                                  f"{input['password']}")
+    return registry
+
+
+def run_login(layer: RedactingMiddleware, **input: str) -> str:
+    p = ToolPipeline.builder().with_middleware(layer).with_core(echo_registry()).build()
+    return SimulatedInterpreter().run(p.dispatch(DispatchContext("login", input))).text
+
+
+def test_echoed_inputs_are_redacted_whatever_their_shape():
+    plain = run_login(RedactingMiddleware(), user="ada", password="plain words here")
+    assert plain == "logged in as ada with plain words here"  # no pattern knows it
+    only = run_login(RedactingMiddleware(echoed_inputs=["password"]), user="ada lovelace",
+                     password="plain words here")
+    assert only == "logged in as ada lovelace with [REDACTED:tool_input]"
+    every = run_login(RedactingMiddleware(echoed_inputs=True), user="ada lovelace",
+                      password="plain words here")
+    assert every == "logged in as [REDACTED:tool_input] with [REDACTED:tool_input]"
+    short = run_login(RedactingMiddleware(echoed_inputs=True, min_echo=20), user="ada",
+                      password="plain words here")
+    assert short == plain
+
+
+@pytest.mark.parametrize("bad", [{"echoed_inputs": "password"}, {"echoed_inputs": [""]},
+                                 {"min_echo": 0}, {"min_echo": True}])
+def test_bad_echo_options(bad):
+    with pytest.raises(ConfigError):
+        RedactingMiddleware(**bad)
+
+
+def test_pipeline_file_echo_option():
+    text = '[[layer]]\nname = "redaction"\nechoed_inputs = ["password"]\n'
+    layer = load_pipeline(text, echo_registry()).layers[0]
+    assert isinstance(layer, RedactingMiddleware) and layer.echoed_inputs == ("password",)
+    every = load_pipeline(text.replace('"password"', '"*"'), echo_registry()).layers[0]
+    assert isinstance(every, RedactingMiddleware) and every.echoed_inputs is True
+    with pytest.raises(ConfigError, match="echoed_inputs"):
+        load_pipeline(text.replace('["password"]', '"password"'), echo_registry())
+
+
+# --- what goes to the model -----------------------------------------------------------------
+
+
+def test_redact_messages_scrubs_every_text_and_keeps_the_structure():
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    messages = [
+        UserMessage(f"use {token}"),
+        AssistantMessage("ok", [ToolCall("c1", "login", {"password": "hunter22x"})]),
+        ToolResultsMessage([DispatchResult("c1", TextContent(f"GITHUB_TOKEN={token}"),
+                                           False, 0.0, "login")]),
+        {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": f"the token is {token}", "signature": "s1g"},
+            {"type": "text", "text": f"token={token}"},
+            {"type": "tool_use", "id": "t1", "name": "Bash",
+             "input": {"command": f"curl -H 'Authorization: Bearer {token}' x"}}]},
+        {"role": "tool", "tool_call_id": "c9", "content": f'{{"api_key": "{token}"}}'},
+    ]
+    out = redact_messages(messages)
+    assert out[0].text == "use [REDACTED:github_pat]"
+    assert out[1].tool_calls[0].input == {"password": "[REDACTED:password]"}
+    assert out[2].results[0].text == "GITHUB_TOKEN=[REDACTED:github_pat]"
+    blocks = out[3]["content"]
+    assert blocks[0] == messages[3]["content"][0]  # signed: untouched
+    assert token not in repr(blocks[1:]) and blocks[2]["id"] == "t1"
+    assert out[4]["tool_call_id"] == "c9" and token not in out[4]["content"]
+    assert token in messages[0].text  # the originals are not changed

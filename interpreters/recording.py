@@ -22,8 +22,8 @@ from typing import Any, TextIO
 from toolpipe import session
 from toolpipe.agent import CallFinished, TurnPlanned
 from toolpipe.effects import CallTool, Emit
-from toolpipe.layers.redaction import SecretPatternSet
 from toolpipe.registry import ToolDeclaration
+from toolpipe.secrets import SecretPatternSet
 
 ABANDONED: Any = object()
 """The answer the driver reports for an effect whose wait was cut off (deadline, cancel)."""
@@ -46,7 +46,7 @@ class TraceRecorder:
         self.sink = sink
         self.raw = raw
         patterns = redact if redact is not None else SecretPatternSet.default_common()
-        self._scrub = None if raw else patterns.redact
+        self._scrub = None if raw else patterns.redact_value
         self.seq = 0
         self.origin: float | None = None
         self._owned = False

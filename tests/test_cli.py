@@ -11,6 +11,7 @@ import pytest
 
 from toolpipe import demo
 from toolpipe.cli import demo_pipeline_text, head, main
+from toolpipe.secrets import SecretPatternSet
 
 
 def run_cli(*argv):
@@ -130,6 +131,7 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     # the session's token is redacted everywhere in the trace (outputs, effects, results)
     text = pathlib.Path(trace).read_text()
     assert SESSION_SECRET not in text and "[REDACTED:github_pat]" in text
+    assert SecretPatternSet.default_common().find(text) == []  # nothing secret-shaped left
     # what if the timeout were longer and nothing were cached? Both recorded attempts of
     # the flaky call were cut off, so the replay cannot invent an answer: it times out.
     other = fast_pipeline(tmp_path, **{"timeout = 0.5": "timeout = 10",

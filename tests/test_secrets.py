@@ -236,3 +236,13 @@ def test_redact_messages_scrubs_every_text_and_keeps_the_structure():
     assert token not in repr(blocks[1:]) and blocks[2]["id"] == "t1"
     assert out[4]["tool_call_id"] == "c9" and token not in out[4]["content"]
     assert token in messages[0].text  # the originals are not changed
+
+
+def test_a_recorded_trace_judges_a_value_with_its_key():
+    from toolpipe.session import ToolRecord, dumps
+    from toolpipe.session._trace import Returned
+
+    record = ToolRecord("login", {"password": "hunter22x", "user": "ada"}, 0.0, 0.1,
+                        Returned(TextContent("ok")))
+    line = dumps(record, S.redact_value)
+    assert "hunter22x" not in line and "[REDACTED:password]" in line and '"ada"' in line

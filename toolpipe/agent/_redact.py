@@ -28,23 +28,11 @@ _SIGNED = frozenset({"thinking", "redacted_thinking"})
 MAX_DEPTH = 64
 
 
-def _under_key(key: Any, value: str, patterns: SecretPatternSet) -> str:
-    """A string under a key: judged with its key, as the detectors read ``key: "value"``
-    (``{"password": "hunter22x"}`` is a password though ``hunter22x`` alone is not)."""
-    if isinstance(key, str) and len(key) <= 64 and value:
-        probe = f'{key}: "{value}"'
-        start = len(key) + 3
-        for lo, hi, kind in patterns.spans(probe):
-            if lo <= start and start + len(value) <= hi:
-                return f"[REDACTED:{kind}]"
-    return patterns.redact(value)
-
-
 def _scrub(value: Any, patterns: SecretPatternSet, depth: int = 0, key: Any = None) -> Any:
     if depth > MAX_DEPTH:
         return value
     if isinstance(value, str):
-        return _under_key(key, value, patterns)
+        return patterns.redact_value(key, value)
     if isinstance(value, Mapping):
         if value.get("type") in _SIGNED:
             return value

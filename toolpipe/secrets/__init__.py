@@ -142,6 +142,18 @@ class SecretPatternSet:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
 
+    def redact_value(self, key: object, value: str) -> str:
+        """A string stored under ``key`` (a dict, a JSON object), judged with its key as
+        the detectors read ``key: "value"``: ``{"password": "hunter22x"}`` holds a password
+        though ``hunter22x`` alone is not one."""
+        if isinstance(key, str) and 0 < len(key) <= 64 and value and "\n" not in key:
+            probe = f'{key}: "{value}"'
+            start = len(key) + 3
+            for lo, hi, kind in self.spans(probe):
+                if lo <= start and start + len(value) <= hi:
+                    return f"[REDACTED:{kind}]"
+        return self.redact(value)
+
     def find(self, text: str) -> list[tuple[str, str]]:
         """(kind, secret) pairs that ``redact`` would replace, in order."""
         found = [(kind, text[lo:hi]) for lo, hi, kind in self.spans(text)]

@@ -64,6 +64,7 @@ class Triggers:
         for lit in literals:  # longest first
             self.by_head.setdefault(lit.encode()[:2], []).append(lit.encode())
         self.fragments = [(re.compile(f.encode()), r) for r in rules for f in r.case_triggers]
+        self.longest = max((len(t) for t in literals), default=1)
         bounded: list[bytes] = []
         free: list[bytes] = []
         for rule in rules:
@@ -82,26 +83,20 @@ class Triggers:
         any_trigger += b")"
         self.cluster = _compile(any_trigger + b"(?:[^\n]{0,64}?" + any_trigger + b")*")
 
-    def literal_at(self, buf: bytes, at: int) -> bytes | None:
-        head = buf[at:at + 2].lower()
-        for lit in self.by_head.get(head, ()):
-            if buf[at:at + len(lit)].lower() == lit:
-                return lit
-        return None
-
     def rules_at(self, buf: bytes, lo: int) -> tuple[int, tuple[Rule, ...]]:
         """Where the trigger found at ``lo`` starts (after its boundary character, if
         any), and the rules to try there."""
-        for at in (lo, lo + 1):
-            lit = self.literal_at(buf, at)
-            if lit is not None:
-                return at, self.by_literal[lit]
+        chunk = buf[lo:lo + self.longest + 1].lower()
+        for skip in (0, 1):
+            for lit in self.by_head.get(chunk[skip:skip + 2], ()):
+                if chunk.startswith(lit, skip):
+                    return lo + skip, self.by_literal[lit]
         return lo, tuple(rule for fragment, rule in self.fragments
                          if fragment.match(buf, lo))
 
 
 _TRIGGERS = Triggers(RULES + PUBLIC)
-_LABEL_CHARS = {b":", b"_", *(bytes([c]) for c in b"abcdefghijklmnopqrstuvwxyz0123456789")}
+_LABEL_CHARS = frozenset(b":_abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _in_label(buf: bytes, start: int) -> bool:
@@ -110,7 +105,7 @@ def _in_label(buf: bytes, start: int) -> bool:
 
 
 _LABEL_KIND = re.compile(rb"[a-z0-9_]*")
-MAX_BARE = 256  # a bare value's length the key-value rules read before the tail scan
+MAX_BARE = 128  # a bare value's length the key-value rules read before the tail scan
 _BARE_TAIL = re.compile(rb"""[^\s"'`,;<>(){}\[\]\\|&]*""")
 _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
 # Work allowed per text before the scanner stops judging triggers one by one: each costs a
@@ -120,8 +115,8 @@ _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
 # mixed tool output has about 3,500 triggers and 2,400 runs to judge). The budgets are
 # counts, not rates: redacting never adds a trigger or a run outside a label, so a second
 # pass stays under them and changes nothing (Redact∘Redact = Redact).
-TRIGGER_BUDGET = 12_288
-RUN_BUDGET = 6_144
+TRIGGER_BUDGET = 8_192
+RUN_BUDGET = 4_096
 
 
 def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[int, int]]]:
@@ -144,7 +139,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
             break
         pos = lo + 1
         start, rules = triggers.rules_at(buf, lo)
-        if buf[start - 1:start] in _LABEL_CHARS and _in_label(buf, start):
+        if start and buf[start - 1] in _LABEL_CHARS and _in_label(buf, start):
             continue  # "token" in [REDACTED:…_token]: redacting twice changes nothing
         left -= 1
         if left < 0:

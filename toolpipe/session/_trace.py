@@ -173,26 +173,29 @@ def _json_object(value: object) -> dict[str, Any]:
 CONVERTER = _converter()
 
 
-def dumps(record: Header | Record, scrub: Callable[[str], str] | None = None) -> str:
-    """One JSON line (without the newline). ``scrub`` rewrites every string value (the
-    recorder's redaction of secrets), never the structure."""
+Scrub = Callable[[object, str], str]  # (the key a string is under, or None; the string)
+
+
+def dumps(record: Header | Record, scrub: Scrub | None = None) -> str:
+    """One JSON line (without the newline). ``scrub`` rewrites every string value, told
+    the key it sits under (the recorder's redaction of secrets), never the structure."""
     data = CONVERTER.unstructure(record)
     if isinstance(record, Header):
         data = {"kind": "header", **data}
     if scrub is not None:
-        data = _scrubbed(data, scrub)
+        data = _scrubbed(data, scrub, None)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _scrubbed(value: Any, scrub: Callable[[str], str]) -> Any:
+def _scrubbed(value: Any, scrub: Scrub, key: object) -> Any:
     if isinstance(value, str):
-        return scrub(value)
+        return scrub(key, value)
     if isinstance(value, dict):
         if value.get("type") == "ImageContent":
             return value  # the image's bytes, base64: data, not text
-        return {k: _scrubbed(v, scrub) for k, v in value.items()}
+        return {k: _scrubbed(v, scrub, k) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_scrubbed(v, scrub) for v in value]
+        return [_scrubbed(v, scrub, None) for v in value]
     return value
 
 

@@ -4,7 +4,9 @@ Layout (the face re-exports what users need; the rest is private):
 
     _rules    the detectors: one row per shape, each with its triggers and regex
     _values   context tests: a variable, a call, a type, a placeholder is not a secret
-    _scan     the scanner: one re2 pass for triggers, one for high-entropy runs, merge
+    _scan     the scanner: one re2 pass for triggers, the rules at each, merge
+    _entropy  the entropy guess: one re2 pass for the runs that could be random
+    _re2      the one place that talks to re2 (compile for bytes, match)
 
 The redaction layer (``toolpipe.layers.redaction``), the trace recorder and the shield's
 warnings all use ``SecretPatternSet``; the labels it writes, ``[REDACTED:<kind>]``, are

@@ -24,6 +24,7 @@ import attrs
 # the entropy guess least. Overlapping spans are merged and take the best label.
 PROVIDER, CONTEXT, GUESS = 0, 1, 2
 PUBLIC_ZONE = 3  # not a secret: a span the entropy guess leaves alone
+Span = tuple[int, int, str, int]  # start, end, kind, priority
 
 
 @attrs.frozen

@@ -1,0 +1,191 @@
+"""The entropy guess: runs of base64/url-safe characters that look random.
+
+A run is at least 32 characters of ``A-Za-z0-9+/_-`` ('=' only as padding at its end,
+so ``NAME=value`` splits into NAME and value), not preceded by one. The C scan itself
+leaves out the runs that can never pass, so they never cost a Python step: those that
+start like an SRI hash (``sha512-…``) and those that are all hex (at most 4 bits a
+character; a log of commit ids has thousands). A run is then a secret when it has upper
+case, lower case and digits, at least 2^4.5 distinct characters and 4.5 bits of Shannon
+entropy a character, and is not public by construction: a go.sum ``h1:`` hash, an ETag, a
+data: URI, an ssh public key or certificate block (zones the rules pass in), a file's magic
+bytes in base64, an alphabet, or longer than ``MAX_RUN`` (data, not a credential).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
+from toolpipe.secrets._rules import GUESS, Span
+
+# Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
+# TRIGGER_BUDGET in _scan (a count, so a second pass stays under it).
+RUN_BUDGET = 4_096
+
+_MAGIC = (b"iVBORw0KGgo", b"/9j/", b"R0lGOD", b"UklGR", b"PHN2Zy", b"PD94bWwg", b"JVBERi0",
+          b"UEsDB", b"H4sI", b"AAAA", b"T2dnUw", b"SUQz", b"d09GR", b"d09GMg", b"Qk0")
+_SRI = (b"sha1-", b"sha256-", b"sha384-", b"sha512-")  # skipped inside the scan
+_SKIP_STARTS = (*_SRI, b"sha224-", b"md5-", *_MAGIC)
+_HASH_LEADS = (b"h1:", b"W/\"", b"W/\\\"", b"sha256:", b"sha512:", b"sha1:", b"md5:",
+               b"base64,", b"base64:")
+_UPPER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = frozenset(b"abcdefghijklmnopqrstuvwxyz")
+_DIGIT = frozenset(b"0123456789")
+MAX_RUN = 1024  # longer runs are data (images, archives, bundles), not credentials
+_RUNS: dict[int, Compiled] = {}
+
+
+# A run: base64/url-safe characters, '=' only as padding at its end (so NAME=value splits
+# into NAME and value). Two things are decided inside the C scan, so that the runs which
+# can never pass never cost a Python step: it does not start like an SRI hash
+# (sha512-…), and it is not all hex (hex carries at most 4 bits per character, below any
+# threshold over 4; a log of commit ids or checksums has thousands of such runs).
+_RUN_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+_-/")
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_BOUNDARY = frozenset(range(256)) - _RUN_CHARS - {ord("=")}
+
+
+def _class(chars: frozenset[int] | set[int]) -> bytes:
+    return b"[" + b"".join(escape(bytes([c])) for c in sorted(chars)) + b"]"
+
+
+_ATOM = _class(_RUN_CHARS)
+_NOT_HEX = _class(_RUN_CHARS - _HEX)
+
+
+def _atoms(at_least: int) -> bytes:
+    return _ATOM + b"{" + str(max(at_least, 0)).encode() + b",}"
+
+
+def _with_non_hex(at_least: int) -> bytes:
+    """``at_least`` run characters, one of them not hex."""
+    hexes = _class(_HEX)
+    branches = [hexes + b"{" + str(k).encode() + b"}" + _NOT_HEX + _atoms(at_least - k - 1)
+                for k in range(at_least)]
+    branches.append(hexes + b"{" + str(at_least).encode() + b",}" + _NOT_HEX + _ATOM + b"*")
+    return b"(?:" + b"|".join(branches) + b")"
+
+
+def _not_starting(prefixes: tuple[bytes, ...], length: int, depth: int = 0) -> bytes:
+    """A run of at least ``length`` characters that starts with none of ``prefixes`` (and,
+    at the top, is not all hex; every prefix starts with a letter that is not hex)."""
+    if not prefixes:
+        return _atoms(length - depth)
+    nexts = {p[depth] for p in prefixes}
+    if depth == 0:
+        assert not nexts & _HEX
+        branches = [_class(_RUN_CHARS - _HEX - nexts) + _atoms(length - 1),
+                    _class(_HEX) + _with_non_hex(length - 1)]
+    else:
+        branches = [_class(_RUN_CHARS - nexts) + _atoms(length - depth - 1)]
+    for c in sorted(nexts):
+        rest = tuple(p for p in prefixes if p[depth] == c)
+        if any(len(p) == depth + 1 for p in rest):
+            continue  # this character completes a prefix: no run starts this way
+        branches.append(escape(bytes([c])) + b"(?:" + _not_starting(rest, length,
+                                                                        depth + 1) + b")")
+    return b"(?:" + b"|".join(branches) + b")"
+
+
+def _runs(min_length: int) -> Compiled:
+    found = _RUNS.get(min_length)
+    if found is None:
+        # the character before a run is not a run character (or the text starts)
+        found = _RUNS[min_length] = compile_bytes(
+            rb"(?:^|[^A-Za-z0-9+_\-/])" + _not_starting(_SRI, min_length))
+    return found
+
+
+def _ascending(token: bytes) -> bool:
+    """An alphabet or a counting run (ABCDEFGH…, 0123456789…) is not random."""
+    steps = sum(1 for a, b in itertools.pairwise(token) if b == a + 1)
+    return steps * 2 > len(token)
+
+
+def shannon_entropy(token: str | bytes) -> float:
+    """``-Σ p·log2 p`` over the token's character frequencies, in bits per character."""
+    n = len(token)
+    if n == 0:
+        return 0.0
+    return -sum((c / n) * math.log2(c / n) for c in Counter(token).values())
+
+
+def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
+                  min_length: int, min_entropy: float) -> list[Span]:
+    """High-entropy runs. A run part of which a rule already redacted is judged on what
+    is left of it (the rest of ``Zx9Q…ghp_…`` is not protected by the token in it)."""
+    spans: list[Span] = []
+    match = _runs(min_length).Match
+    pos, end = 0, len(buf)
+    shelter = iter(public)
+    zone = next(shelter, (end, end))
+    covers = sorted((lo, hi) for lo, hi, _, _ in found)
+    ci = 0
+    left = RUN_BUDGET
+    while pos < end:
+        lo, hi = match(UNANCHORED, buf, pos, end)[0]
+        if lo < 0:
+            break
+        pos = hi  # padding after the run stays free to start the next one's boundary
+        while hi < end and hi - pos < 2 and buf[hi] == 0x3D:  # base64 padding: "=", "=="
+            hi += 1
+        left -= 1
+        if left < 0:  # a text made of random-looking words: fail closed, as for triggers
+            spans += _dense_runs(buf, lo)
+            break
+        if buf[lo] in _BOUNDARY:
+            lo += 1
+        if hi - lo > MAX_RUN or buf.startswith(_SKIP_STARTS, lo):
+            continue
+        while zone[1] <= lo:
+            zone = next(shelter, (end, end))
+        if zone[0] <= lo:
+            continue
+        while ci < len(covers) and covers[ci][1] <= lo:
+            ci += 1
+        if ci < len(covers) and covers[ci][0] < hi:  # rules took part of it
+            start, j = lo, ci
+            while j < len(covers) and covers[j][0] < hi:
+                if covers[j][0] - start >= min_length:
+                    spans += _judge(buf, start, covers[j][0], min_entropy)
+                start = max(start, covers[j][1])
+                j += 1
+            if hi - start >= min_length:
+                spans += _judge(buf, start, hi, min_entropy)
+            continue
+        spans += _judge(buf, lo, hi, min_entropy)
+    return spans
+
+
+def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
+    token = buf[lo:hi]
+    chars = set(token)
+    if len(chars) < 2 ** min_entropy or chars.isdisjoint(_UPPER) or \
+            chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
+        return []
+    if buf[max(0, lo - 8):lo].endswith(_HASH_LEADS):
+        return []
+    if shannon_entropy(token) < min_entropy or _ascending(token):
+        return []
+    return [(lo, hi, "high_entropy", GUESS)]
+
+
+_RUN_CLUSTER = compile_bytes(
+    rb"[A-Za-z0-9+/=_\-]{32,}(?:[^A-Za-z0-9+/=_\-]{1,8}[A-Za-z0-9+/=_\-]{32,})*")
+
+
+def _dense_runs(buf: bytes, pos: int) -> list[Span]:
+    spans: list[Span] = []
+    match = _RUN_CLUSTER.Match
+    size = len(buf)
+    while pos < size:
+        lo, hi = match(UNANCHORED, buf, pos, size)[0]
+        if lo < 0:
+            break
+        spans.append((lo, hi, "dense", GUESS))
+        pos = hi
+    return spans
+
+

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import platform
 import random
+import re
 import string
 import sys
 import time
@@ -396,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     report = write_report(figs, command, args.quick)
     output = Path(args.output)
     old = output.read_text() if output.exists() else ""
-    for name in ("shield", "peers"):  # sections their own commands write are kept
+    # every section another command writes (shield, cache, secrets, peers…) is kept
+    for name in dict.fromkeys(re.findall(r"<!-- ([a-z_]+): begin -->", old)):
         begin, end = markers(name)
         if begin in old and end in old:
             kept = old.split(begin, 1)[1].split(end, 1)[0]

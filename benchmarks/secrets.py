@@ -121,21 +121,23 @@ def timed(fn: Callable[[str], str], text: str, repeat: int) -> float:
 
 
 def detect_secrets_flags(lines: list[Line]) -> list[bool] | None:
-    """Which lines detect-secrets reports, scanning them as one file the way its CLI does
-    (default plugins, thresholds and filters); ``None`` when it is not installed."""
+    """Which lines detect-secrets reports, each line scanned as a file of its own (it
+    reports a secret once per file) the way its CLI scans a file: default plugins,
+    thresholds and filters. ``None`` when it is not installed."""
     try:
         from detect_secrets import SecretsCollection
         from detect_secrets.settings import default_settings
     except ImportError:
         return None
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "lines.txt"
-        path.write_text("".join(" ".join(line.text.splitlines()) + "\n" for line in lines))
-        with default_settings():
+    flags: list[bool] = []
+    with tempfile.TemporaryDirectory() as folder, default_settings():
+        for index, line in enumerate(lines):
+            path = Path(folder) / f"line{index}.txt"
+            path.write_text(line.text + "\n")
             found = SecretsCollection()
             found.scan_file(str(path))
-        flagged = {secret.line_number for _, secret in found}
-    return [number in flagged for number in range(1, len(lines) + 1)]
+            flags.append(any(True for _ in found))
+    return flags
 
 
 def quality(lines: list[Line], patterns: SecretPatternSet,

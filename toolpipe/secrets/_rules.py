@@ -69,7 +69,7 @@ _VALUE = (
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
 )
-_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:)\s{0,8}|[ \t]+|>)"""
+_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:|%3[DdAa])\s{0,8}|[ \t]+|>)"""
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
@@ -77,7 +77,7 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                                                                         reverse=True))
     return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
                  value=("dq", "sq", "eq", "bq", "uq", "bare"), check="key_value", priority=CONTEXT,
-                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}[=:>\s]""")
+                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}[=:>%\s]""")
 
 
 RULES: tuple[Rule, ...] = (

@@ -228,7 +228,7 @@ class AsyncInterpreter(BaseInterpreter):
                 out = await self._guard(lambda: self._drive(program, deadline), signal)
             elif inspect.isawaitable(out):
                 awaitable = out
-                out = await self._guard(lambda: awaitable, signal)
+                out = await self._guard(lambda: self._detached(awaitable), signal)
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
         except Exited as exited:
@@ -236,6 +236,12 @@ class AsyncInterpreter(BaseInterpreter):
         except USER_ERRORS as error:
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
+
+    async def _detached(self, awaitable: Awaitable[Any]) -> Any:
+        """Await a tool's awaitable; a backend may run it apart so that an abandoned one
+        cannot hold its caller (asyncio does; trio's cancellation already reaches every
+        checkpoint of the tool)."""
+        return await awaitable
 
     async def _guard(self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None) -> Any:
         if signal is None:

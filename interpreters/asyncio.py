@@ -61,15 +61,22 @@ class AsyncioInterpreter(AsyncInterpreter):
         remove = signal.add_listener(on_signal) if signal is not None else None
         try:
             if deadline is None:
-                return await make()
-            cm = asyncio.timeout_at(deadline)
-            try:
-                async with cm:
-                    return await make()
-            except TimeoutError:
-                if cm.expired():
+                out = await make()
+            else:
+                cm = asyncio.timeout_at(deadline)
+                try:
+                    async with cm:
+                        out = await make()
+                except TimeoutError:
+                    if cm.expired():
+                        return _EXPIRED
+                    raise
+                if cm.expired():  # the body swallowed its cancellation: its value is late
                     return _EXPIRED
-                raise
+            if state["fired"]:  # the signal fired and the body swallowed it: cancelled
+                task.uncancel()
+                raise Interruption()
+            return out
         except asyncio.CancelledError:
             if state["fired"] and task.uncancel() == 0:
                 raise Interruption() from None
@@ -78,6 +85,19 @@ class AsyncioInterpreter(AsyncInterpreter):
             state["active"] = False
             if remove is not None:
                 remove()
+
+    async def _detached(self, awaitable: Awaitable[Any]) -> Any:
+        """Await a tool's coroutine in a task of its own: when the wait is cancelled (a
+        deadline, a signal), the task is told to stop and the wait ends at once, so a
+        tool that swallows its cancellation cannot hold the caller past its deadline.
+        Whatever it returns later is dropped."""
+        task = asyncio.ensure_future(awaitable)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.cancel()
+            task.add_done_callback(_forget)
+            raise
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in a daemon worker thread: a call abandoned at a deadline keeps
@@ -156,6 +176,12 @@ class AsyncioInterpreter(AsyncInterpreter):
             pass
         processes.signal_group(proc.pid, signal.SIGKILL)
         await proc.wait()
+
+
+def _forget(task: asyncio.Future[Any]) -> None:
+    """An abandoned tool's outcome: retrieved, so asyncio does not log it, and dropped."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def run(program: Program[R]) -> R:

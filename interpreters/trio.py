@@ -39,7 +39,8 @@ class TrioInterpreter(AsyncInterpreter):
         deadline: float | None,
     ) -> Any:
         token = trio.lowlevel.current_trio_token()
-        with trio.CancelScope(deadline=math.inf if deadline is None else deadline):
+        out: Any = _EXPIRED
+        with trio.CancelScope(deadline=math.inf if deadline is None else deadline) as timed:
             with trio.CancelScope() as watched:
 
                 def on_signal() -> None:
@@ -50,13 +51,16 @@ class TrioInterpreter(AsyncInterpreter):
 
                 remove = signal.add_listener(on_signal) if signal is not None else None
                 try:
-                    return await make()
+                    out = await make()
                 finally:
                     if remove is not None:
                         remove()
-            if watched.cancelled_caught:
+            # a body that swallowed its cancellation and returned: its value is late
+            if watched.cancelled_caught or watched.cancel_called:
                 raise Interruption()
-        return _EXPIRED
+        if timed.cancel_called:
+            return _EXPIRED
+        return out
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         def work() -> Any:

@@ -10,7 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolpipe import ToolRegistry
+from toolpipe import (
+    ConfigError,
+    MemoizingMiddleware,
+    NoopVerifier,
+    SafetyShieldMiddleware,
+    ToolRegistry,
+    VerifyMiddleware,
+)
 from toolpipe.config import DEFAULT_PIPELINE, PipelineFileError, load_pipeline
 from toolpipe.errors import ToolpipeError
 from toolpipe.session import TraceError, load_trace
@@ -117,3 +124,13 @@ def test_the_unmutated_inputs_load():
     load_pipeline(DEFAULT_PIPELINE, ToolRegistry())
     assert json.loads(TRACE_LINES[1])["turn"] == 1
     load_trace(io.StringIO("".join(TRACE_LINES)), source="t")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SafetyShieldMiddleware(watched_tools=["Bash", ""]),
+    lambda: MemoizingMiddleware(["Read"], [" "]),
+    lambda: VerifyMiddleware(NoopVerifier(), [""]),
+])
+def test_empty_tool_names_are_refused_in_code_too(make):
+    with pytest.raises(ConfigError, match="empty tool name"):
+        make()

@@ -50,6 +50,8 @@ def names(name: str, values: object) -> frozenset[str]:
     for item in out:
         if not isinstance(item, str):
             raise ConfigError(f"{name} must hold strings, got {item!r}")
+        if not item.strip():
+            raise ConfigError(f"{name} holds an empty tool name {item!r}")
     return out  # type: ignore[return-value]  # every item checked above
 
 

@@ -196,5 +196,8 @@ def test_the_spec_patterns_never_find_more(text):
     for pattern in SPEC:
         for found in re.finditer(pattern, text):
             lo, hi = _secret_span(pattern, found)
+            if pattern.startswith("(?i)(?:api") and text[lo:hi].isalpha():
+                continue  # the departure the issue asks for: a name, not a secret
+                # (token = AutoTokenizerFromPretrained); see docs/layers/redaction.md
             covered = {i for a, b, _ in spans for i in range(a, b)}
             assert set(range(lo, hi)) <= covered, (pattern, text[lo:hi])

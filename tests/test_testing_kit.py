@@ -154,3 +154,29 @@ def test_a_seed_replays_the_simulation_bit_for_bit():
     first = simulate(1_000, seed=7)
     assert first == simulate(1_000, seed=7)
     assert first.outcomes != simulate(1_000, seed=8).outcomes
+
+
+def test_a_registered_layer_joins_the_test_kit_with_one_line(monkeypatch):
+    """Adding a layer is its module and its line in config.OPTIONS: the law tests then
+    draw it (with its default options) without touching the test kit."""
+    import attrs
+    from hypothesis import find
+
+    from toolpipe import config, testing
+
+    @attrs.frozen
+    class Stamp:
+        name = "stamp"
+
+        def dispatch(self, ctx, next):
+            return (yield from next(ctx))
+
+    @attrs.frozen(kw_only=True)
+    class StampOptions:
+        def build(self, registry):
+            return Stamp()
+
+    assert testing._TUNED <= set(config.OPTIONS)
+    monkeypatch.setitem(config.OPTIONS, "stamp", StampOptions)
+    drawn = find(testing.shipped_layers(ToolRegistry()), lambda layer: layer.name == "stamp")
+    assert isinstance(drawn, Stamp)

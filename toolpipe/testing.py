@@ -29,6 +29,7 @@ from toolpipe._simulation import SimulationReport as SimulationReport
 from toolpipe._simulation import plan as plan
 from toolpipe._simulation import simulate_on
 from toolpipe.agent import DispatchFailed, Engine, ToolCall, TurnPlanned, plan_waves
+from toolpipe.config import OPTIONS
 from toolpipe.context import Allow, CancelSignal, Decision, Deny, DispatchContext
 from toolpipe.effects import Now, Sleep
 from toolpipe.errors import ToolError
@@ -156,11 +157,19 @@ def _policy(denied: frozenset[str]) -> Callable[[DispatchContext], Decision]:
     return check
 
 
+_TUNED = frozenset({"output_limit", "timeout", "permission", "unknown_tool", "memoize",
+                    "verify", "redaction", "safety_shield"})  # layers with a strategy below
+
+
 def shipped_layers(registry: ToolRegistry, names: Sequence[str] = TOOL_NAMES
                    ) -> st.SearchStrategy[Middleware]:
     """Any shipped layer, with random valid options."""
     tools = st.frozensets(st.sampled_from(list(names)))
+    # a layer registered in config.OPTIONS without a strategy here joins with its defaults
+    others = [st.just(options().build(registry)) for name, options in OPTIONS.items()
+              if name not in _TUNED]
     return st.one_of(
+        *others,
         st.integers(0, 5000).map(OutputLimitMiddleware),
         st.builds(lambda t, r, n: TimeoutMiddleware(TimeoutConfig(t, r, n)),
                   st.sampled_from([0.25, 1.0, 2.0, 10.0, 120.0]), st.booleans(),

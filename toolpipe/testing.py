@@ -384,21 +384,7 @@ def simulate(dispatches: int = 10_000, seed: int = 0) -> SimulationReport:
 
 
 __all__ = [
-    "HINT",
-    "LAWS",
-    "LawViolation",
-    "Scenario",
-    "SimulationReport",
-    "ToolBehaviour",
-    "check_layer_laws",
-    "check_scenario",
-    "contexts",
-    "registries",
-    "registry_of",
-    "results",
-    "scenarios",
-    "shipped_layers",
-    "simulate",
-    "stacks",
-    "tool_behaviours",
+    "HINT", "LAWS", "LawViolation", "Scenario", "SimulationReport", "ToolBehaviour",
+    "check_layer_laws", "check_scenario", "contexts", "registries", "registry_of",
+    "results", "scenarios", "shipped_layers", "simulate", "stacks", "tool_behaviours",
 ]

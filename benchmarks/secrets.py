@@ -213,12 +213,14 @@ def main(argv: list[str] | None = None) -> int:
 `python -m benchmarks.secrets` (detect-secrets from `pip install -e '.[bench]'`). The
 corpus is `tests/data/secrets/corpus.txt` ({figures['pos']} secret lines over
 {figures['kinds']} kinds, {figures['neg']} look-alikes that must come out unchanged); a
-secret counts as caught when no 12 characters of it survive. The held-out file
+secret counts as caught when no 12 characters of it survive. The second file
 (`holdout.txt`, {held['pos']} secret lines, {held['neg']} look-alikes) was written after
-the tuning.
+the tuning on the corpus; the two misses it showed on its first run
+(`app.config['SECRET_KEY'] = '…'` and `mysql -p'…'`) were then fixed, so it is a
+second sample now rather than a clean hold-out. The tests judge both files.
 
 - **toolpipe: recall {figures['recall']:.1%}, {figures['changed']:.1%} of look-alikes
-  changed**; held out: recall {held['recall']:.1%}, {held['changed']:.1%} changed.
+  changed**; second file: recall {held['recall']:.1%}, {held['changed']:.1%} changed.
 - {ds} (it reports a line, it does not redact).
 - Speed on 10 MB of mixed tool output: **{10 / ours:.0f} MB/s** ({ours * 1000:.0f} ms);
   the spec's six patterns with `re` in the same run: {10 / base:.0f} MB/s (ratio

@@ -37,3 +37,7 @@ __all__ = [
     "ToolError",
     "ToolpipeError",
 ]
+
+
+class ToolpipeWarning(UserWarning):
+    """A configuration that works but probably not as meant (a guard that guards nothing)."""

@@ -18,6 +18,7 @@ from toolpipe.effects import (
     SoftError,
     Unsupported,
 )
+from toolpipe.errors import ConfigError
 from toolpipe.failures import Cancelled, Cause, NotFound, Panicked, ToolFailed, render
 from toolpipe.program import Program
 from toolpipe.result import (
@@ -28,6 +29,7 @@ from toolpipe.result import (
     TextContent,
     ToolContent,
 )
+from toolpipe.roles import ROLES, role_of
 
 # The standard tools by role: the ones that only read, the ones that write files.
 READ_TOOLS = ("Read", "Glob", "Grep", "LS")
@@ -37,6 +39,11 @@ WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 def _name(_: object, attribute: attrs.Attribute[str], value: object) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{attribute.name} must be a non-empty string, got {value!r}")
+
+
+def _role(instance: object, attribute: object, value: str | None) -> None:
+    if value is not None and value not in ROLES:
+        raise ConfigError(f"role must be one of {', '.join(sorted(ROLES))}, got {value!r:.40}")
 
 
 @attrs.frozen
@@ -56,6 +63,12 @@ class ToolDeclaration:
     concurrency_safe: bool = False
     resource_key: str | None = None
     resource_key_from: str | None = None
+    role: str | None = attrs.field(default=None, validator=_role, kw_only=True)
+
+    @property
+    def kind(self) -> str:
+        """The role: declared, else the role of a common name, else ``"other"``."""
+        return role_of(self.name, self.role)
 
     def resource_of(self, input: Mapping[str, Any]) -> str | None:
         """The resource key of one call of this tool."""
@@ -120,6 +133,7 @@ class Tool:
         display_hint: DisplayHint | None = None,
         blocking: bool = False,
         inline: bool = False,
+        role: str | None = None,
     ) -> Tool:
         decl = ToolDeclaration(
             name,
@@ -128,6 +142,7 @@ class Tool:
             concurrency_safe,
             resource_key,
             resource_key_from,
+            role=role,
         )
         return cls(decl, fn, display_hint or DisplayHint(), blocking,
                    inline=inline and not blocking)
@@ -177,6 +192,10 @@ class ToolRegistry:
 
     def declarations(self) -> tuple[ToolDeclaration, ...]:
         return tuple(t.declaration for t in self._tools.values())
+
+    def roles(self) -> dict[str, str]:
+        """Each tool's role (declared, else by its name; see toolpipe.roles)."""
+        return {name: t.declaration.kind for name, t in self._tools.items()}
 
 
 def not_found_text(name: str, available: tuple[str, ...]) -> str:

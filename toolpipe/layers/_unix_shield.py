@@ -1,0 +1,320 @@
+"""UnixShield: the shell-risk evaluator behind the safety shield (see shield.py, the face).
+
+Shell text is read by the shell wing into facts; the rules score them and patterns score
+command shapes. A tool is a shell or a file writer by name, by its declared role, or by a
+common name (``bash``, ``run_command``, ``write_file``: see toolpipe.roles).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+import attrs
+
+from toolpipe._checks import names, positive_int
+from toolpipe.errors import ConfigError
+from toolpipe.layers._shield_patterns import (
+    DEFAULT_BASH,
+    DEFAULT_COMBOS,
+    DEFAULT_EDIT,
+    DEFAULT_WRITE,
+    ComboRule,
+    PathPattern,
+    ShellPattern,
+)
+from toolpipe.layers._shield_rules import (
+    Finding,
+    RuleOptions,
+    _analysed,
+    _downloads,
+    _mentions,
+    findings,
+    strongest,
+)
+from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
+from toolpipe.registry import WRITE_TOOLS
+from toolpipe.roles import role_of
+from toolpipe.shell import MAX_COMMANDS, Script, classify
+
+Action = Literal["allow", "warn", "block"]
+Multi = Literal["risky", "all"]
+CRITICAL = 0.9
+HISTORY_SIZE = 20
+
+
+@attrs.frozen
+class ShieldDecision:
+    action: Action
+    score: float
+    reason: str = ""
+
+
+@attrs.frozen
+class CallRecord:
+    """An admitted call, as the shield's history keeps it (``score``: its shield risk)."""
+
+    tool: str
+    input: Mapping[str, Any]
+    success: bool
+    score: float = 0.0
+
+
+class ToolSafetyShield(Protocol):
+    def evaluate(
+        self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord]
+    ) -> ShieldDecision: ...
+
+
+_FILE_WRITE = {"persistence": 0.9, "system": 0.8, "secret": 0.8, "root": 0.9, "device": 1.0,
+               "outside": 0.5}
+
+
+def _command_text(input: Mapping[str, Any]) -> str | None:
+    """The command a shell tool was given: ``command``/``cmd``, a list of commands
+    (``commands``, as LangChain's shell tool takes), a ``script``; failing those, every
+    string the call holds, one per line (fail closed: an input we cannot read is read
+    whole, never skipped)."""
+    for field in (*COMMAND_FIELDS, "commands", "script", "shell_command", "code", "input"):
+        value = input.get(field)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
+            return "\n".join(value)
+    strings = [v for v in input.values() if isinstance(v, str)]
+    return "\n".join(strings) if strings else None
+
+
+def _paths(input: Mapping[str, Any]) -> list[str]:
+    return [v for f in PATH_FIELDS if isinstance(v := input.get(f), str)]
+
+
+# --- the shield -------------------------------------------------------------------------------
+
+
+
+
+def _threshold(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number, got {value!r}")
+    return min(1.0, max(0.0, float(value)))
+
+
+def multi_score(prior_same_tool: int) -> float:
+    return 0.0 if prior_same_tool <= 0 else 0.1 if prior_same_tool == 1 else (
+        0.3 if prior_same_tool == 2 else 0.6
+    )
+
+
+
+class UnixShield:
+    """The default shield: shell facts and rules, Bash/Write/Edit patterns, combos.
+
+    ``write_tools``: file tools whose ``path`` is a file they write, classified like a shell
+    write; ``workspace``: where relative paths point (the middleware passes ``ToolContext.cwd``);
+    ``workspace_deletions``: the score of ``rm -rf`` inside it (0.4; the spec's 0.9 comes
+    with ``bash_patterns=SPEC_BASH``); ``multi``: which earlier calls of the same tool the
+    multi-call term counts, ``"risky"`` ones (scored at least the warn threshold) or
+    ``"all"`` (the spec); ``max_length`` (characters) and ``max_commands``: a command
+    longer, or one that runs more commands (function calls included), is blocked unread,
+    so that every input is decided in bounded time.
+    """
+
+    def __init__(
+        self,
+        *,
+        block_threshold: float = 0.7,
+        warn_threshold: float = 0.4,
+        bash_patterns: Sequence[ShellPattern] = DEFAULT_BASH,
+        path_patterns: Mapping[str, Sequence[PathPattern]] | None = None,
+        combos: Sequence[ComboRule] = DEFAULT_COMBOS,
+        bash_tools: Iterable[str] = ("Bash",),
+        write_tools: Iterable[str] = WRITE_TOOLS,
+        workspace: str = ".",
+        workspace_deletions: float = 0.4,
+        multi: Multi = "risky",
+        max_length: int = 1 << 16,
+        max_commands: int = MAX_COMMANDS,
+        roles: Mapping[str, str] | None = None,
+        recognise_names: bool = True,
+    ) -> None:
+        block = _threshold("block_threshold", block_threshold)
+        warn = _threshold("warn_threshold", warn_threshold)
+        if warn > block:  # an inverted pair is swapped, not rejected
+            block, warn = warn, block
+        self.block_threshold = block
+        self.warn_threshold = warn
+        self.bash_patterns = tuple(bash_patterns)
+        for p in self.bash_patterns:
+            if not isinstance(p, ShellPattern):
+                raise ConfigError(f"bash_patterns: {p!r:.60} is not a ShellPattern")
+        self.path_patterns = dict(path_patterns if path_patterns is not None else {
+            "Write": DEFAULT_WRITE, "Edit": DEFAULT_EDIT, "MultiEdit": DEFAULT_EDIT,
+        })
+        self.combos = tuple(combos)
+        self.bash_tools = names("bash_tools", bash_tools)
+        self.write_tools = names("write_tools", write_tools)
+        # a tool is a shell or a file writer by name, by its declared role, or (unless
+        # recognise_names is off) by a common name: bash, run_command, write_file, …
+        self.roles = dict(roles or {})
+        self.recognise_names = bool(recognise_names)
+        if not isinstance(workspace, str) or not workspace:
+            raise ConfigError(f"workspace must be a non-empty path, got {workspace!r:.60}")
+        self.workspace = workspace
+        self.options = RuleOptions(_threshold("workspace_deletions", workspace_deletions))
+        if multi not in ("risky", "all"):
+            raise ConfigError(f"multi must be 'risky' or 'all', got {multi!r:.40}")
+        self.multi: Multi = multi
+        self.max_length = positive_int("max_length", max_length)
+        self.max_commands = positive_int("max_commands", max_commands)
+        self._by_text = {p.text: p for p in self.bash_patterns}
+        self._by_name: dict[str, list[tuple[int, ShellPattern]]] = {}
+        for i, p in enumerate(self.bash_patterns):  # a pattern can only match its name
+            self._by_name.setdefault(p.name, []).append((i, p))
+        for rule in self.combos:  # the combos' patterns, made once
+            for _, text in (rule.first, rule.second):
+                if text is not None and text not in self._by_text:
+                    self._by_text[text] = ShellPattern(text, 0.0)
+
+    def tools(self) -> frozenset[str]:
+        return self.bash_tools | self.write_tools | frozenset(self.path_patterns)
+
+    def with_roles(self, roles: Mapping[str, str]) -> UnixShield:
+        """The same shield, told the registry's declared roles."""
+        other = copy.copy(self)
+        other.roles = {**self.roles, **roles}
+        return other
+
+    def role(self, tool: str) -> str:
+        declared = self.roles.get(tool)
+        if declared is not None:
+            return declared
+        return role_of(tool) if self.recognise_names else "other"
+
+    def is_shell(self, tool: str) -> bool:
+        return tool in self.bash_tools or self.role(tool) == "shell"
+
+    def is_write(self, tool: str) -> bool:
+        return tool in self.write_tools or self.role(tool) == "file_write"
+
+    def _same_kind(self, tool: str, want: str) -> bool:
+        if tool == want:
+            return True
+        if self.is_shell(want):
+            return self.is_shell(tool)
+        return self.is_write(want) and self.is_write(tool)
+
+    def __repr__(self) -> str:
+        return (f"UnixShield(block_threshold={self.block_threshold:g}, "
+                f"warn_threshold={self.warn_threshold:g})")
+
+    def script(self, command: str, workspace: str | None = None) -> Script:
+        return _analysed(command, workspace or self.workspace, self.max_length,
+                         self.max_commands)
+
+    # single ------------------------------------------------------------------------------
+
+    def single(self, tool: str, input: Mapping[str, Any], workspace: str | None = None,
+               downloaded: Iterable[str] = ()) -> Finding:
+        """The strongest pattern or rule finding of this call alone (given what earlier
+        calls downloaded)."""
+        ws = workspace or self.workspace
+        found: list[Finding] = []
+        if self.is_shell(tool):
+            command = _command_text(input)
+            if command is None:
+                return Finding(0.0, "")
+            script = self.script(command, ws)
+            found += self._pattern_findings(script)
+            found += findings(script, ws, self.options, downloaded)
+            return strongest(found)
+        for path in _paths(input):
+            patterns = self.path_patterns.get(tool)
+            if patterns is None:  # a writer by role (write_file, …) is judged as Write
+                patterns = self.path_patterns.get("Write", ()) if self.is_write(tool) else ()
+            for path_pattern in patterns:
+                if path_pattern.matches_path(path):
+                    found.append(Finding(path_pattern.score,
+                                         f"path matches '{path_pattern.text}'"))
+            if self.is_write(tool):
+                place = classify(path, ".", ws)
+                score = _FILE_WRITE.get(place.kind)
+                if score is not None:
+                    found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
+        return strongest(found)
+
+    def _pattern_findings(self, script: Script) -> list[Finding]:
+        """The bash patterns some command of the script matches (each once, in order)."""
+        hit: set[int] = set()
+        for c in script.commands:
+            for name in (c.name, *c.wrappers):
+                for i, pattern in self._by_name.get(name, ()):
+                    if i not in hit and pattern.matches(c):
+                        hit.add(i)
+        return [Finding(self.bash_patterns[i].score, f"'{self.bash_patterns[i].text}'")
+                for i in sorted(hit)]
+
+    def _triggers(self, tool: str, input: Mapping[str, Any], trigger: tuple[str, str | None],
+                  workspace: str) -> bool:
+        want_tool, pattern_text = trigger
+        if not self._same_kind(tool, want_tool):
+            return False
+        if pattern_text is None:
+            return True
+        command = _command_text(input)
+        if command is None:
+            return False
+        return _mentions(self._by_text[pattern_text], command, workspace, self.max_length,
+                         self.max_commands)
+
+    def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
+              workspace: str | None = None) -> tuple[float, str]:
+        ws = workspace or self.workspace
+        best = (0.0, "")
+        if not history:
+            return best
+        for rule in self.combos:
+            if rule.score <= best[0] or not self._triggers(tool, input, rule.second, ws):
+                continue
+            if any(self._triggers(h.tool, h.input, rule.first, ws) for h in history):
+                best = (rule.score, rule.reason)
+        return best
+
+    def downloaded(self, history: Sequence[CallRecord], workspace: str | None = None
+                   ) -> set[str]:
+        """Files earlier shell calls downloaded (running one is a download-then-execute)."""
+        ws = workspace or self.workspace
+        out: set[str] = set()
+        for record in history:
+            text = _command_text(record.input) if self.is_shell(record.tool) else None
+            if text is not None:
+                out |= _downloads(text, ws, self.max_length, self.max_commands)
+        return out
+
+    def evaluate(
+        self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
+        workspace: str | None = None,
+    ) -> ShieldDecision:
+        ws = workspace or self.workspace
+        single = self.single(tool, input, ws, self.downloaded(history, ws))
+        counted = [h for h in history if h.tool == tool and (
+            self.multi == "all" or h.score >= self.warn_threshold)]
+        multi = multi_score(len(counted))
+        combo, combo_reason = self.combo(tool, input, history, ws)
+        score = round(min(1.0, single.score + 0.5 * multi + 0.3 * combo), 9)
+        parts = [single.reason] if single.reason else []
+        if combo:
+            parts.append(combo_reason)
+        if multi:
+            risky = " risky" if self.multi == "risky" else ""
+            parts.append(f"{len(counted)} earlier{risky} {tool} call(s)")
+        reason = ", ".join(parts) or "no risk found"
+        if score >= CRITICAL:
+            return ShieldDecision("block", score, f"{reason} (critical, risk {score:.2f})")
+        if score >= self.block_threshold:
+            return ShieldDecision("block", score, f"{reason} (risk {score:.2f})")
+        if score >= self.warn_threshold:
+            return ShieldDecision("warn", score, f"{reason} (risk {score:.2f})")
+        return ShieldDecision("allow", score, reason)

@@ -4,6 +4,8 @@ Layers return *programs* (generators of effect values); interpreters in the sepa
 ``interpreters`` package perform the effects on asyncio, trio or a simulated clock.
 """
 
+__version__ = "0.1.0"
+
 from toolpipe import effects
 from toolpipe._json import JSONObject, JSONValue, NotJSONError, canonical_json
 from toolpipe.agent import (

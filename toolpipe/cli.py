@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from toolpipe import demo
+from toolpipe import __version__, demo
 from toolpipe.agent import Agent, AgentRun, CallFinished, TurnPlanned
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline, tools_options
 from toolpipe.context import ToolContext
@@ -345,6 +345,7 @@ def parser() -> argparse.ArgumentParser:
         prog="toolpipe",
         description="Stackable middleware around every tool call an LLM agent makes.",
     )
+    top.add_argument("--version", action="version", version=f"toolpipe {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play the bundled example session through a pipeline")
     run.add_argument("--interpreter", choices=INTERPRETER_NAMES, default="asyncio",

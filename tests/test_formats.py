@@ -3,6 +3,7 @@
 
 import json
 import pathlib
+import re
 
 import pytest
 
@@ -58,16 +59,30 @@ def test_openai_round_trip():
 
 def test_openai_malformed_calls_each_get_a_result():
     reply = openai.reply(load("openai_malformed.json"))
-    assert reply.text == "Let me look." and len(reply.tool_calls) == 5
+    assert reply.text == "Let me look." and len(reply.tool_calls) == 4
+    assert reply.stop_reason == "tool_calls"
     messages = openai.tool_messages(run_turn(reply.tool_calls))
-    assert len(messages) == 5
+    assert len(messages) == 4
     contents = [m["content"] for m in messages]
     assert contents[0] == "contents of notes.txt"
-    assert contents[1] == "Error: Invalid tool call: missing id"
-    assert contents[2].startswith("Error: Invalid tool call: arguments are not valid JSON")
-    assert contents[3].startswith("Error: Invalid tool call: duplicate id 'call_ok'")
-    assert contents[4].startswith("Error: Invalid tool call: missing tool name")
-    assert messages[1]["tool_call_id"] == "toolpipe-1-1"
+    assert contents[1].startswith("Error: Invalid tool call: arguments are not valid JSON")
+    assert contents[2].startswith("Error: Invalid tool call: duplicate id 'call_ok'")
+    assert contents[3].startswith("Error: Invalid tool call: missing tool name")
+    assert [m["tool_call_id"] for m in messages] == ["call_ok", "call_bad", "call_ok",
+                                                      "call_nofn"]
+
+
+@pytest.mark.parametrize(("entry", "problem"), [
+    ({"type": "function", "function": {"name": "Read", "arguments": "{}"}},
+     "tool_calls[1]: a tool call without an id"),
+    ("stray text", "tool_calls[1]: a str is not a tool call"),
+])
+def test_openai_never_invents_a_call(entry, problem):
+    message = {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "Read", "arguments": "{}"}},
+        entry]}
+    with pytest.raises(FormatError, match=re.escape(problem)):
+        openai.reply(message)
 
 
 def test_anthropic_round_trip():
@@ -85,15 +100,28 @@ def test_anthropic_round_trip():
 
 def test_anthropic_malformed_calls_each_get_a_result():
     reply = anthropic.reply(load("anthropic_malformed.json"))
+    assert reply.stop_reason == "tool_use"
     results = run_turn(reply.tool_calls)
     blocks = anthropic.tool_result_message(results)["content"]
-    assert len(blocks) == 5
+    assert len(blocks) == 4
     texts = [b["content"][0]["text"] for b in blocks]
     assert texts[0] == "contents of notes.txt" and "is_error" not in blocks[0]
-    assert texts[1] == "Invalid tool call: missing id" and blocks[1]["is_error"] is True
-    assert texts[2].startswith("Invalid tool call: arguments: expected a JSON object")
-    assert texts[3] == "Invalid tool call: content[3] is not an object"
-    assert texts[4].startswith("Invalid tool call: duplicate id 'toolu_ok'")
+    assert texts[1].startswith("Invalid tool call: arguments: expected a JSON object")
+    assert blocks[1]["is_error"] is True
+    assert texts[2].startswith("Invalid tool call: duplicate id 'toolu_ok'")
+    assert texts[3].startswith("Invalid tool call: missing tool name")
+
+
+@pytest.mark.parametrize(("block", "problem"), [
+    ({"type": "tool_use", "name": "Read", "input": {}},
+     "content[1]: a tool_use block without an id"),
+    ("stray text", "content[1]: a str is not a content block"),
+])
+def test_anthropic_never_invents_a_call(block, problem):
+    message = {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}, block]}
+    with pytest.raises(FormatError, match=re.escape(problem)):
+        anthropic.reply(message)
 
 
 def test_images_travel_to_anthropic_and_are_described_to_openai():

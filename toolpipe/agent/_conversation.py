@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 import attrs
@@ -22,6 +22,10 @@ def _results(value: Iterable[DispatchResult]) -> tuple[DispatchResult, ...]:
     return tuple(value)
 
 
+def _blocks(value: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    return tuple(value)
+
+
 @attrs.frozen
 class UserMessage:
     text: str
@@ -33,6 +37,10 @@ class AssistantMessage:
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = attrs.field(default=(), converter=_calls)
     role: Literal["assistant"] = "assistant"
+    # the provider's own blocks of this turn, in order (Anthropic thinking blocks and
+    # their signatures must go back exactly as they came); empty: rebuilt from the above
+    content: tuple[Mapping[str, Any], ...] = attrs.field(default=(), converter=_blocks,
+                                                        kw_only=True)
 
 
 @attrs.frozen
@@ -52,6 +60,10 @@ class ModelReply:
 
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = attrs.field(default=(), converter=_calls)
+    usage: Mapping[str, Any] | None = attrs.field(default=None, kw_only=True)
+    stop_reason: str | None = attrs.field(default=None, kw_only=True)
+    content: tuple[Mapping[str, Any], ...] = attrs.field(default=(), converter=_blocks,
+                                                        kw_only=True)
 
 
 class Model(Protocol):

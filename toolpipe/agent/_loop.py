@@ -108,7 +108,8 @@ class Agent:
             if not isinstance(reply, ModelReply):
                 return AgentRun(tuple(messages), turn - 1, "model_error",
                                 f"model returned {reply!r:.60}, not a ModelReply")
-            messages.append(AssistantMessage(reply.text, reply.tool_calls))
+            messages.append(AssistantMessage(reply.text, reply.tool_calls,
+                                             content=reply.content))
             if not reply.tool_calls:
                 return AgentRun(tuple(messages), turn, "done")
             results = yield from self.engine.dispatch_turn(

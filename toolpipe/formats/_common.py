@@ -13,7 +13,26 @@ class FormatError(ToolpipeError, ValueError):
     """A provider payload that is not the documented shape; the message says where."""
 
 
+MAX_DEPTH = 64
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """An SDK object (a pydantic model: anything with ``model_dump``, as the openai and
+    anthropic clients return) as plain dicts and lists; plain values as they are."""
+    if depth > MAX_DEPTH:
+        raise FormatError("a payload nested more than 64 levels deep")
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        value = dump()
+    if isinstance(value, Mapping):
+        return {k: plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v, depth + 1) for v in value]
+    return value
+
+
 def mapping(value: object, where: str) -> Mapping[str, Any]:
+    value = plain(value)
     if not isinstance(value, Mapping):
         raise FormatError(f"{where}: expected an object, got {type(value).__name__}")
     return value

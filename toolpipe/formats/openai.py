@@ -31,41 +31,52 @@ def tools(declarations: Iterable[ToolDeclaration]) -> list[dict[str, Any]]:
     ]
 
 
-def tool_calls(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
-    """The calls of an assistant message. A malformed entry becomes a call with a
-    ``problem`` (answered with a soft error), never an exception: no call is dropped."""
+def tool_calls(message: Any) -> tuple[ToolCall, ...]:
+    """The calls of an assistant message (a dict, or the SDK's message). An entry toolpipe
+    cannot read, or one without an id, is a ``FormatError`` naming it: a call is never
+    invented for it. A readable call with a bad name or arguments becomes a call with a
+    ``problem`` (answered with a soft error)."""
+    message = mapping(message, "message")
     raw = message.get("tool_calls") or ()
     if not isinstance(raw, list | tuple):
         raise FormatError(f"tool_calls: expected a list, got {type(raw).__name__}")
     calls = []
     for i, entry in enumerate(raw):
         if not isinstance(entry, Mapping):
-            calls.append(ToolCall("", "", {}, f"tool_calls[{i}] is not an object"))
-            continue
+            raise FormatError(f"tool_calls[{i}]: a {type(entry).__name__} is not a tool call")
+        call_id = entry.get("id")
+        if not isinstance(call_id, str) or not call_id:
+            raise FormatError(f"tool_calls[{i}]: a tool call without an id")
         function = entry.get("function")
         if not isinstance(function, Mapping):
-            calls.append(ToolCall.parse(entry.get("id"), None, None))
+            calls.append(ToolCall.parse(call_id, None, None))
             continue
-        calls.append(ToolCall.parse(entry.get("id"), function.get("name"),
-                                    function.get("arguments")))
+        calls.append(ToolCall.parse(call_id, function.get("name"), function.get("arguments")))
     return tuple(calls)
 
 
-def reply(payload: Mapping[str, Any]) -> ModelReply:
+def reply(payload: Any) -> ModelReply:
     """A ``ModelReply`` from a whole completion response (``choices[0].message``) or from
-    the assistant message itself."""
+    the assistant message itself: dicts, or the SDK's ``ChatCompletion``. Usage and the
+    finish reason are kept."""
     payload = mapping(payload, "response")
+    finish = None
     if "choices" in payload:
         choices = payload["choices"]
         if not isinstance(choices, list | tuple) or not choices:
             raise FormatError("response: 'choices' is empty")
-        message = mapping(mapping(choices[0], "choices[0]").get("message"), "choices[0].message")
+        first = mapping(choices[0], "choices[0]")
+        finish = first.get("finish_reason")
+        message = mapping(first.get("message"), "choices[0].message")
     else:
         message = payload
     content = message.get("content")
     if isinstance(content, list):  # content parts
         content = "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    return ModelReply(content if isinstance(content, str) else "", tool_calls(message))
+    usage = payload.get("usage")
+    return ModelReply(content if isinstance(content, str) else "", tool_calls(message),
+                      usage=dict(usage) if isinstance(usage, Mapping) else None,
+                      stop_reason=finish if isinstance(finish, str) else None)
 
 
 def tool_messages(results: Iterable[DispatchResult]) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from toolpipe.effects import (
     Gather,
     Interrupted,
     ProcessResult,
+    Request,
     RunProcess,
     ScopeExit,
     Sleep,
@@ -129,8 +130,8 @@ class AsyncInterpreter(BaseInterpreter):
                     work = WORK.get(kind)
                     if call is not None:
                         fn, args, cancel = call(eff)
-                        thread = kind is CallTool and eff.tool.kind == "function" and (
-                            not eff.tool.inline)
+                        thread = (kind is CallTool and eff.tool.kind == "function" and (
+                            not eff.tool.inline)) or kind is Request  # a sync client blocks
                         value = await self._invoke(fn, args, cancel, deadline, thread=thread)
                     elif work is not None:
                         value = await self._in_thread(work, eff)

@@ -32,6 +32,7 @@ from toolpipe.effects import (
     IsCancelled,
     Now,
     Raised,
+    Request,
     RunVerifier,
     SoftError,
 )
@@ -103,6 +104,7 @@ CALLS: dict[type[Any], Callable[[Any], Call]] = {
     RunVerifier: lambda e: (verifier_call(e.verifier), (e.context, e.tool_name, e.input), None),
     AskApproval: lambda e: (e.resolver, (e.prompt, e.tool), None),
     CallModel: lambda e: (model_call(e.model), (e.messages, e.tools), e.cancel),
+    Request: lambda e: (e.send, (), e.cancel),
 }
 WORK: dict[type[Any], Callable[[Any], Any]] = {
     FileOp: files.perform,

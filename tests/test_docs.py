@@ -12,8 +12,10 @@ EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.py"))
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
-def blocks(page):
-    return BLOCK.findall(page.read_text())
+def blocks(page, *, needing: bool = False):
+    """The page's Python blocks; one that starts with ``# needs …`` (a provider key) runs
+    only in the test written for it, against a mock transport."""
+    return [b for b in BLOCK.findall(page.read_text()) if b.startswith("# needs ") == needing]
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if blocks(p)], ids=lambda p: p.name)

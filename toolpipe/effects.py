@@ -252,6 +252,18 @@ class CallModel(Effect):
     cancel: CancelSignal | None = None
 
 
+@attrs.frozen
+class Request(Effect):
+    """Send a request to a service through the user's own client: ``send()`` (a plain call
+    or a coroutine; an SDK method bound to its arguments). The model adapters use it, so
+    the request is performed by the interpreter, never by toolpipe. Answer:
+    ``CallOutcome``."""
+
+    send: Callable[[], Any] = attrs.field(eq=False)
+    label: str = ""
+    cancel: CancelSignal | None = None
+
+
 def _bodies(value: Iterable[Callable[[], Any]]) -> tuple[Callable[[], Any], ...]:
     return tuple(value)
 

@@ -1,0 +1,109 @@
+"""Model adapters for the official SDKs: ``OpenAIModel`` and ``AnthropicModel``.
+
+Each wraps the user's own client (``openai.OpenAI``/``AsyncOpenAI``,
+``anthropic.Anthropic``/``AsyncAnthropic``: install the ``[openai]`` or ``[anthropic]``
+extra) and is a toolpipe ``Model``. Its ``respond`` is a program: it builds the request
+with ``toolpipe.formats``, yields it as a ``Request`` effect (the interpreter performs it,
+so toolpipe itself does no I/O; the SDK keeps its own retries and timeouts), and reads the
+answer back into a ``ModelReply`` with usage, stop reason and, for Anthropic, every content
+block. A request the service refuses (a 400, a bad key) ends the agent's run with
+``model_error`` and the service's own message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+from returns.result import Success
+
+from toolpipe._checks import describe_failure
+from toolpipe.agent import Message, ModelReply
+from toolpipe.effects import CallOutcome, Request
+from toolpipe.errors import ConfigError, ToolpipeError
+from toolpipe.formats import anthropic, openai
+from toolpipe.program import Program
+from toolpipe.registry import ToolDeclaration
+
+__all__ = ["AnthropicModel", "ModelError", "OpenAIModel"]
+
+
+class ModelError(ToolpipeError):
+    """The model's service refused or failed the request; the message is the service's."""
+
+
+def _params(value: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(value)
+
+
+def _check(client: Any, path: tuple[str, ...], extra: str) -> None:
+    target = client
+    for part in path:
+        target = getattr(target, part, None)
+    if not callable(target):
+        raise ConfigError(f"client must be an {extra} client (no {'.'.join(path)}()), got "
+                          f"{type(client).__name__}")
+
+
+def _answer(outcome: CallOutcome, service: str) -> Any:
+    if isinstance(outcome.value, Success):
+        return outcome.value.unwrap()
+    raise ModelError(f"{service} refused the request: {describe_failure(outcome.value.failure())}")
+
+
+@attrs.frozen
+class OpenAIModel:
+    """Chat completions through ``client.chat.completions.create``."""
+
+    client: Any = attrs.field(eq=False)
+    model: str
+    system: str | None = None
+    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_params)
+
+    def __attrs_post_init__(self) -> None:
+        _check(self.client, ("chat", "completions", "create"), "openai")
+        if not isinstance(self.model, str) or not self.model:
+            raise ConfigError(f"model must be a model name, got {self.model!r:.40}")
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
+                ) -> Program[ModelReply]:
+        payload: dict[str, Any] = {"model": self.model,
+                                   "messages": openai.messages(messages, system=self.system),
+                                   **self.params}
+        if tools:
+            payload["tools"] = openai.tools(tools)
+        create = self.client.chat.completions.create
+        outcome = yield Request(lambda: create(**payload), label=f"openai:{self.model}")
+        return openai.reply(_answer(outcome, "openai"))
+
+
+@attrs.frozen
+class AnthropicModel:
+    """Messages through ``client.messages.create`` (``max_tokens`` is required there)."""
+
+    client: Any = attrs.field(eq=False)
+    model: str
+    system: str | None = None
+    max_tokens: int = 4096
+    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_params)
+
+    def __attrs_post_init__(self) -> None:
+        _check(self.client, ("messages", "create"), "anthropic")
+        if not isinstance(self.model, str) or not self.model:
+            raise ConfigError(f"model must be a model name, got {self.model!r:.40}")
+        if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int) or \
+                self.max_tokens < 1:
+            raise ConfigError(f"max_tokens must be a positive int, got {self.max_tokens!r}")
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
+                ) -> Program[ModelReply]:
+        payload: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens,
+                                   "messages": anthropic.messages(messages), **self.params}
+        if self.system is not None:
+            payload["system"] = self.system
+        if tools:
+            payload["tools"] = anthropic.tools(tools)
+        create = self.client.messages.create
+        outcome = yield Request(lambda: create(**payload), label=f"anthropic:{self.model}")
+        return anthropic.reply(_answer(outcome, "anthropic"))

@@ -186,3 +186,24 @@ def test_the_docs_agents_run_as_written(tmp_path, monkeypatch, capsys):
     exec(compile(second, str(page), "exec"), {"__name__": "__docs__"})
     assert capsys.readouterr().out == "Hello.\n"
     assert "It says hello." in json.dumps(anthropic_service.requests[1])
+
+
+def test_openai_responses_api_round_trip():
+    first = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-test",
+             "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto",
+             "tools": [], "output": [
+                 {"type": "reasoning", "id": "rs_1", "summary": []},
+                 {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "Read",
+                  "arguments": '{"path": "a"}', "status": "completed"}]}
+    second = {**first, "id": "resp_2", "output": [
+        {"type": "message", "id": "m1", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}]}
+    service = Service((200, first, OK), (200, second, OK))
+    run = play(OpenAIModel(openai_client(service), model="gpt-test", api="responses",
+                           system="brief"))
+    assert run.stop_reason == "done" and run.messages[-1].text == "Done."
+    sent = service.requests[1]
+    assert sent["instructions"] == "brief"
+    assert [i.get("type") for i in sent["input"][1:]] == [
+        "reasoning", "function_call", "function_call_output"]
+    assert sent["input"][-1]["output"] == "text of a"

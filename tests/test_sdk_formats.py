@@ -126,3 +126,45 @@ def test_an_agent_runs_on_sdk_replies():
     sent = anthropic.messages(run.messages)
     anthropic_params().validate_python(sent)
     assert sent[1]["content"][0]["type"] == "thinking"
+
+
+RESPONSE = {
+    "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-test",
+    "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+    "output": [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "Read",
+         "arguments": '{"path": "a"}', "status": "completed"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_b", "name": "Read",
+         "arguments": '{"path": ', "status": "completed"},
+    ],
+    "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+              "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+              "output_tokens_details": {"reasoning_tokens": 2}},
+}
+
+
+def test_openai_responses_round_trip_on_the_sdk_types():
+    import pydantic
+    from openai.types.responses import Response, ResponseInputParam
+
+    from toolpipe.formats import openai_responses
+
+    reply = openai_responses.reply(Response.model_validate(RESPONSE))
+    assert [c.id for c in reply.tool_calls] == ["call_a", "call_b"]
+    assert reply.tool_calls[1].problem is not None  # bad JSON: answered, not dropped
+    assert reply.stop_reason == "completed" and reply.usage["total_tokens"] == 15
+    results = [DispatchResult("call_a", TextContent("A"), False, 0.0, "Read"),
+               DispatchResult("call_b", TextContent("bad"), True, 0.0, "Read")]
+    history = [UserMessage("read"),
+               AssistantMessage(reply.text, reply.tool_calls, content=reply.content),
+               ToolResultsMessage(results)]
+    items = openai_responses.inputs(history)
+    pydantic.TypeAdapter(ResponseInputParam).validate_python(items)
+    assert [i.get("type") for i in items[1:]] == [
+        "reasoning", "function_call", "function_call", "function_call_output",
+        "function_call_output"]
+    assert items[-1] == {"type": "function_call_output", "call_id": "call_b",
+                         "output": "Error: bad"}
+    with pytest.raises(FormatError, match=r"output\[0\]: a function_call without a call_id"):
+        openai_responses.reply({"output": [{"type": "function_call", "name": "Read"}]})

@@ -22,7 +22,7 @@ from toolpipe._checks import describe_failure
 from toolpipe.agent import Message, ModelReply
 from toolpipe.effects import CallOutcome, Request
 from toolpipe.errors import ConfigError, ToolpipeError
-from toolpipe.formats import anthropic, openai
+from toolpipe.formats import anthropic, openai, openai_responses
 from toolpipe.program import Program
 from toolpipe.registry import ToolDeclaration
 
@@ -54,20 +54,29 @@ def _answer(outcome: CallOutcome, service: str) -> Any:
 
 @attrs.frozen
 class OpenAIModel:
-    """Chat completions through ``client.chat.completions.create``."""
+    """Chat completions through ``client.chat.completions.create``, or with
+    ``api="responses"`` the Responses API through ``client.responses.create`` (its
+    reasoning items go back with the next request)."""
 
     client: Any = attrs.field(eq=False)
     model: str
     system: str | None = None
     params: Mapping[str, Any] = attrs.field(factory=dict, converter=_params)
+    api: str = "chat"
 
     def __attrs_post_init__(self) -> None:
-        _check(self.client, ("chat", "completions", "create"), "openai")
+        if self.api not in ("chat", "responses"):
+            raise ConfigError(f"api must be 'chat' or 'responses', got {self.api!r:.40}")
+        path = ("chat", "completions", "create") if self.api == "chat" else (
+            "responses", "create")
+        _check(self.client, path, "openai")
         if not isinstance(self.model, str) or not self.model:
             raise ConfigError(f"model must be a model name, got {self.model!r:.40}")
 
     def respond(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
                 ) -> Program[ModelReply]:
+        if self.api == "responses":
+            return (yield from self._responses(messages, tools))
         payload: dict[str, Any] = {"model": self.model,
                                    "messages": openai.messages(messages, system=self.system),
                                    **self.params}
@@ -76,6 +85,18 @@ class OpenAIModel:
         create = self.client.chat.completions.create
         outcome = yield Request(lambda: create(**payload), label=f"openai:{self.model}")
         return openai.reply(_answer(outcome, "openai"))
+
+    def _responses(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
+                   ) -> Program[ModelReply]:
+        payload: dict[str, Any] = {"model": self.model,
+                                   "input": openai_responses.inputs(messages), **self.params}
+        if self.system is not None:
+            payload["instructions"] = self.system
+        if tools:
+            payload["tools"] = openai_responses.tools(tools)
+        create = self.client.responses.create
+        outcome = yield Request(lambda: create(**payload), label=f"openai:{self.model}")
+        return openai_responses.reply(_answer(outcome, "openai"))
 
 
 @attrs.frozen

@@ -207,3 +207,68 @@ def test_openai_responses_api_round_trip():
     assert [i.get("type") for i in sent["input"][1:]] == [
         "reasoning", "function_call", "function_call_output"]
     assert sent["input"][-1]["output"] == "text of a"
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    import io
+
+    from toolpipe.cli import main
+
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+@pytest.mark.parametrize(("argv", "env", "problem"), [
+    (["--model", "openai:gpt-test", "--workspace", ".", "hi"], {},
+     "--model: openai needs your key in the environment: export OPENAI_API_KEY=…"),
+    (["--model", "gemini:x", "--workspace", ".", "hi"], {},
+     "--model: expected openai:MODEL or anthropic:MODEL"),
+    (["--model", "openai:gpt-test", "hi"], {"OPENAI_API_KEY": "sk-test"},
+     "--model needs --workspace DIR"),
+    (["--model", "openai:gpt-test", "--workspace", "."], {"OPENAI_API_KEY": "sk-test"},
+     "--model needs a prompt"),
+    (["--workspace", ".", "hi"], {}, "--workspace and a prompt go with --model"),
+    (["--model", "anthropic:c", "--workspace", "/nonexistent-dir", "hi"], {},
+     "--workspace /nonexistent-dir: not a folder"),
+])
+def test_run_with_a_model_explains_what_is_missing(argv, env, problem, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    code, _ = run_cli("run", *argv)
+    err = capsys.readouterr().err
+    assert code == 2 and problem in err and "Traceback" not in err
+
+
+def test_run_with_a_model_and_no_extra_says_how_to_install(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "anthropic" else real(name, *a))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    code, _ = run_cli("run", "--model", "anthropic:claude-test", "--workspace", ".", "hi")
+    err = capsys.readouterr().err
+    assert code == 2 and "pip install 'toolpipe-middleware[anthropic]'" in err
+
+
+def test_run_with_a_model_on_a_real_task(tmp_path, monkeypatch):
+    import openai as openai_sdk
+
+    (tmp_path / "README.md").write_text("It says hello.")
+    read = {"id": "c1", "type": "function",
+            "function": {"name": "Read", "arguments": '{"path": "README.md"}'}}
+    service = Service((200, completion({"role": "assistant", "content": None,
+                                        "tool_calls": [read]}, "tool_calls"), OK),
+                      (200, completion({"role": "assistant", "content": "It says hello."},
+                                       "stop"), OK))
+    real = openai_sdk.AsyncOpenAI
+    monkeypatch.setattr(openai_sdk, "AsyncOpenAI",
+                        lambda api_key: openai_client(service, cls=real))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    code, out = run_cli("run", "--model", "openai:gpt-test", "--workspace", str(tmp_path),
+                        "What does README.md say?")
+    assert code == 0
+    assert f"workspace: {tmp_path}" in out and "Read" in out
+    assert "model: It says hello." in out

@@ -2,11 +2,14 @@
 
     toolpipe run [--interpreter asyncio|trio|simulated] [--pipeline FILE.toml] [--json]
                  [--record TRACE.jsonl [--raw-trace]]
+                 [--model openai:MODEL|anthropic:MODEL --workspace DIR "PROMPT"]
     toolpipe replay TRACE.jsonl [--pipeline FILE.toml] [--json]
     toolpipe pipeline [FILE.toml]
 
 ``run`` plays the bundled example session in a temporary workspace through a pipeline
-(the default one, or a file) and prints each call as it finishes: tool, decision, the
+(the default one, or a file); with ``--model`` it runs the user's own task in their
+workspace with a real model (the key from the environment). It prints each call as it
+finishes: tool, decision, the
 layers that acted, duration and the head of the output. This module is one of toolpipe's
 two edges that may touch interpreters and the file system.
 """
@@ -19,20 +22,15 @@ import os
 import re
 import sys
 import tempfile
-import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-import attrs
-
 from toolpipe import __version__, demo
-from toolpipe.agent import Agent, AgentRun, CallFinished, TurnPlanned
+from toolpipe.agent import Agent
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline, tools_options
 from toolpipe.context import ToolContext
-from toolpipe.errors import ToolpipeError
-from toolpipe.failures import Cancelled
-from toolpipe.observe import Acts, LayerActed, observed
+from toolpipe.errors import ConfigError, ToolpipeError
+from toolpipe.observe import observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
@@ -80,116 +78,9 @@ def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], No
 # --- the report ------------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Row:
-    turn: int
-    call_id: str
-    tool: str
-    input: dict[str, Any]
-    decision: str
-    layers: tuple[tuple[str, str], ...]
-    duration: float
-    is_error: bool
-    output: str
-
-
-def decide(event: CallFinished, acts: Sequence[tuple[str, Acts]]) -> str:
-    """A one-word verdict for the table: the result's own (``session.verdict``), sharpened
-    by what the layers did (a cache hit, a retry, a turn cancelled early)."""
-    result = event.result
-    did = dict(acts)
-    if not event.reached_pipeline and isinstance(result.cause, Cancelled):
-        return "cancelled"
-    memo = did.get("memoize")
-    if memo is not None and memo.attempts == 0:
-        return "cache hit"
-    word = verdict(result)
-    timeout = did.get("timeout")
-    if word == "ok" and timeout is not None and timeout.attempts > 1:
-        return "ok (retried)"
-    return word
-
-
-def head(text: str, width: int, *, tail: bool = False) -> str:
-    """The text on one line within ``width``; with ``tail``, a closing question (an error's
-    did-you-mean) is kept too."""
-    line = " ".join(text.split())
-    if len(line) <= width:
-        return line
-    cut = line.rfind(". ")
-    last = line[cut + 2:] if cut > 0 else ""
-    if tail and last.endswith("?") and len(last) <= width * 2 // 3:
-        return line[: width - len(last) - 3] + " … " + last
-    return line[: width - 1] + "…"
-
-
-class Report:
-    """Collects events into rows and prints each row as soon as its call finishes."""
-
-    def __init__(self, out: TextIO, *, as_json: bool, progress: TextIO) -> None:
-        self.out = out
-        self.as_json = as_json
-        self.progress = progress
-        self.acted: dict[str, list[LayerActed]] = defaultdict(list)
-        self.rows: list[Row] = []
-        self.waves = 0
-        self.started = time.perf_counter()
-
-    def on_event(self, event: Any) -> None:
-        if isinstance(event, LayerActed):
-            self.acted[event.call_id].append(event)
-        elif isinstance(event, TurnPlanned):
-            self.waves += len(event.waves)
-            line = (f"turn {event.turn}: {event.calls} call(s) in {len(event.waves)} "
-                    f"wave(s)")
-            print(line, file=self.progress if self.as_json else self.out, flush=True)
-            if not self.as_json and event.turn == 1:
-                self._header()
-        elif isinstance(event, CallFinished):
-            r = event.result
-            acted = self.acted.pop(r.tool_call_id, [])
-            row = Row(event.turn, r.tool_call_id, event.name, dict(event.input),
-                      decide(event, [(a.layer, a.acts) for a in acted]),
-                      tuple((a.layer, a.how) for a in acted), r.duration, r.is_error, r.text)
-            self.rows.append(row)
-            if not self.as_json:
-                self._print(row)
-
-    def _header(self) -> None:
-        print(f"  {'tool':<6} {'decision':<13} {'layers that acted':<28} {'time':>7}  output",
-              file=self.out)
-
-    def _print(self, row: Row) -> None:
-        layers = ", ".join(name for name, _ in row.layers) or "-"
-        print(f"  {row.tool:<6} {row.decision:<13} {head(layers, 28):<28} "
-              f"{row.duration:>6.2f}s  {head(row.output, 60, tail=row.is_error)}",
-              file=self.out, flush=True)
-
-    def finish(self, run: AgentRun, interpreter: str, pipeline: list[str]) -> None:
-        wall = time.perf_counter() - self.started
-        if self.as_json:
-            document = {
-                "interpreter": interpreter,
-                "pipeline": pipeline,
-                "turns": run.turns,
-                "stop_reason": run.stop_reason,
-                "error": run.error,
-                "final_text": run.final_text,
-                "calls": [
-                    {**attrs.asdict(row, recurse=False),
-                     "layers": [{"layer": n, "how": h} for n, h in row.layers]}
-                    for row in self.rows
-                ],
-            }
-            print(json.dumps(document, indent=2), file=self.out)
-            return
-        print(f"\n{run.turns} turn(s), {len(self.rows)} call(s) in {self.waves} wave(s), "
-              f"{wall:.2f}s wall on {interpreter}; stopped: {run.stop_reason}"
-              + (f" ({run.error})" if run.error else ""), file=self.out)
-        print(f"model: {run.final_text}", file=self.out)
-
-
-# --- commands --------------------------------------------------------------------------------
+from toolpipe._cli_report import Report as Report  # noqa: E402
+from toolpipe._cli_report import decide as decide  # noqa: E402
+from toolpipe._cli_report import head as head  # noqa: E402
 
 
 def demo_pipeline_text() -> str:
@@ -232,49 +123,77 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--record needs --interpreter asyncio or trio (a recording is of a "
                          "real session)")
     text, source = read_pipeline(args.pipeline)
-    with tempfile.TemporaryDirectory(prefix="toolpipe-demo-") as root:
-        for name, content in demo.FILES.items():
-            path = os.path.join(root, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(content)
-        tools = tools_options(text, source=source)
-        workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
-                              bash_timeout=tools.bash_timeout)
-        registry = ToolRegistry([*workspace.tools(), demo.fetch_tool()])
-        builder = load_pipeline(text, registry, source=source)
-        agent = Agent(demo.model(), registry, tool_context=ToolContext(cwd=root),
-                      max_turns=args.max_turns)
-        agent.set_pipeline(observed(builder))
-        names = agent.engine.middleware_names()
-        report = Report(out, as_json=args.json, progress=sys.stderr)
-        if not args.json:
-            print(f"pipeline ({source}): {' → '.join(names)}", file=out)
-            print(f"workspace: {root} (temporary)\nprompt: {demo.PROMPT}\n", file=out)
-        recorder = None
-        if args.raw_trace and args.record is not None:
-            print(f"toolpipe: warning: {args.record} will hold secrets as they were "
-                  "(--raw-trace); keep it on this machine", file=sys.stderr)
-        if args.record is not None:
-            from interpreters.recording import TraceRecorder
+    if args.model is None:
+        if args.workspace is not None or args.prompt is not None:
+            raise UsageError("--workspace and a prompt go with --model PROVIDER:MODEL (without "
+                             "it, the bundled session plays)")
+        with tempfile.TemporaryDirectory(prefix="toolpipe-demo-") as root:
+            for name, content in demo.FILES.items():
+                path = os.path.join(root, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(content)
+            return play(args, out, text, source, root, f"{root} (temporary)", demo.model(),
+                        demo.PROMPT, extra=[demo.fetch_tool()])
+    if args.prompt is None or not args.prompt.strip():
+        raise UsageError("--model needs a prompt: toolpipe run --model … --workspace DIR "
+                         "\"PROMPT\"")
+    if args.workspace is None:
+        raise UsageError("--model needs --workspace DIR: the folder the agent may work in")
+    root = os.path.abspath(args.workspace)
+    if not os.path.isdir(root):
+        raise UsageError(f"--workspace {args.workspace}: not a folder")
+    if args.interpreter == "simulated":
+        raise UsageError("--model needs --interpreter asyncio or trio (it calls a real "
+                         "service)")
+    from toolpipe.models import model_from_spec
 
-            try:
-                recorder = TraceRecorder.open(args.record, interpreter=args.interpreter,
-                                              pipeline=names, pipeline_text=text,
-                                              tools=registry.declarations(),
-                                              raw=args.raw_trace)
-            except OSError as exc:
-                raise UsageError(f"cannot write the trace {args.record}: {exc.strerror}"
-                                 ) from None
+    try:
+        model = model_from_spec(args.model, os.environ)
+    except ConfigError as exc:
+        raise UsageError(f"--model: {exc}") from None
+    return play(args, out, text, source, root, root, model, args.prompt, extra=[])
+
+
+def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: str,
+         shown_root: str, model: Any, prompt: str, *, extra: list[Any]) -> int:
+    tools = tools_options(text, source=source)
+    workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
+                          bash_timeout=tools.bash_timeout)
+    registry = ToolRegistry([*workspace.tools(), *extra])
+    builder = load_pipeline(text, registry, source=source)
+    agent = Agent(model, registry, tool_context=ToolContext(cwd=root),
+                  max_turns=args.max_turns)
+    agent.set_pipeline(observed(builder))
+    names = agent.engine.middleware_names()
+    report = Report(out, as_json=args.json, progress=sys.stderr)
+    if not args.json:
+        print(f"pipeline ({source}): {' → '.join(names)}", file=out)
+        print(f"workspace: {shown_root}\nprompt: {prompt}\n", file=out)
+    recorder = None
+    if args.raw_trace and args.record is not None:
+        print(f"toolpipe: warning: {args.record} will hold secrets as they were "
+              "(--raw-trace); keep it on this machine", file=sys.stderr)
+    if args.record is not None:
+        from interpreters.recording import TraceRecorder
+
         try:
-            run = run_on(args.interpreter, agent.run(demo.PROMPT), report.on_event, recorder)
-        finally:
-            if recorder is not None:
-                recorder.close()
-        report.finish(run, args.interpreter, names)
-        if recorder is not None and not args.json:
-            print(f"trace: {args.record} ({recorder.seq} effects); replay it with "
-                  f"`toolpipe replay {args.record}`", file=out)
+            recorder = TraceRecorder.open(args.record, interpreter=args.interpreter,
+                                          pipeline=names, pipeline_text=text,
+                                          tools=registry.declarations(),
+                                          raw=args.raw_trace)
+        except OSError as exc:
+            raise UsageError(f"cannot write the trace {args.record}: {exc.strerror}"
+                             ) from None
+    try:
+        run = run_on(args.interpreter, agent.run(prompt), report.on_event, recorder)
+    finally:
+        if recorder is not None:
+            recorder.close()
+    report.finish(run, args.interpreter, names)
+    if recorder is not None and not args.json:
+        print(f"trace: {args.record} ({recorder.seq} effects); replay it with "
+              f"`toolpipe replay {args.record}`", file=out)
     return 0
 
 
@@ -347,7 +266,8 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"toolpipe {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="play the bundled example session through a pipeline")
+    run = sub.add_parser("run", help="play the bundled example session through a pipeline, "
+                         "or run your own task with --model")
     run.add_argument("--interpreter", choices=INTERPRETER_NAMES, default="asyncio",
                      help="which interpreter performs the effects (default: asyncio)")
     run.add_argument("--pipeline", metavar="FILE.toml",
@@ -358,6 +278,13 @@ def parser() -> argparse.ArgumentParser:
                           "redacted")
     run.add_argument("--raw-trace", action="store_true",
                      help="record secrets as they were (the trace then holds them)")
+    run.add_argument("--model", metavar="PROVIDER:MODEL",
+                     help="run your own task with a real model (openai:MODEL or "
+                          "anthropic:MODEL; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY)")
+    run.add_argument("--workspace", metavar="DIR",
+                     help="with --model: the folder the agent's tools work in")
+    run.add_argument("prompt", nargs="?", metavar="PROMPT",
+                     help="with --model: what to ask the agent")
     run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
     rep = sub.add_parser("replay", help="replay a recorded trace on the simulated clock and "
                          "show what changed, call by call")

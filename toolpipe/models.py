@@ -26,7 +26,7 @@ from toolpipe.formats import anthropic, openai, openai_responses
 from toolpipe.program import Program
 from toolpipe.registry import ToolDeclaration
 
-__all__ = ["AnthropicModel", "ModelError", "OpenAIModel"]
+__all__ = ["AnthropicModel", "ModelError", "OpenAIModel", "model_from_spec"]
 
 
 class ModelError(ToolpipeError):
@@ -128,3 +128,31 @@ class AnthropicModel:
         create = self.client.messages.create
         outcome = yield Request(lambda: create(**payload), label=f"anthropic:{self.model}")
         return anthropic.reply(_answer(outcome, "anthropic"))
+
+
+PROVIDERS = {"openai": ("openai", "OPENAI_API_KEY"),
+             "anthropic": ("anthropic", "ANTHROPIC_API_KEY")}
+
+
+def model_from_spec(spec: str, environ: Mapping[str, str]) -> OpenAIModel | AnthropicModel:
+    """``openai:MODEL`` or ``anthropic:MODEL`` as a model on the user's async client and
+    key (``environ`` is where the key is looked for). Each missing piece is a
+    ``ConfigError`` saying what to do."""
+    import importlib.util
+
+    provider, _, name = spec.partition(":")
+    if provider not in PROVIDERS or not name:
+        raise ConfigError(f"expected openai:MODEL or anthropic:MODEL, got {spec!r:.60}")
+    package, key = PROVIDERS[provider]
+    if importlib.util.find_spec(package) is None:
+        raise ConfigError(f"{provider} needs the {package} package: "
+                          f"pip install 'toolpipe-middleware[{provider}]'")
+    if not environ.get(key):
+        raise ConfigError(f"{provider} needs your key in the environment: export {key}=…")
+    if provider == "openai":
+        import openai as openai_sdk
+
+        return OpenAIModel(openai_sdk.AsyncOpenAI(api_key=environ[key]), model=name)
+    import anthropic as anthropic_sdk
+
+    return AnthropicModel(anthropic_sdk.AsyncAnthropic(api_key=environ[key]), model=name)

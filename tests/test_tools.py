@@ -78,8 +78,9 @@ def test_escapes_are_refused(kind, ws, tmp_path):
 @pytest.mark.parametrize("kind", INTERPRETERS)
 def test_clear_soft_errors(kind, ws):
     cases = [
-        ("Read", {}, "Missing required argument 'path'"),
-        ("Read", {"path": 3}, "Argument 'path' must be a str, got 3"),
+        # checked against the declared schema before the tool runs, naming the field
+        ("Read", {}, "Invalid tool call: input: missing field 'path'"),
+        ("Read", {"path": 3}, "Invalid tool call: input.path: expected a string, got 3"),
         ("Read", {"path": "missing.txt"}, "No such file or directory: 'missing.txt'"),
         ("Read", {"path": "src"}, "'src' is a directory, not a file"),
         ("Edit", {"path": "notes.txt", "old_string": "zzz", "new_string": "y"},

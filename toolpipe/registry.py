@@ -9,6 +9,8 @@ from typing import Any
 import attrs
 from returns.result import Success
 
+from toolpipe._cattrs import strict_converter
+from toolpipe._schema import check, derive, descriptions
 from toolpipe.context import DispatchContext
 from toolpipe.effects import (
     CallCancelled,
@@ -18,8 +20,8 @@ from toolpipe.effects import (
     SoftError,
     Unsupported,
 )
-from toolpipe.errors import ConfigError
-from toolpipe.failures import Cancelled, Cause, NotFound, Panicked, ToolFailed, render
+from toolpipe.errors import ConfigError, ToolError
+from toolpipe.failures import Cancelled, Cause, Invalid, NotFound, Panicked, ToolFailed, render
 from toolpipe.program import Program
 from toolpipe.result import (
     DispatchResult,
@@ -80,6 +82,53 @@ class ToolDeclaration:
         return None if value is None else f"{self.resource_key_from}={value}"
 
 
+_STRICT = strict_converter()
+
+
+def _typed(fn: Callable[..., Any], style: str, cls: Any) -> Callable[..., Any]:
+    """``fn`` as an ``fn(input, context)`` tool: keyword arguments from the (already
+    checked) input, or the input structured into its attrs class. The kind (plain,
+    coroutine, program) is kept."""
+    takes_context = "context" in inspect.signature(fn).parameters
+
+    def args(input: Mapping[str, Any], context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        extra = {"context": context} if takes_context else {}
+        if style == "attrs":
+            try:
+                value = _STRICT.structure(dict(input), cls)
+            except Exception as exc:  # the schema check came first: a nested detail
+                raise ToolError(f"Invalid input: {_cattrs_detail(exc)}") from None
+            return (value,), extra
+        return (), {**input, **extra}
+
+    if inspect.iscoroutinefunction(fn):
+        async def call_async(input: Mapping[str, Any], context: Any) -> Any:
+            a, k = args(input, context)
+            return await fn(*a, **k)
+        call: Callable[..., Any] = call_async
+    elif inspect.isgeneratorfunction(fn):
+        def call_program(input: Mapping[str, Any], context: Any) -> Any:
+            a, k = args(input, context)
+            return (yield from fn(*a, **k))
+        call = call_program
+    else:
+        def call_plain(input: Mapping[str, Any], context: Any) -> Any:
+            a, k = args(input, context)
+            return fn(*a, **k)
+        call = call_plain
+    call.__doc__ = fn.__doc__
+    call.__name__ = getattr(fn, "__name__", "tool")
+    return call
+
+
+def _cattrs_detail(exc: BaseException) -> str:
+    import cattrs
+
+    if isinstance(exc, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(exc, path="input"))
+    return str(exc)
+
+
 def _kind_of(fn: Callable[..., Any]) -> str:
     if inspect.iscoroutinefunction(fn):
         return "coroutine"
@@ -135,6 +184,11 @@ class Tool:
         inline: bool = False,
         role: str | None = None,
     ) -> Tool:
+        derived = derive(fn) if input_schema is None else None
+        if derived is not None:  # a typed function: its signature is the schema
+            input_schema, style, structured = derived
+            fn = _typed(fn, style, structured)
+            description = description or descriptions(fn)[0]
         decl = ToolDeclaration(
             name,
             description or (inspect.getdoc(fn) or ""),
@@ -227,6 +281,11 @@ class ToolCallMiddleware:
         tool = self.registry._tools.get(name)
         if tool is None:
             return DispatchResult.failed(ctx.call_id, NotFound(name, self.registry.names()))
+        schema = tool.declaration.input_schema
+        if "properties" in schema or "required" in schema:
+            problem = check(schema, ctx.input)
+            if problem is not None:  # the tool never runs on an input it did not declare
+                return DispatchResult.failed(ctx.call_id, Invalid(name, problem))
         outcome: CallOutcome = yield CallTool(tool, ctx.input, ctx.tool_context, ctx.cancel)
         value = outcome.value
         hint = tool.display_hint

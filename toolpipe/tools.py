@@ -256,25 +256,50 @@ class Workspace:
         return output
 
     def tools(self) -> list[Tool]:
+        path = {**_STR, "description": "a path relative to the workspace"}
+        folder = {**_STR, "description": "a folder relative to the workspace (default: .)"}
         return [
-            Tool.from_function("Read", self.read, concurrency_safe=True, resource_key_from="path",
-                               input_schema=_schema(
-                ["path"], path=_STR, offset=_INT, limit=_INT)),
-            Tool.from_function("Write", self.write, input_schema=_schema(
-                ["path", "content"], path=_STR, content=_STR)),
-            Tool.from_function("Edit", self.edit, input_schema=_schema(
-                ["path", "old_string", "new_string"], path=_STR, old_string=_STR,
-                new_string=_STR, replace_all=_BOOL)),
-            Tool.from_function("Glob", self.glob, concurrency_safe=True, resource_key_from="path",
-                               input_schema=_schema(
-                ["pattern"], pattern=_STR, path=_STR)),
-            Tool.from_function("Grep", self.grep, concurrency_safe=True, resource_key_from="path",
-                               input_schema=_schema(
-                ["pattern"], pattern=_STR, path=_STR, glob=_STR, ignore_case=_BOOL)),
-            Tool.from_function("LS", self.ls, concurrency_safe=True, resource_key_from="path",
-                               input_schema=_schema([], path=_STR)),
-            Tool.from_function("Bash", self.bash, input_schema=_schema(
-                ["command"], command=_STR, timeout={"type": "number"})),
+            Tool.from_function(
+                "Read", self.read, concurrency_safe=True, resource_key_from="path",
+                description="Read a text file of the workspace, with line numbers.",
+                input_schema=_schema(
+                    ["path"], path=path,
+                    offset={**_INT, "description": "the first line to show, from 1"},
+                    limit={**_INT, "description": "at most this many lines"})),
+            Tool.from_function(
+                "Write", self.write, description="Write a whole file (atomically).",
+                input_schema=_schema(["path", "content"], path=path,
+                                     content={**_STR, "description": "the file's new text"})),
+            Tool.from_function(
+                "Edit", self.edit, description="Replace text in a file.",
+                input_schema=_schema(
+                    ["path", "old_string", "new_string"], path=path,
+                    old_string={**_STR, "description": "the exact text to replace"},
+                    new_string={**_STR, "description": "what replaces it"},
+                    replace_all={**_BOOL, "description": "replace every occurrence"})),
+            Tool.from_function(
+                "Glob", self.glob, concurrency_safe=True, resource_key_from="path",
+                description="List the files that match a glob pattern.",
+                input_schema=_schema(
+                    ["pattern"], pattern={**_STR, "description": "a glob, e.g. **/*.py"},
+                    path=folder)),
+            Tool.from_function(
+                "Grep", self.grep, concurrency_safe=True, resource_key_from="path",
+                description="Search file contents with a regular expression.",
+                input_schema=_schema(
+                    ["pattern"], pattern={**_STR, "description": "a regular expression"},
+                    path=folder, glob={**_STR, "description": "only files matching this glob"},
+                    ignore_case={**_BOOL, "description": "match without regard to case"})),
+            Tool.from_function(
+                "LS", self.ls, concurrency_safe=True, resource_key_from="path",
+                description="List a folder of the workspace.",
+                input_schema=_schema([], path=folder)),
+            Tool.from_function(
+                "Bash", self.bash, description="Run a bash command in the workspace.",
+                input_schema=_schema(
+                    ["command"], command={**_STR, "description": "the command to run"},
+                    timeout={"type": "number", "description": "seconds before it is stopped"},
+                    description={**_STR, "description": "what the command is for"})),
         ]
 
     def registry(self) -> ToolRegistry:

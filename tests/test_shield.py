@@ -235,6 +235,7 @@ def test_admitted_calls_recorded_with_success_and_history_keeps_twenty():
     assert all(h.tool == "Bash" for h in history)  # Read is not watched: not recorded
 
 
+@pytest.mark.filterwarnings("ignore::toolpipe.errors.ToolpipeWarning")  # watching none: on purpose
 def test_unwatched_and_no_watched_tools_pass_through():
     sim = SimulatedInterpreter(record=True)
     p = pipeline(SafetyShieldMiddleware(watched_tools=[]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from types import GeneratorType
 from typing import Protocol, runtime_checkable
@@ -11,7 +12,7 @@ from returns.result import Failure, Result, Success
 
 from toolpipe.context import CancelSignal, DispatchContext
 from toolpipe.effects import IsCancelled
-from toolpipe.errors import PipelineError, ProgramError
+from toolpipe.errors import PipelineError, ProgramError, ToolpipeWarning
 from toolpipe.program import Program
 from toolpipe.registry import ToolCallMiddleware, ToolRegistry
 from toolpipe.result import DispatchResult
@@ -165,10 +166,24 @@ class PipelineBuilder:
             if not self.layers:
                 raise PipelineError("cannot build an empty pipeline: no layers and no core")
             raise PipelineError("missing core: call with_core(registry) before build()")
+        _warn_unguarded(self.layers, self.core.registry)
         return ToolPipeline(self.layers, self.core)
 
     def build_with(self, registry: ToolRegistry) -> ToolPipeline:
         """What an engine does: inject its own registry as the core."""
         if self.core is not None:
             raise PipelineError("the builder already has a core; an engine injects its own")
+        _warn_unguarded(self.layers, registry)
         return ToolPipeline(self.layers, ToolCallMiddleware(registry))
+
+
+def _warn_unguarded(layers: Sequence[Middleware], registry: ToolRegistry) -> None:
+    """A guard that watches none of the registered tools says so (``unwatched``), once
+    the registry it guards is known."""
+    if not len(registry):
+        return
+    for layer in layers:
+        unwatched = getattr(layer, "unwatched", None)
+        problem = unwatched(registry) if callable(unwatched) else None
+        if isinstance(problem, str):
+            warnings.warn(problem, ToolpipeWarning, stacklevel=3)

@@ -11,7 +11,8 @@ from toolpipe.layers.output_limit import OutputLimitMiddleware
 from toolpipe.layers.paths import NoPathExtractor
 from toolpipe.layers.verify import NoopVerifier, VerifyMiddleware
 from toolpipe.pipeline import PipelineBuilder
-from toolpipe.registry import READ_TOOLS, WRITE_TOOLS
+from toolpipe.registry import READ_TOOLS, WRITE_TOOLS, ToolRegistry
+from toolpipe.roles import with_roles
 
 
 @attrs.frozen
@@ -24,6 +25,17 @@ class ConstrainedProfile:
     read_tools: tuple[str, ...] = READ_TOOLS
     write_tools: tuple[str, ...] = WRITE_TOOLS
     ttl_turns: int = 5
+
+    @classmethod
+    def for_registry(cls, registry: ToolRegistry, **options: Any) -> ConstrainedProfile:
+        """The profile over ``registry``'s tools by role: the standard names, and every
+        reader or searcher cached, every writer verified (see toolpipe.roles)."""
+        roles = registry.roles()
+        writes = tuple(with_roles(options.pop("write_tools", WRITE_TOOLS), roles,
+                                  "file_write"))
+        reads = tuple(n for n in with_roles(options.pop("read_tools", READ_TOOLS), roles,
+                                            "file_read", "search") if n not in writes)
+        return cls(read_tools=reads, write_tools=writes, **options)
 
     def pipeline_builder(self) -> PipelineBuilder:
         return (

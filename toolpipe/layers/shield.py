@@ -164,6 +164,6 @@ class ShieldOptions:
                             max_length=self.max_length, max_commands=self.max_commands)
         layer = SafetyShieldMiddleware(shield, self.watched_tools, roles=registry.roles())
         problem = layer.unwatched(registry)
-        if problem is not None and len(registry):
+        if problem is not None and len(registry):  # said when the file is loaded, too
             warnings.warn(problem, ToolpipeWarning, stacklevel=2)
         return layer

@@ -18,6 +18,7 @@ from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult, append_text
+from toolpipe.roles import with_roles
 
 
 @attrs.frozen
@@ -166,4 +167,5 @@ class VerifyOptions:
     def build(self, registry: ToolRegistry) -> Middleware:
         verifier: Any = (NoopVerifier() if self.command is None
                          else CommandVerifier(self.command, timeout=self.timeout))
-        return VerifyMiddleware(verifier, self.write_tools, timeout=self.timeout)
+        writes = with_roles(self.write_tools, registry.roles(), "file_write")
+        return VerifyMiddleware(verifier, writes, timeout=self.timeout)

@@ -60,7 +60,7 @@ class ToolDeclaration:
     name: str = attrs.field(validator=_name)
     description: str = ""
     input_schema: Mapping[str, Any] = attrs.field(
-        factory=lambda: {"type": "object", "properties": {}}
+        factory=lambda: {"type": "object", "additionalProperties": True}
     )
     concurrency_safe: bool = False
     resource_key: str | None = None
@@ -192,7 +192,9 @@ class Tool:
         decl = ToolDeclaration(
             name,
             description or (inspect.getdoc(fn) or ""),
-            input_schema if input_schema is not None else {"type": "object", "properties": {}},
+            # an untyped fn(input, context) takes any object: say so, not "no arguments"
+            input_schema if input_schema is not None else {
+                "type": "object", "additionalProperties": True},
             concurrency_safe,
             resource_key,
             resource_key_from,

@@ -28,15 +28,23 @@ def registry() -> ToolRegistry:
     return r
 
 
+def http() -> Any:
+    """The HTTP library the SDKs are built on: newer ones ship their own fork, httpx2."""
+    try:
+        import httpx2
+    except ImportError:
+        import httpx
+        return httpx
+    return httpx2
+
+
 class Service:
     """A scripted HTTP service: answers in order, records every request body."""
 
     def __init__(self, *answers: tuple[int, dict[str, Any], dict[str, str]]) -> None:
-        import httpx
-
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
-        self.http: Any = httpx
+        self.http: Any = http()
 
     def __call__(self, request: Any) -> Any:
         self.requests.append(json.loads(request.content))
@@ -45,25 +53,21 @@ class Service:
 
 
 def openai_client(service: Service, retries: int = 0, cls: Any = None) -> Any:
-    import httpx
     import openai
 
-    return (cls or openai.AsyncOpenAI)(api_key="sk-test", base_url="http://model.test/v1",
-                              max_retries=retries,
-                              http_client=httpx.AsyncClient(transport=httpx.MockTransport(service)))
+    lib = http()
+    return (cls or openai.AsyncOpenAI)(
+        api_key="sk-test", base_url="http://model.test/v1", max_retries=retries,
+        http_client=lib.AsyncClient(transport=lib.MockTransport(service)))
 
 
 def anthropic_client(service: Service, retries: int = 0, cls: Any = None) -> Any:
     import anthropic
 
-    try:  # newer anthropic SDKs ship their own fork of httpx
-        import httpx2 as http
-    except ImportError:
-        import httpx as http
-    service.http = http
+    lib = http()
     return (cls or anthropic.AsyncAnthropic)(
         api_key="sk-ant-test", base_url="http://model.test", max_retries=retries,
-        http_client=http.AsyncClient(transport=http.MockTransport(service)))
+        http_client=lib.AsyncClient(transport=lib.MockTransport(service)))
 
 
 def completion(message: dict[str, Any], finish: str) -> dict[str, Any]:

@@ -82,8 +82,10 @@ class TraceRecorder:
             else:
                 outcome = session.outcome_of(answer)
             if outcome is not None:
+                # a tool whose own effects were recorded first (an MCP call is a Request
+                # inside the tool) started before the origin they set: it starts at 0
                 self._write(self._dumps(session.ToolRecord(
-                    effect.tool.name, dict(effect.input), started - self.origin,
+                    effect.tool.name, dict(effect.input), max(0.0, started - self.origin),
                     outcome[1], outcome[0])))
         elif kind is Emit:
             event = effect.event

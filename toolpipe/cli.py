@@ -292,14 +292,40 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--pipeline", metavar="FILE.toml",
                      help="replay through this pipeline instead of the recorded one")
     rep.add_argument("--json", action="store_true", help="print one JSON document")
+    proxy = sub.add_parser("mcp-proxy", help="an MCP server over stdio that runs every call "
+                           "to another MCP server through a pipeline")
+    proxy.add_argument("--pipeline", metavar="FILE.toml",
+                       help="the pipeline (default: the default one)")
+    proxy.add_argument("--record", metavar="TRACE.jsonl",
+                       help="record the session (redacted), for toolpipe replay")
+    proxy.add_argument("upstream", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS…]")
     pipe = sub.add_parser("pipeline",
                           help="print the default pipeline file, or check FILE.toml")
     pipe.add_argument("file", nargs="?", metavar="FILE.toml")
     return top
 
 
+def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
+    import importlib.util
+
+    command = [c for c in args.upstream if c != "--"] if args.upstream else []
+    if not command:
+        raise UsageError("mcp-proxy needs the upstream server's command: "
+                         "toolpipe mcp-proxy [--pipeline FILE.toml] -- COMMAND [ARGS…]")
+    if importlib.util.find_spec("mcp") is None:
+        raise UsageError("mcp-proxy needs the mcp package: "
+                         "pip install 'toolpipe-middleware[mcp]'")
+    text, source = read_pipeline(args.pipeline)
+    import anyio
+
+    from interpreters.mcp_proxy import serve
+
+    return anyio.run(serve, command, text, source, args.record)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "run": cmd_run, "replay": cmd_replay, "pipeline": cmd_pipeline,
+    "mcp-proxy": cmd_mcp_proxy,
 }
 
 

@@ -1,0 +1,49 @@
+"""An MCP server for the proxy's tests (FastMCP over stdio)."""
+
+import os
+import sys
+
+import anyio
+from mcp.server.fastmcp import FastMCP, Image
+from mcp.types import ToolAnnotations
+
+app = FastMCP("upstream")
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
+TOKEN = "ghp_" + "a1B2c3D4e5" * 4  # synthetic
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def echo(text: str) -> str:
+    """Say it back."""
+    return text
+
+
+@app.tool()
+async def slow(seconds: float) -> str:
+    await anyio.sleep(seconds)
+    return "finally"
+
+
+@app.tool()
+def run_command(command: str) -> str:
+    return f"ran {command}"
+
+
+@app.tool()
+def env() -> str:
+    return f"GITHUB_TOKEN={TOKEN}\nHOME=/root"
+
+
+@app.tool()
+def snapshot() -> Image:
+    return Image(data=PNG, format="png")
+
+
+@app.tool()
+def crash() -> str:
+    sys.stdout.flush()
+    os._exit(3)
+
+
+if __name__ == "__main__":
+    app.run()

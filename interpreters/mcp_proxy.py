@@ -13,8 +13,10 @@ This module performs I/O (processes, stdio): it lives with the interpreters.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -27,20 +29,37 @@ from toolpipe.effects import Emit
 from toolpipe.integrations.mcp import registry_from_tools, to_mcp
 
 
-async def serve(command: list[str], pipeline_text: str, source: str,
-                record: str | None = None) -> int:
-    import mcp.types as types
+@contextlib.asynccontextmanager
+async def _connect(command: list[str], url: str | None) -> AsyncIterator[Any]:
+    """A session with the upstream: its command over stdio, or its streamable-HTTP URL."""
     from mcp import ClientSession, StdioServerParameters
+
+    if url is not None:
+        from mcp.client.streamable_http import streamablehttp_client
+
+        async with streamablehttp_client(url) as (read, write, _), \
+                ClientSession(read, write) as session:
+            yield session
+        return
     from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=command[0], args=command[1:])
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        yield session
+
+
+async def serve(command: list[str], pipeline_text: str, source: str,
+                record: str | None = None, url: str | None = None) -> int:
+    import mcp.types as types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
 
-    params = StdioServerParameters(command=command[0], args=command[1:])
-    async with stdio_client(params) as (up_read, up_write), \
-            ClientSession(up_read, up_write) as upstream:
+    if url is not None:
+        command = [url]
+    async with _connect(command, url) as upstream:
         await upstream.initialize()
         listed = await upstream.list_tools()
-        registry = registry_from_tools(upstream, listed.tools)
+        registry = registry_from_tools(_Upstream(upstream, types), listed.tools)
         pipeline = load_pipeline(pipeline_text, registry, source=source).with_core(
             registry).build()
         recorder = None
@@ -96,6 +115,28 @@ async def serve(command: list[str], pipeline_text: str, source: str,
             if recorder is not None:
                 recorder.close()
     return 1 if dead.is_set() else 0
+
+
+class _Upstream:
+    """The upstream session, with one thing the SDK's client does not do: a call cancelled
+    here (the client cancelled it, or a deadline fired) is cancelled upstream too, with a
+    ``notifications/cancelled`` for its request id."""
+
+    def __init__(self, session: Any, types: Any) -> None:
+        self.session = session
+        self.types = types
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        request_id = self.session._request_id  # the id the SDK gives this request
+        try:
+            return await self.session.call_tool(name, arguments)
+        except anyio.get_cancelled_exc_class():
+            types = self.types
+            with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
+                await self.session.send_notification(types.ClientNotification(
+                    types.CancelledNotification(params=types.CancelledNotificationParams(
+                        requestId=request_id, reason="cancelled through toolpipe"))))
+            raise
 
 
 def _one_call(pipeline: Any, ctx: DispatchContext) -> Any:

@@ -4,11 +4,13 @@ stdio, and a real client session talking to the proxy over stdio."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import importlib.util
 import json
 import pathlib
 import sys
+import time
 from typing import Any
 
 import anyio
@@ -33,7 +35,8 @@ name = "safety_shield"
 TOKEN = "ghp_" + "a1B2c3D4e5" * 4
 
 
-async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = None) -> Any:
+async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = None,
+                     url: str | None = None) -> Any:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -42,8 +45,8 @@ async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = 
     args = ["-m", "toolpipe", "mcp-proxy", "--pipeline", str(pipeline)]
     if record is not None:
         args += ["--record", record]
-    params = StdioServerParameters(command=sys.executable,
-                                   args=[*args, "--", sys.executable, UPSTREAM],
+    upstream = ["--url", url] if url is not None else ["--", sys.executable, UPSTREAM]
+    params = StdioServerParameters(command=sys.executable, args=[*args, *upstream],
                                    cwd=str(ROOT))
     with anyio.fail_after(30):
         async with stdio_client(params, errlog=sys.__stderr__) as (read, write), \
@@ -56,7 +59,18 @@ def text_of(result: Any) -> str:
     return "\n".join(c.text for c in result.content if c.type == "text")
 
 
-def test_the_proxy_lists_and_guards_every_call(tmp_path):
+def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys):
+    """One proxied session (a proxy and an upstream process are costly to start): listing,
+    a plain call, a timeout, a blocked shell command, a redacted secret, an image, a
+    did-you-mean, a client cancellation that reaches the upstream; recorded, then
+    replayed."""
+    import mcp.types as types
+
+    from toolpipe.cli import main
+
+    trace = str(tmp_path / "t.jsonl")
+    marker = tmp_path / "cancelled"
+
     async def body(session):
         out: dict[str, Any] = {"tools": await session.list_tools()}
         for key, name, args in [
@@ -65,12 +79,28 @@ def test_the_proxy_lists_and_guards_every_call(tmp_path):
             ("env", "env", {}), ("image", "snapshot", {}), ("typo", "ehco", {"text": "x"}),
         ]:
             out[key] = await session.call_tool(name, args)
-        with anyio.move_on_after(0.3):  # the client gives up on a call and cancels it
-            await session.call_tool("slow", {"seconds": 20})
+        async with anyio.create_task_group() as group:
+            request_id = session._request_id  # the id the SDK gives the next request
+
+            async def call():
+                from mcp.shared.exceptions import McpError
+
+                with contextlib.suppress(McpError):  # "Request cancelled": the answer
+                    await session.call_tool("slow", {"seconds": 20, "marker": str(marker)})
+
+            group.start_soon(call)
+            await anyio.sleep(0.2)
+            await session.send_notification(types.ClientNotification(
+                types.CancelledNotification(params=types.CancelledNotificationParams(
+                    requestId=request_id, reason="the user pressed stop"))))
+            with anyio.fail_after(10):
+                while not marker.exists():  # the upstream's own witness
+                    await anyio.sleep(0.05)
+            group.cancel_scope.cancel()
         out["after"] = await session.call_tool("echo", {"text": "still here"})
         return out
 
-    out = anyio.run(with_proxy, tmp_path, body)
+    out = anyio.run(functools.partial(with_proxy, tmp_path, body, record=trace))
     assert {t.name for t in out["tools"].tools} >= {"echo", "slow", "run_command", "env"}
     assert text_of(out["echo"]) == "hi" and not out["echo"].isError
     assert out["slow"].isError and "timed out" in text_of(out["slow"])
@@ -80,7 +110,15 @@ def test_the_proxy_lists_and_guards_every_call(tmp_path):
     image = [c for c in out["image"].content if c.type == "image"]
     assert image and base64.b64decode(image[0].data).startswith(b"\x89PNG")
     assert out["typo"].isError and "echo" in text_of(out["typo"])  # did you mean
-    assert text_of(out["after"]) == "still here"
+    assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
+    text = pathlib.Path(trace).read_text()
+    assert TOKEN not in text and "[REDACTED:github_pat]" in text  # the trace is redacted
+    json.loads(text.splitlines()[0])
+    capsys.readouterr()
+    assert main(["replay", trace]) == 0  # each proxied call is a turn: it replays
+    # the same verdicts, but for the call the client cancelled: a replay has no client, so
+    # that one runs into the pipeline's deadline instead
+    assert "8 call(s), 1 changed" in capsys.readouterr().out
 
 
 def test_an_upstream_crash_is_an_error_and_the_proxy_stops(tmp_path):
@@ -91,19 +129,31 @@ def test_an_upstream_crash_is_an_error_and_the_proxy_stops(tmp_path):
     assert result.isError and "exited" in text_of(result)
 
 
-def test_a_proxied_session_is_recorded_and_replays(tmp_path, capsys):
-    from toolpipe.cli import main
+def test_an_upstream_over_streamable_http(tmp_path):
+    import socket
+    import subprocess
 
-    trace = str(tmp_path / "t.jsonl")
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, UPSTREAM, str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the HTTP upstream did not start"
+                time.sleep(0.05)
 
-    async def body(session):
-        await session.call_tool("env", {})
-        return await session.call_tool("echo", {"text": "hi"})
+        async def body(session):
+            return await session.call_tool("env", {})
 
-    anyio.run(functools.partial(with_proxy, tmp_path, body, record=trace))
-    text = pathlib.Path(trace).read_text()
-    assert TOKEN not in text and "[REDACTED:github_pat]" in text  # the trace is redacted
-    json.loads(text.splitlines()[0])
-    capsys.readouterr()
-    assert main(["replay", trace]) == 0  # each proxied call is a turn: it replays
-    assert "2 call(s), 0 changed" in capsys.readouterr().out
+        result = anyio.run(functools.partial(with_proxy, tmp_path, body,
+                                             url=f"http://127.0.0.1:{port}/mcp"))
+        assert text_of(result) == "GITHUB_TOKEN=[REDACTED:github_pat]\nHOME=/root"
+    finally:
+        server.terminate()
+        server.wait(timeout=5)

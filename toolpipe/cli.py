@@ -298,6 +298,7 @@ def parser() -> argparse.ArgumentParser:
                        help="the pipeline (default: the default one)")
     proxy.add_argument("--record", metavar="TRACE.jsonl",
                        help="record the session (redacted), for toolpipe replay")
+    proxy.add_argument("--url", help="the upstream's streamable-HTTP URL, instead of a command")
     proxy.add_argument("upstream", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS…]")
     pipe = sub.add_parser("pipeline",
                           help="print the default pipeline file, or check FILE.toml")
@@ -309,9 +310,10 @@ def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
     import importlib.util
 
     command = [c for c in args.upstream if c != "--"] if args.upstream else []
-    if not command:
-        raise UsageError("mcp-proxy needs the upstream server's command: "
-                         "toolpipe mcp-proxy [--pipeline FILE.toml] -- COMMAND [ARGS…]")
+    if bool(command) == (args.url is not None):
+        raise UsageError("mcp-proxy needs the upstream server: its command after -- "
+                         "(toolpipe mcp-proxy [--pipeline FILE.toml] -- COMMAND [ARGS…]) or "
+                         "--url URL, one of the two")
     if importlib.util.find_spec("mcp") is None:
         raise UsageError("mcp-proxy needs the mcp package: "
                          "pip install 'toolpipe-middleware[mcp]'")
@@ -320,7 +322,7 @@ def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
 
     from interpreters.mcp_proxy import serve
 
-    return anyio.run(serve, command, text, source, args.record)
+    return anyio.run(serve, command, text, source, args.record, args.url)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {

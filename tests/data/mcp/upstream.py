@@ -19,8 +19,14 @@ def echo(text: str) -> str:
 
 
 @app.tool()
-async def slow(seconds: float) -> str:
-    await anyio.sleep(seconds)
+async def slow(seconds: float, marker: str = "") -> str:
+    try:
+        await anyio.sleep(seconds)
+    except anyio.get_cancelled_exc_class():
+        if marker:  # the test's witness that the call was cancelled here, upstream
+            with open(marker, "w") as handle:
+                handle.write("cancelled")
+        raise
     return "finally"
 
 
@@ -46,4 +52,8 @@ def crash() -> str:
 
 
 if __name__ == "__main__":
-    app.run()
+    if len(sys.argv) > 1:  # a port: streamable HTTP on loopback
+        app.settings.port = int(sys.argv[1])
+        app.run(transport="streamable-http")
+    else:
+        app.run()

@@ -151,8 +151,9 @@ SESSION_SECRET = "ghp_8fK2mQ9xL4vN7pR1sT6wY3zA5bC0dE2gH4jK"  # synthetic, in too
 def test_a_raw_trace_is_an_explicit_choice_with_a_warning(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(demo, "FETCH_LATENCIES", (5.0, 5.0))
     trace = tmp_path / "raw.jsonl"
-    code, _ = run_cli("run", "--pipeline", fast_pipeline(tmp_path), "--record", str(trace),
-                      "--raw-trace")
+    # no verdict matters here, only the trace: the shortest deadline keeps it quick
+    code, _ = run_cli("run", "--pipeline", fast_pipeline(tmp_path, **{
+        "timeout = 0.5": "timeout = 0.05"}), "--record", str(trace), "--raw-trace")
     assert code == 0 and "will hold secrets as they were" in capsys.readouterr().err
     assert SESSION_SECRET in trace.read_text()
 

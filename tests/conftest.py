@@ -3,8 +3,15 @@ sequence under CI=true (so a landing never depends on luck). Neither has a per-e
 deadline: no test may depend on how fast the machine is, and a loaded one is slow."""
 
 import os
+import sys
 
 from hypothesis import settings
+
+# Compile each module once. On a machine that sets PYTHONDONTWRITEBYTECODE (these do), a
+# fresh virtual environment has no bytecode at all, and every test worker and every
+# process a test starts (the MCP proxy and its upstream, python3 in the demo) would compile
+# toolpipe, pydantic and the SDKs again; the caches written here are read by all of them.
+sys.dont_write_bytecode = False
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)

@@ -62,8 +62,8 @@ def text_of(result: Any) -> str:
 def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys):
     """One proxied session (a proxy and an upstream process are costly to start): listing,
     a plain call, a timeout, a blocked shell command, a redacted secret, an image, a
-    did-you-mean, a client cancellation that reaches the upstream; recorded, then
-    replayed."""
+    did-you-mean, a client cancellation that reaches the upstream, and last the upstream's
+    crash; recorded, then replayed."""
     import mcp.types as types
 
     from toolpipe.cli import main
@@ -98,6 +98,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
                     await anyio.sleep(0.05)
             group.cancel_scope.cancel()
         out["after"] = await session.call_tool("echo", {"text": "still here"})
+        out["crash"] = await session.call_tool("crash", {})  # last: the upstream dies
         return out
 
     out = anyio.run(functools.partial(with_proxy, tmp_path, body, record=trace))
@@ -111,6 +112,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert image and base64.b64decode(image[0].data).startswith(b"\x89PNG")
     assert out["typo"].isError and "echo" in text_of(out["typo"])  # did you mean
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
+    assert out["crash"].isError and "exited" in text_of(out["crash"])  # and the proxy stops
     text = pathlib.Path(trace).read_text()
     assert TOKEN not in text and "[REDACTED:github_pat]" in text  # the trace is redacted
     json.loads(text.splitlines()[0])
@@ -118,15 +120,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert main(["replay", trace]) == 0  # each proxied call is a turn: it replays
     # the same verdicts, but for the call the client cancelled: a replay has no client, so
     # that one runs into the pipeline's deadline instead
-    assert "8 call(s), 1 changed" in capsys.readouterr().out
-
-
-def test_an_upstream_crash_is_an_error_and_the_proxy_stops(tmp_path):
-    async def body(session):
-        return await session.call_tool("crash", {})
-
-    result = anyio.run(with_proxy, tmp_path, body)
-    assert result.isError and "exited" in text_of(result)
+    assert "9 call(s), 1 changed" in capsys.readouterr().out
 
 
 def test_an_upstream_over_streamable_http(tmp_path):

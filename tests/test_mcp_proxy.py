@@ -37,6 +37,7 @@ TOKEN = "ghp_" + "a1B2c3D4e5" * 4
 
 async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = None,
                      url: str | None = None) -> Any:
+    """Run ``body(session)`` against a proxy; its stderr goes to ``tmp_path/proxy.err``."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -49,10 +50,13 @@ async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = 
     params = StdioServerParameters(command=sys.executable, args=[*args, *upstream],
                                    cwd=str(ROOT))
     with anyio.fail_after(30):
-        async with stdio_client(params, errlog=sys.__stderr__) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            return await body(session)
+        with open(tmp_path / "proxy.err", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                result = await body(session)
+                await anyio.sleep(0.5 if record is not None else 0)  # let it say goodbye
+                return result
 
 
 def text_of(result: Any) -> str:
@@ -113,6 +117,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert out["typo"].isError and "echo" in text_of(out["typo"])  # did you mean
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
     assert out["crash"].isError and "exited" in text_of(out["crash"])  # and the proxy stops
+    assert "toolpipe mcp-proxy: the upstream server" in (tmp_path / "proxy.err").read_text()
     text = pathlib.Path(trace).read_text()
     assert TOKEN not in text and "[REDACTED:github_pat]" in text  # the trace is redacted
     json.loads(text.splitlines()[0])

@@ -26,6 +26,7 @@ from toolpipe.agent import CallFinished, ToolCall, TurnPlanned
 from toolpipe.config import load_pipeline
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Emit
+from toolpipe.failures import ToolFailed
 from toolpipe.integrations.mcp import registry_from_tools, to_mcp
 
 
@@ -90,8 +91,8 @@ async def serve(command: list[str], pipeline_text: str, source: str,
             ctx = DispatchContext(name, arguments or {}, call_id=f"mcp-{turn}",
                                   turn_number=turn)
             result = await interpreter.run(_one_call(pipeline, ctx))
-            if result.is_error and "failed the call" in result.text and not await _alive(
-                    upstream):
+            # a failed call may mean the upstream is gone: ask it (a ping), not the text
+            if isinstance(result.cause, ToolFailed) and not await _alive(upstream):
                 dead.set()
                 return types.CallToolResult(
                     content=[types.TextContent(type="text", text=(

@@ -56,7 +56,7 @@ class TrioInterpreter(AsyncInterpreter):
                     if remove is not None:
                         remove()
             # a body that swallowed its cancellation and returned: its value is late
-            if watched.cancelled_caught or watched.cancel_called:
+            if watched.cancel_called:
                 raise Interruption()
         if timed.cancel_called:
             return _EXPIRED

@@ -98,12 +98,14 @@ def test_a_shield_that_watches_no_registered_tool_says_so():
     registry = ToolRegistry()
     registry.tool("summarise")(ran)
     registry.tool("translate")(ran)
-    with pytest.warns(ToolpipeWarning, match="watches none of the registered tools"):
-        load_pipeline('[[layer]]\nname = "safety_shield"\n', registry)
+    text = '[[layer]]\nname = "safety_shield"\n'
+    with pytest.warns(ToolpipeWarning, match="watches none of the registered tools") as said:
+        load_pipeline(text, registry).with_core(registry).build()
+    assert len(said) == 1  # once, when the pipeline is built
     registry.tool("bash")(ran)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        load_pipeline('[[layer]]\nname = "safety_shield"\n', registry)
+        load_pipeline(text, registry).with_core(registry).build()
 
 
 def test_memoize_verify_and_the_profile_choose_tools_by_role(tmp_path):

@@ -10,7 +10,6 @@ score those facts; patterns score command shapes. Score = min(1, single + 0.5·m
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
@@ -18,7 +17,7 @@ import attrs
 from toolpipe._checks import names, non_negative_int
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Emit, HistoryAppend, HistoryGet
-from toolpipe.errors import ConfigError, ToolpipeWarning
+from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldWarning
 from toolpipe.failures import Blocked
 from toolpipe.layers._shield_patterns import DEFAULT_BASH as DEFAULT_BASH
@@ -162,8 +161,6 @@ class ShieldOptions:
                             multi="all" if self.multi == "all" else "risky",
                             bash_patterns=SPEC_BASH if self.spec_patterns else DEFAULT_BASH,
                             max_length=self.max_length, max_commands=self.max_commands)
-        layer = SafetyShieldMiddleware(shield, self.watched_tools, roles=registry.roles())
-        problem = layer.unwatched(registry)
-        if problem is not None and len(registry):  # said when the file is loaded, too
-            warnings.warn(problem, ToolpipeWarning, stacklevel=2)
-        return layer
+        # a shield that watches none of the registry's tools is said when the pipeline
+        # is built (PipelineBuilder), once
+        return SafetyShieldMiddleware(shield, self.watched_tools, roles=registry.roles())

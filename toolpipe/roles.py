@@ -51,11 +51,6 @@ def role_of(name: str, declared: str | None = None) -> str:
     return COMMON_NAMES.get(normalise(name), "other")
 
 
-def roles_of(declarations: Mapping[str, str | None]) -> dict[str, str]:
-    """Name → role for a registry's tools (``{name: declared role or None}``)."""
-    return {name: role_of(name, declared) for name, declared in declarations.items()}
-
-
 def with_roles(names: Sequence[str], roles: Mapping[str, str], *wanted: str) -> list[str]:
     """``names`` (kept first, in order) and every tool whose role is one of ``wanted``."""
     out = list(names)

@@ -94,8 +94,6 @@ def _paths(input: Mapping[str, Any]) -> list[str]:
 # --- the shield -------------------------------------------------------------------------------
 
 
-
-
 def _threshold(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ConfigError(f"{name} must be a finite number, got {value!r}")
@@ -106,7 +104,6 @@ def multi_score(prior_same_tool: int) -> float:
     return 0.0 if prior_same_tool <= 0 else 0.1 if prior_same_tool == 1 else (
         0.3 if prior_same_tool == 2 else 0.6
     )
-
 
 
 class UnixShield:
@@ -189,9 +186,9 @@ class UnixShield:
 
     def role(self, tool: str) -> str:
         declared = self.roles.get(tool)
-        if declared is not None:
-            return declared
-        return role_of(tool) if self.recognise_names else "other"
+        if declared is None and not self.recognise_names:
+            return "other"
+        return role_of(tool, declared)
 
     def is_shell(self, tool: str) -> bool:
         return tool in self.bash_tools or self.role(tool) == "shell"

@@ -46,10 +46,17 @@ def _check(client: Any, path: tuple[str, ...], extra: str) -> None:
                           f"{type(client).__name__}")
 
 
-def _answer(outcome: CallOutcome, service: str) -> Any:
+def _send(create: Any, payload: dict[str, Any], service: str, model: str) -> Program[Any]:
+    """``create(**payload)`` as a ``Request`` effect; its answer, or a ``ModelError``."""
+    outcome: CallOutcome = yield Request(lambda: create(**payload), label=f"{service}:{model}")
     if isinstance(outcome.value, Success):
         return outcome.value.unwrap()
     raise ModelError(f"{service} refused the request: {describe_failure(outcome.value.failure())}")
+
+
+def _model_name(model: object) -> None:
+    if not isinstance(model, str) or not model:
+        raise ConfigError(f"model must be a model name, got {model!r:.40}")
 
 
 @attrs.frozen
@@ -70,8 +77,7 @@ class OpenAIModel:
         path = ("chat", "completions", "create") if self.api == "chat" else (
             "responses", "create")
         _check(self.client, path, "openai")
-        if not isinstance(self.model, str) or not self.model:
-            raise ConfigError(f"model must be a model name, got {self.model!r:.40}")
+        _model_name(self.model)
 
     def respond(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
                 ) -> Program[ModelReply]:
@@ -82,9 +88,9 @@ class OpenAIModel:
                                    **self.params}
         if tools:
             payload["tools"] = openai.tools(tools)
-        create = self.client.chat.completions.create
-        outcome = yield Request(lambda: create(**payload), label=f"openai:{self.model}")
-        return openai.reply(_answer(outcome, "openai"))
+        answer = yield from _send(self.client.chat.completions.create, payload, "openai",
+                                  self.model)
+        return openai.reply(answer)
 
     def _responses(self, messages: Sequence[Message], tools: Sequence[ToolDeclaration]
                    ) -> Program[ModelReply]:
@@ -94,9 +100,8 @@ class OpenAIModel:
             payload["instructions"] = self.system
         if tools:
             payload["tools"] = openai_responses.tools(tools)
-        create = self.client.responses.create
-        outcome = yield Request(lambda: create(**payload), label=f"openai:{self.model}")
-        return openai_responses.reply(_answer(outcome, "openai"))
+        answer = yield from _send(self.client.responses.create, payload, "openai", self.model)
+        return openai_responses.reply(answer)
 
 
 @attrs.frozen
@@ -111,8 +116,7 @@ class AnthropicModel:
 
     def __attrs_post_init__(self) -> None:
         _check(self.client, ("messages", "create"), "anthropic")
-        if not isinstance(self.model, str) or not self.model:
-            raise ConfigError(f"model must be a model name, got {self.model!r:.40}")
+        _model_name(self.model)
         if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int) or \
                 self.max_tokens < 1:
             raise ConfigError(f"max_tokens must be a positive int, got {self.max_tokens!r}")
@@ -125,9 +129,9 @@ class AnthropicModel:
             payload["system"] = self.system
         if tools:
             payload["tools"] = anthropic.tools(tools)
-        create = self.client.messages.create
-        outcome = yield Request(lambda: create(**payload), label=f"anthropic:{self.model}")
-        return anthropic.reply(_answer(outcome, "anthropic"))
+        answer = yield from _send(self.client.messages.create, payload, "anthropic",
+                                  self.model)
+        return anthropic.reply(answer)
 
 
 PROVIDERS = {"openai": ("openai", "OPENAI_API_KEY"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import importlib.util
+import pathlib
 
 import pytest
 
@@ -28,44 +29,20 @@ from toolpipe.integrations.mcp import from_mcp, load_registry, to_mcp
 pytestmark = [pytest.mark.xdist_group("sdk"), pytest.mark.skipif(
     importlib.util.find_spec("mcp") is None, reason="the mcp SDK is a test extra")]
 
+UPSTREAM = pathlib.Path(__file__).parent / "data" / "mcp" / "upstream.py"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
 TOKEN = "ghp_" + "a1B2c3D4e5" * 4  # synthetic
 
 
 def server():
-    import anyio
-    from mcp.server.fastmcp import FastMCP, Image
-    from mcp.types import ToolAnnotations
+    """The proxy tests' upstream (tests/data/mcp/upstream.py), here in memory."""
+    import importlib.util
 
-    app = FastMCP("upstream")
-
-    @app.tool(annotations=ToolAnnotations(readOnlyHint=True))
-    def echo(text: str) -> str:
-        """Say it back."""
-        return text
-
-    @app.tool()
-    async def slow(seconds: float) -> str:
-        await anyio.sleep(seconds)
-        return "finally"
-
-    @app.tool()
-    def run_command(command: str) -> str:
-        return f"ran {command}"
-
-    @app.tool()
-    def env() -> str:
-        return f"GITHUB_TOKEN={TOKEN}\nHOME=/root"
-
-    @app.tool()
-    def snapshot():  # an Image (FastMCP makes it an image block)
-        return Image(data=PNG, format="png")
-
-    @app.tool(annotations=ToolAnnotations(destructiveHint=True))
-    def delete(path: str) -> str:
-        raise ValueError(f"cannot delete {path}")
-
-    return app
+    spec = importlib.util.spec_from_file_location("mcp_upstream", UPSTREAM)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.app
 
 
 def session_run(body):
@@ -86,7 +63,7 @@ def test_tools_keep_their_names_schemas_and_annotations():
 
     registry = session_run(body)
     assert set(registry.names()) == {"echo", "slow", "run_command", "env", "snapshot",
-                                     "delete"}
+                                     "delete", "crash"}
     echo = registry.get("echo").declaration
     assert echo.description == "Say it back." and echo.concurrency_safe
     assert echo.input_schema["properties"]["text"]["type"] == "string"

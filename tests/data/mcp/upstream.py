@@ -45,6 +45,11 @@ def snapshot() -> Image:
     return Image(data=PNG, format="png")
 
 
+@app.tool(annotations=ToolAnnotations(destructiveHint=True))
+def delete(path: str) -> str:
+    raise ValueError(f"cannot delete {path}")
+
+
 @app.tool()
 def crash() -> str:
     sys.stdout.flush()

@@ -49,6 +49,19 @@ class Matcher(Protocol):
     def search(self, string: str) -> re.Match[str] | None: ...
 
 
+def _labelled(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """``text`` with each span replaced by its ``[REDACTED:<kind>]`` label."""
+    if not spans:
+        return text
+    pieces: list[str] = []
+    at = 0
+    for lo, hi, kind in spans:
+        pieces += [text[at:lo], "[REDACTED:", kind, "]"]
+        at = hi
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
 def _encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
@@ -131,15 +144,7 @@ class SecretPatternSet:
         return out
 
     def redact(self, text: str) -> str:
-        found = self.spans(text)
-        if found:
-            pieces: list[str] = []
-            at = 0
-            for lo, hi, kind in found:
-                pieces += [text[at:lo], "[REDACTED:", kind, "]"]
-                at = hi
-            pieces.append(text[at:])
-            text = "".join(pieces)
+        text = _labelled(text, self.spans(text))
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
@@ -158,9 +163,10 @@ class SecretPatternSet:
 
     def find(self, text: str) -> list[tuple[str, str]]:
         """(kind, secret) pairs that ``redact`` would replace, in order."""
-        found = [(kind, text[lo:hi]) for lo, hi, kind in self.spans(text)]
+        spans = self.spans(text)
+        found = [(kind, text[lo:hi]) for lo, hi, kind in spans]
         if self.patterns:
-            text = attrs.evolve(self, patterns=()).redact(text)
+            text = _labelled(text, spans)  # the built-in detectors' work, done once
             for kind, pattern in self.patterns:
                 found.extend((kind, m.group(0)) for m in pattern.finditer(text))
                 text = pattern.sub(f"[REDACTED:{kind}]", text)

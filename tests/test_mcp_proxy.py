@@ -156,3 +156,18 @@ def test_an_upstream_over_streamable_http(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=5)
+
+
+def test_only_the_separator_is_taken_from_the_upstream_command(monkeypatch):
+    from interpreters import mcp_proxy
+    from toolpipe.cli import main
+
+    seen = {}
+
+    async def serve(command, text, source, record, url):
+        seen["command"] = command
+        return 0
+
+    monkeypatch.setattr(mcp_proxy, "serve", serve)
+    assert main(["mcp-proxy", "--", "server", "--", "--flag"]) == 0
+    assert seen["command"] == ["server", "--", "--flag"]

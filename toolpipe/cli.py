@@ -309,7 +309,10 @@ def parser() -> argparse.ArgumentParser:
 def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
     import importlib.util
 
-    command = [c for c in args.upstream if c != "--"] if args.upstream else []
+    # only the separator goes: a "--" further on belongs to the upstream's own arguments
+    command = list(args.upstream or ())
+    if command[:1] == ["--"]:
+        command = command[1:]
     if bool(command) == (args.url is not None):
         raise UsageError("mcp-proxy needs the upstream server: its command after -- "
                          "(toolpipe mcp-proxy [--pipeline FILE.toml] -- COMMAND [ARGS…]) or "

@@ -15,10 +15,24 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
-from interpreters._core import CALLS, USER_ERRORS, WORK, BaseInterpreter, failed, program_of
+from interpreters._core import (
+    CALLS,
+    STORE_EFFECTS,
+    WORK,
+    BaseInterpreter,
+    close_quietly,
+    failed,
+    in_thread,
+    program_of,
+    store_failed,
+)
 from interpreters.recording import ABANDONED
+from interpreters.stores import Store
+from interpreters.workers import POOL, PoolExhausted, WorkerPool
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
+    AskApproval,
+    Busy,
     CallCancelled,
     CallOutcome,
     CallTool,
@@ -29,6 +43,7 @@ from toolpipe.effects import (
     ProcessResult,
     Request,
     RunProcess,
+    RunVerifier,
     ScopeExit,
     Sleep,
     WithDeadline,
@@ -39,21 +54,56 @@ from toolpipe.program import Program, not_an_effect
 R = TypeVar("R")
 
 
-class Exited(Exception):
-    """A worker thread's SystemExit or GeneratorExit, carried back as an ordinary error
-    (raised into a task, those would end the run)."""
+class Carried(Exception):
+    """What a worker thread's function raised, carried back as an ordinary error: raised
+    as itself into a task, a SystemExit would end the run and a StopIteration would
+    become a RuntimeError."""
 
     def __init__(self, error: BaseException) -> None:
-        super().__init__(str(error))
+        super().__init__(f"{type(error).__name__} in a worker thread")
         self.error = error
+
+
+def unwrap(outcome: tuple[bool, Any]) -> Any:
+    """A worker's outcome as the caller sees it: the value, KeyboardInterrupt as itself
+    (it stops the run), anything else ``Carried``."""
+    ok, value = outcome
+    if ok:
+        return value
+    if isinstance(value, KeyboardInterrupt):
+        raise value
+    raise Carried(value)
 
 
 class Interruption(Exception):
     """Raised by a backend's ``_cancellable`` when the watched signal fired."""
 
 
+_THREADED_CALLS = (RunVerifier, AskApproval)
+
+
 class AsyncInterpreter(BaseInterpreter):
-    """Backend-neutral driver; subclasses implement the abstract coroutines below."""
+    """Backend-neutral driver; subclasses implement the abstract coroutines below.
+
+    ``pool``: the worker threads for blocking work (``interpreters.workers.POOL``, shared by
+    the process, unless given). Other options as ``BaseInterpreter``.
+    """
+
+    def __init__(self, store: Store | None = None, *, pool: WorkerPool | None = None,
+                 **options: Any) -> None:
+        super().__init__(store, **options)
+        if pool is not None and not isinstance(pool, WorkerPool):
+            raise TypeError(f"pool must be a WorkerPool, got {type(pool).__name__}")
+        self.pool = pool if pool is not None else POOL
+        self._blocking_store: dict[type[Any], Callable[[Any], Any]] = {}
+        if getattr(self.store, "blocking", True) is not False:  # off the loop
+            for kind in STORE_EFFECTS:
+                self._blocking_store[kind] = self._immediate.pop(kind)
+
+    def _is_cancellation(self, error: BaseException) -> bool:
+        """Whether ``error`` is the backend cancelling a wait this driver started (it must
+        unwind), rather than something user code raised (a failure of its call)."""
+        raise NotImplementedError
 
     def _clock(self) -> float:
         raise NotImplementedError
@@ -76,6 +126,8 @@ class AsyncInterpreter(BaseInterpreter):
         raise NotImplementedError
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on ``self.pool``: its value; ``Carried`` for what it raised;
+        ``PoolExhausted`` when every worker is stuck. A cancelled wait abandons the job."""
         raise NotImplementedError
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
@@ -119,7 +171,12 @@ class AsyncInterpreter(BaseInterpreter):
                 kind = type(eff)
                 handler = immediate.get(kind)
                 if handler is not None:
-                    value = handler(eff)
+                    try:
+                        value = handler(eff)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as error:  # a store's fault: the asking call's
+                        value, throw = None, store_failed(eff, error)
                     if rec is not None:
                         now = self._clock()
                         rec(eff, value, now, now)
@@ -130,11 +187,16 @@ class AsyncInterpreter(BaseInterpreter):
                     work = WORK.get(kind)
                     if call is not None:
                         fn, args, cancel = call(eff)
-                        thread = (kind is CallTool and eff.tool.kind == "function" and (
-                            not eff.tool.inline)) or kind is Request  # a sync client blocks
+                        if kind is CallTool:
+                            thread = eff.tool.kind == "function" and not eff.tool.inline
+                        else:  # a sync client, verifier or resolver may block
+                            thread = kind is Request or (
+                                kind in _THREADED_CALLS and in_thread(fn))
                         value = await self._invoke(fn, args, cancel, deadline, thread=thread)
+                    elif kind in self._blocking_store:
+                        value = await self._store_call(eff)
                     elif work is not None:
-                        value = await self._in_thread(work, eff)
+                        value = await self._work(work, eff)
                     elif kind is Sleep:
                         await self._sleep(eff.seconds)
                         value = None
@@ -148,17 +210,36 @@ class AsyncInterpreter(BaseInterpreter):
                         value, throw = None, ProgramError(f"no handler for {eff!r:.80}")
                     else:
                         value, throw = None, not_an_effect(gen, eff)
-                except Exception as error:  # a scope body raised: re-raise it in the program
-                    value, throw = None, error
-                except BaseException:
-                    if rec is not None:  # cut off by a deadline or a cancellation
-                        rec(eff, ABANDONED, started, self._clock())
-                    raise
+                except BaseException as error:
+                    if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+                        if rec is not None:  # cut off by a deadline or a cancellation
+                            rec(eff, ABANDONED, started, self._clock())
+                        raise
+                    value, throw = None, error  # a scope body raised: raise it in the program
                 if rec is not None:
                     rec(eff, value if throw is None else Failure(throw), started, self._clock())
         except BaseException:
-            gen.close()
+            close_quietly(gen)
             raise
+
+    async def _store_call(self, eff: Any) -> Any:
+        """A blocking store's operation, on a worker under the call's deadline."""
+        try:
+            return await self._in_thread(self._blocking_store[type(eff)], eff)
+        except Carried as carried:
+            raise store_failed(eff, carried.error) from None
+        except PoolExhausted as full:
+            raise store_failed(eff, full) from None
+
+    async def _work(self, work: Callable[[Any], Any], eff: Any) -> Any:
+        """The interpreter's own blocking work (files): ``Result`` answers as they are; a
+        full pool is the answer's failure, a fault of the work is raised in the program."""
+        try:
+            return await self._in_thread(work, eff)
+        except PoolExhausted as full:
+            return Failure(str(full))
+        except Carried as carried:
+            raise ProgramError(f"{type(eff).__name__} failed: {carried.error!r:.200}") from None
 
     async def _scope(self, eff: WithDeadline, deadline: float | None) -> Result[Any, ScopeExit]:
         signal = eff.cancel
@@ -178,7 +259,7 @@ class AsyncInterpreter(BaseInterpreter):
         except Interruption:
             return Failure(Interrupted())
         finally:
-            body.close()
+            close_quietly(body)
         if out is _EXPIRED:
             return Failure(Expired(eff.seconds))  # type: ignore[arg-type]
         return Success(out)
@@ -200,7 +281,9 @@ class AsyncInterpreter(BaseInterpreter):
     async def _body(self, factory: Callable[[], Any], deadline: float | None) -> Any:
         try:
             return Success(await self._drive(program_of(factory, "Gather"), deadline))
-        except Exception as error:
+        except BaseException as error:  # a body's fault is its own slot's answer
+            if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+                raise
             return Failure(error)
 
     async def _invoke(
@@ -232,9 +315,13 @@ class AsyncInterpreter(BaseInterpreter):
                 out = await self._guard(lambda: self._detached(awaitable), signal)
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
-        except Exited as exited:
-            return failed(exited.error, self._clock() - start)
-        except USER_ERRORS as error:
+        except Carried as carried:
+            return failed(carried.error, self._clock() - start)
+        except PoolExhausted as full:
+            return CallOutcome(Failure(Busy(str(full))), self._clock() - start)
+        except BaseException as error:  # whatever user code raised ends its call only
+            if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+                raise
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
 

@@ -3,6 +3,7 @@ events, effect traces, and how failures of user code are classified."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from types import GeneratorType
@@ -12,6 +13,7 @@ from returns.result import Failure, Result
 
 from interpreters import files
 from interpreters.stores import MemoryStore, Store
+from toolpipe._checks import safe_repr, safe_text
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
@@ -36,29 +38,51 @@ from toolpipe.effects import (
     RunVerifier,
     SoftError,
 )
-from toolpipe.errors import ProgramError, ToolError
+from toolpipe.errors import ProgramError, StoreFailed, ToolError
 from toolpipe.events import LoggedEvent
+from toolpipe.program import culprit
 from toolpipe.secrets import SecretPatternSet
 
 log = logging.getLogger("toolpipe.interpreters")
 _SCRUB = SecretPatternSet.default_common()
 
 
-# What user code may raise and have become a failure of its own call: every Exception, and
-# SystemExit and GeneratorExit (a tool must not end the whole run); KeyboardInterrupt
-# still stops it.
-USER_ERRORS: tuple[type[BaseException], ...] = (Exception, SystemExit, GeneratorExit)
+# The one rule: whatever user code raises becomes a failure of its own call (every
+# BaseException: SystemExit, GeneratorExit, custom subclasses, a CancelledError nobody asked
+# for); only KeyboardInterrupt stops a run, and a backend's own cancellation (the driver
+# cancelling a wait it started) unwinds as it must.
 
 
 def failure_of(exc: BaseException) -> Result[Any, CallFailure]:
     """A user callable's exception as a failure value (a panic, or a ToolError soft error)."""
     if isinstance(exc, ToolError):
-        return Failure(SoftError(exc.message))
-    return Failure(Raised(type(exc).__name__, str(exc)))
+        return Failure(SoftError(safe_text(exc.message)))
+    return Failure(Raised(type(exc).__name__, safe_text(exc)))
 
 
 def failed(exc: BaseException, duration: float) -> CallOutcome:
     return CallOutcome(failure_of(exc), duration)
+
+
+def close_quietly(gen: Any) -> None:
+    """Close a program; what its ``finally`` raises is logged, never raised over the reason
+    it is being closed."""
+    try:
+        gen.close()
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        log.exception("a program raised while being closed: %s", culprit(gen))
+
+
+def in_thread(fn: Callable[..., Any]) -> bool:
+    """Whether a user callable (a verifier, a resolver) runs on a worker thread on the
+    async interpreters: a plain function does, unless it (or its object) says
+    ``inline = True``; coroutine and program functions run on the loop."""
+    if getattr(fn, "inline", False) is True or getattr(
+            getattr(fn, "__self__", None), "inline", False) is True:
+        return False
+    return not (inspect.iscoroutinefunction(fn) or inspect.isgeneratorfunction(fn))
 
 
 def program_of(factory: Callable[[], Any], effect: str) -> Any:
@@ -95,10 +119,21 @@ def model_call(model: Any) -> Callable[..., Any]:
 # ``_immediate`` table. Calls of user code are CALLS: what to call, with which arguments,
 # under which cancel signal; each driver invokes it its own way (awaited, in a thread, or
 # on the simulated clock) and answers a CallOutcome. WORK is blocking work done by the
-# interpreter itself (files), answered as its value. What is left to each driver is control
+# interpreter itself (files), answered as its value. STORE are the store's effects:
+# immediate for a store that never blocks (``blocking = False``, as MemoryStore), on a worker
+# thread under the call's deadline otherwise; a store that raises is thrown into the program
+# that asked as ``StoreFailed``. What is left to each driver is control
 # (Sleep, WithDeadline, Gather) and processes, which need the driver's own clock and tasks.
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], CancelSignal | None]
+STORE_EFFECTS = frozenset({CacheGet, CachePut, CacheDelete, CacheInvalidate, CacheEpoch,
+                           HistoryAppend, HistoryGet})
+
+
+def store_failed(effect: Any, error: BaseException) -> StoreFailed:
+    return StoreFailed(type(effect).__name__, error)
+
+
 CALLS: dict[type[Any], Callable[[Any], Call]] = {
     CallTool: lambda e: (e.tool.fn, (e.input, e.context), e.cancel),
     RunVerifier: lambda e: (verifier_call(e.verifier), (e.context, e.tool_name, e.input), None),
@@ -135,9 +170,7 @@ class BaseInterpreter:
         self.events: list[Any] = []
         self._collect = collect_events
         self.trace: list[Effect] | None = [] if record else None
-        self._immediate: dict[type[Any], Callable[[Any], Any]] = {
-            Now: self._now_effect,
-            IsCancelled: lambda e: e.signal.cancelled,
+        self._store_ops: dict[type[Any], Callable[[Any], Any]] = {
             CacheGet: lambda e: self.store.get(e.namespace, e.key),
             CachePut: lambda e: self.store.put(e.namespace, e.key, e.value, e.paths, e.if_epoch),
             CacheDelete: lambda e: self.store.delete(e.namespace, e.key),
@@ -145,7 +178,12 @@ class BaseInterpreter:
             CacheEpoch: lambda e: self.store.epoch(e.namespace),
             HistoryAppend: lambda e: self.store.append(e.namespace, e.item, e.keep),
             HistoryGet: lambda e: self.store.history(e.namespace),
+        }
+        self._immediate: dict[type[Any], Callable[[Any], Any]] = {
+            Now: self._now_effect,
+            IsCancelled: lambda e: e.signal.cancelled,
             Emit: self._emit,
+            **self._store_ops,
         }
 
     def _now_effect(self, _: Now) -> float:
@@ -162,8 +200,11 @@ class BaseInterpreter:
         if self.on_event is not None:
             try:
                 self.on_event(effect.event)
-            except Exception:  # a broken listener must not break a dispatch
-                log.exception("toolpipe event listener failed on %r", effect.event)
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # a broken listener must not break a dispatch
+                log.exception("toolpipe event listener failed on %s",
+                              safe_repr(effect.event, 200))
 
 
 def run_process_blocking(argv: tuple[str, ...], cwd: str, timeout: float) -> Any:

@@ -15,8 +15,7 @@ from typing import Any, TypeVar
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Exited, Interruption
-from interpreters._workers import POOL
+from interpreters._async import _EXPIRED, AsyncInterpreter, Carried, Interruption, unwrap
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -31,6 +30,12 @@ class AsyncioInterpreter(AsyncInterpreter):
 
     def _clock(self) -> float:
         return asyncio.get_running_loop().time()
+
+    def _is_cancellation(self, error: BaseException) -> bool:
+        if not isinstance(error, asyncio.CancelledError):
+            return False
+        task = asyncio.current_task()
+        return task is None or task.cancelling() > 0
 
     async def _sleep(self, seconds: float) -> None:
         if seconds == float("inf"):
@@ -94,41 +99,40 @@ class AsyncioInterpreter(AsyncInterpreter):
         task = asyncio.ensure_future(awaitable)
         try:
             return await asyncio.shield(task)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as error:
+            if task.done() and not self._is_cancellation(error):
+                # nobody cancelled this wait: the tool raised CancelledError itself (it
+                # awaited a future cancelled elsewhere); a failure of its own call
+                raise Carried(_raised_by(task)) from None
             task.cancel()
             task.add_done_callback(_forget)
             raise
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a daemon worker thread: a call abandoned at a deadline keeps
+        """``fn(*args)`` on the pool's daemon threads: a call abandoned at a deadline keeps
         running there, but never delays the interpreter's shutdown (the default executor's
-        threads would: ``asyncio.run`` waits for them), and its late value is dropped."""
+        threads would: ``asyncio.run`` waits for them), and its late value is dropped. The
+        outcome travels as a value (a StopIteration set on a future would be refused)."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[tuple[bool, Any]] = loop.create_future()
 
         def settle(outcome: tuple[bool, Any]) -> None:
-            if future.done():  # abandoned: the late value is dropped
-                return
-            ok, value = outcome
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+            if not future.done():  # abandoned: the late value is dropped
+                future.set_result(outcome)
 
-        def work() -> None:
-            try:
-                outcome: tuple[bool, Any] = (True, fn(*args))
-            except (Exception, KeyboardInterrupt) as error:
-                outcome = (False, error)
-            except BaseException as error:  # SystemExit, GeneratorExit: carried, not raised
-                outcome = (False, Exited(error))
+        def deliver(outcome: tuple[bool, Any]) -> None:
             try:
                 loop.call_soon_threadsafe(settle, outcome)
             except RuntimeError:  # the loop has closed: nobody is waiting any more
                 pass
 
-        POOL.submit(work)
-        return await future
+        job = self.pool.submit(fn, args, deliver)
+        try:
+            outcome = await future
+        except BaseException:
+            self.pool.abandon(job)
+            raise
+        return unwrap(outcome)
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
         async with asyncio.TaskGroup() as group:
@@ -176,6 +180,15 @@ class AsyncioInterpreter(AsyncInterpreter):
             pass
         processes.signal_group(proc.pid, signal.SIGKILL)
         await proc.wait()
+
+
+def _raised_by(task: asyncio.Future[Any]) -> BaseException:
+    """What a tool's task that ended cancelled raised (its CancelledError, with message)."""
+    try:
+        task.result()
+    except BaseException as error:
+        return error
+    return asyncio.CancelledError()  # pragma: no cover - a cancelled task always raises
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

@@ -25,13 +25,13 @@ from returns.result import Failure, Result, Success
 
 from interpreters._core import (
     CALLS,
-    USER_ERRORS,
     WORK,
     BaseInterpreter,
     failed,
     log,
     program_of,
     run_process_blocking,
+    store_failed,
 )
 from interpreters.stores import Store
 from toolpipe.context import CancelSignal
@@ -290,7 +290,9 @@ class SimulatedInterpreter(BaseInterpreter):
             group.started += 1
             try:
                 body = program_of(group.bodies[slot], "Gather")
-            except Exception as error:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:
                 group.results[slot] = Failure(error)
                 group.remaining -= 1
                 continue
@@ -320,7 +322,9 @@ class SimulatedInterpreter(BaseInterpreter):
             self._disarm(top)
             try:
                 top.gen.close()
-            except Exception:
+            except KeyboardInterrupt:
+                raise
+            except BaseException:
                 log.exception("a program raised while being cancelled: %s", culprit(top.gen))
             if top is down_to:
                 return
@@ -394,7 +398,9 @@ class SimulatedInterpreter(BaseInterpreter):
                 else:
                     value = CallOutcome(Success(stop.value), self._clock - frame.start)
                 continue
-            except USER_ERRORS as error:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:  # user code's fault: its own call's (or task's)
                 frames.pop()
                 self._disarm(frame)
                 if frame.kind == _ROOT:
@@ -411,16 +417,33 @@ class SimulatedInterpreter(BaseInterpreter):
             kind = type(eff)
             handler = immediate.get(kind)
             if handler is not None:
-                value = handler(eff)
+                try:
+                    value = handler(eff)
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as error:  # a store's fault: the asking call's
+                    value, exc = None, store_failed(eff, error)
                 continue
             value = None
             call = CALLS.get(kind)
             work = WORK.get(kind)
-            if call is not None:
-                fn, args, cancel = call(eff)
-                value = self._invoke(task, frame, fn, args, cancel)
-            elif work is not None:
-                value = work(eff)
+            if call is not None or work is not None or kind is RunProcess:
+                try:
+                    if call is not None:
+                        fn, args, cancel = call(eff)
+                        value = self._invoke(task, frame, fn, args, cancel)
+                    elif work is not None:
+                        value = work(eff)
+                    else:
+                        runner = self._process_runner
+                        value = (
+                            runner(eff) if runner is not None
+                            else run_process_blocking(eff.argv, eff.cwd, eff.timeout)
+                        )
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as error:  # raised in the program that asked
+                    value, exc = None, error
             elif kind is Sleep:
                 if eff.seconds != _INF:
                     self._schedule(self._clock + eff.seconds, 1, self._wake, task, task.token)
@@ -432,7 +455,9 @@ class SimulatedInterpreter(BaseInterpreter):
                     continue
                 try:
                     body = program_of(eff.body, "WithDeadline")
-                except ProgramError as error:  # (a factory that raises propagates, as before)
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as error:  # raised in the program that asked
                     exc = error
                     continue
                 scope = _Frame(body, _SCOPE, frame.deadline)
@@ -451,12 +476,6 @@ class SimulatedInterpreter(BaseInterpreter):
                     continue
                 self._gather(task, frame, eff)
                 return
-            elif kind is RunProcess:
-                runner = self._process_runner
-                value = (
-                    runner(eff) if runner is not None
-                    else run_process_blocking(eff.argv, eff.cwd, eff.timeout)
-                )
             elif isinstance(eff, Effect):
                 exc = ProgramError(f"the simulated interpreter has no handler for {eff!r:.80}")
             else:
@@ -475,7 +494,9 @@ class SimulatedInterpreter(BaseInterpreter):
             return CallOutcome(Failure(CallCancelled()), 0.0)
         try:
             out = fn(*args)
-        except USER_ERRORS as error:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # whatever user code raised ends its call only
             return failed(error, 0.0)
         if type(out) is str:  # the common case: a plain tool's text
             return CallOutcome(Success(out), 0.0)

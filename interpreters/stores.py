@@ -2,6 +2,11 @@
 
 Layers reach a store only through effects, so an interpreter can be handed a shared store
 (another process, a database) without any layer changing.
+
+A store may block (a network round trip): the async interpreters then call it on a worker
+thread, under the call's deadline. One that never blocks says ``blocking = False`` and is
+called on the loop. Whatever a store raises ends the call that asked (cause
+``ComponentFailed``, component "the store"), never the run.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ class _Namespace:
 
 class MemoryStore:
     """The in-memory default. No capacity limit (pair caches with a short TTL)."""
+
+    blocking = False  # called on the event loop: every operation is a few dict steps
 
     def __init__(self) -> None:
         self._spaces: dict[str, _Namespace] = {}

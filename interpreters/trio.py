@@ -11,11 +11,12 @@ import signal
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
+import outcome
 import trio
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Exited, Interruption
+from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption, unwrap
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -30,6 +31,9 @@ class TrioInterpreter(AsyncInterpreter):
 
     def _clock(self) -> float:
         return trio.current_time()
+
+    def _is_cancellation(self, error: BaseException) -> bool:
+        return isinstance(error, trio.Cancelled)
 
     async def _sleep(self, seconds: float) -> None:
         await trio.sleep(seconds)
@@ -63,20 +67,46 @@ class TrioInterpreter(AsyncInterpreter):
         return out
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        def work() -> Any:
-            try:
-                return fn(*args)
-            except (Exception, KeyboardInterrupt):
-                raise
-            except BaseException as error:  # SystemExit, GeneratorExit: carried, not raised
-                raise Exited(error) from None
+        """``fn(*args)`` on the pool (not trio's own thread limiter, whose abandoned threads
+        would hold its 40 tokens for ever): the task sleeps until the worker reschedules it;
+        a cancellation abandons the job at once."""
+        task = trio.lowlevel.current_task()
+        token = trio.lowlevel.current_trio_token()
+        waiting = [True]
 
-        return await trio.to_thread.run_sync(work, abandon_on_cancel=True)
+        def wake(result: tuple[bool, Any]) -> None:
+            if waiting[0]:
+                waiting[0] = False
+                trio.lowlevel.reschedule(task, outcome.Value(result))
+
+        def deliver(result: tuple[bool, Any]) -> None:
+            try:
+                token.run_sync_soon(wake, result)
+            except trio.RunFinishedError:  # the run has ended: nobody is waiting any more
+                pass
+
+        await trio.lowlevel.checkpoint_if_cancelled()
+        job = self.pool.submit(fn, args, deliver)
+
+        def abort(_: Any) -> trio.lowlevel.Abort:
+            waiting[0] = False
+            self.pool.abandon(job)
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        result = await trio.lowlevel.wait_task_rescheduled(abort)
+        return unwrap(result)
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
-        async with trio.open_nursery() as nursery:
-            for worker in workers:
-                nursery.start_soon(worker)
+        try:
+            async with trio.open_nursery() as nursery:
+                for worker in workers:
+                    nursery.start_soon(worker)
+        except BaseExceptionGroup as group:
+            # a KeyboardInterrupt inside must reach the caller as itself, not in a group
+            interrupt = group.subgroup(KeyboardInterrupt)
+            if interrupt is not None:
+                raise _first(interrupt) from group
+            raise
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         """In its own process group, output read as it comes (capped), the group stopped
@@ -115,6 +145,13 @@ class TrioInterpreter(AsyncInterpreter):
         if not done:
             return processes.timed_out(effect)
         return processes.finished(proc.returncode, out, err)
+
+
+def _first(group: BaseExceptionGroup[Any]) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 async def run(program: Program[R]) -> R:

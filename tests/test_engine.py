@@ -28,8 +28,10 @@ from toolpipe import (
     UnknownToolMiddleware,
     plan_waves,
 )
-from toolpipe.agent import CallFinished, DispatchFailed, TurnPlanned
+from toolpipe._faults import ComponentFault
+from toolpipe.agent import CallFinished, TurnPlanned
 from toolpipe.effects import Now, Sleep
+from toolpipe.failures import ComponentFailed
 
 
 def sleeper(name, latency=1.0, *, safe=False, key_from=None, key=None):
@@ -247,10 +249,13 @@ def test_a_broken_layer_costs_its_slot_only(kind):
     results = run_program(kind, lambda: engine.dispatch_turn(
         [call("Read", 0, path="a", latency=0.01), call("Write", 1, latency=0.01)]), sim)
     assert results[0].text == "Read:a"
-    assert results[1].text == "dispatch produced no result" and results[1].is_error
+    # the call names the culprit (the pipeline's fault guard), the other call is untouched
+    assert results[1].text == ("Tool 'Write' failed: layer 'broken' raised RuntimeError: "
+                               "layer bug") and results[1].is_error
+    assert isinstance(results[1].cause, ComponentFailed)
     assert results[1].tool_call_id == "c1"
     if sim is not None:
-        assert any(isinstance(e, DispatchFailed) and "layer bug" in e.error for e in sim.events)
+        assert any(isinstance(e, ComponentFault) and "layer bug" in e.error for e in sim.events)
 
 
 def test_cancellation_mid_turn():

@@ -16,7 +16,7 @@ PACKAGE = ROOT / "toolpipe"
 KERNEL = {"toolpipe._json", "toolpipe._cattrs", "toolpipe._checks", "toolpipe._names",
           "toolpipe.context", "toolpipe.result", "toolpipe.effects", "toolpipe.program",
           "toolpipe.registry", "toolpipe.pipeline", "toolpipe.errors", "toolpipe.events",
-          "toolpipe.failures", "toolpipe.roles", "toolpipe._schema",
+          "toolpipe.failures", "toolpipe.roles", "toolpipe._schema", "toolpipe._faults",
           "toolpipe.observe"}
 RANKS = [("kernel", lambda m: m in KERNEL), ("shell", lambda m: m.startswith("toolpipe.shell")),
          ("secrets", lambda m: m.startswith("toolpipe.secrets")),

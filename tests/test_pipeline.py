@@ -1,3 +1,5 @@
+import re
+
 import attrs
 import pytest
 from hypothesis import given
@@ -10,11 +12,12 @@ from toolpipe import (
     DispatchCancelled,
     DispatchContext,
     PipelineError,
-    ProgramError,
     ToolPipeline,
     ToolRegistry,
 )
+from toolpipe._faults import ComponentFault
 from toolpipe.effects import Emit
+from toolpipe.failures import BadReturn, ComponentFailed
 
 from .helpers import echo, registry
 
@@ -122,8 +125,11 @@ def test_layer_returning_a_non_program_is_a_clear_error():
             return "not a program"
 
     p = ToolPipeline.builder().with_middleware(Bad()).with_core(ToolRegistry()).build()
-    with pytest.raises(ProgramError, match="layer 'bad' returned str"):
-        p.dispatch(DispatchContext("x"))
+    result = SimulatedInterpreter().run(p.dispatch(DispatchContext("x")))
+    # the fault stays in its call: an error result that names the layer
+    assert result.is_error and isinstance(result.cause, BadReturn)
+    assert result.cause.component == "layer 'bad'" and result.cause.expected == "a program"
+    assert result.text == "Tool 'x' failed: layer 'bad' returned str, not a program"
 
 
 def test_layer_yielding_a_non_effect_names_the_culprit():
@@ -135,8 +141,14 @@ def test_layer_yielding_a_non_effect_names_the_culprit():
             return (yield from next(ctx))
 
     p = ToolPipeline.builder().with_middleware(Junk()).with_core(ToolRegistry()).build()
-    with pytest.raises(ProgramError, match=r"Junk.dispatch .* yielded 42"):
-        SimulatedInterpreter().run(p.dispatch(DispatchContext("x")))
+    sim = SimulatedInterpreter()
+    result = sim.run(p.dispatch(DispatchContext("x")))
+    assert result.is_error and isinstance(result.cause, ComponentFailed)
+    assert result.cause.component == "layer 'junk'"
+    assert re.search(r"ProgramError: .*Junk.dispatch .* yielded 42", result.text)
+    (fault,) = [e for e in sim.events if isinstance(e, ComponentFault)]
+    assert fault.where.endswith("test_pipeline.py:" + str(Junk.dispatch.__code__.co_firstlineno
+                                                          + 1))
 
 
 def test_dispatch_rejects_non_context():

@@ -57,7 +57,7 @@ def names(name: str, values: object) -> frozenset[str]:
 
 def describe_failure(failure: object) -> str:
     """A readable sentence for a failed call of user code (verifier, resolver, extractor)."""
-    from toolpipe.effects import CallCancelled, Raised, SoftError, Unsupported
+    from toolpipe.effects import Busy, CallCancelled, Raised, SoftError, Unsupported
 
     if isinstance(failure, Raised):
         return f"raised {failure.type_name}: {failure.message}" if failure.message else (
@@ -65,8 +65,41 @@ def describe_failure(failure: object) -> str:
         )
     if isinstance(failure, SoftError):
         return failure.message
-    if isinstance(failure, Unsupported):
+    if isinstance(failure, Unsupported | Busy):
         return failure.message
     if isinstance(failure, CallCancelled):
         return "cancelled"
-    return repr(failure)
+    return safe_repr(failure, 200)
+
+
+def safe_text(value: object) -> str:
+    """``str(value)``, never raising: user objects (an exception whose ``__str__`` raises,
+    a tool's junk return value) must not turn a failure report into a second failure."""
+    try:
+        text = str(value)
+        if type(text) is str:
+            return text
+    except BaseException as exc:  # any user __str__ may raise anything
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+    return f"<unprintable {type(value).__name__}>"
+
+
+def safe_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, never raising."""
+    try:
+        text = repr(value)
+        if type(text) is not str:
+            raise TypeError
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        text = f"<unprintable {type(value).__name__}>"
+    return text[:limit]
+
+
+def error_text(error: BaseException) -> str:
+    """``Type: message`` for an exception, never raising."""
+    message = safe_text(error)
+    name = type(error).__name__
+    return f"{name}: {message}" if message else name

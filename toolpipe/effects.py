@@ -88,7 +88,15 @@ class Unsupported:
     message: str
 
 
-CallFailure = Raised | SoftError | CallCancelled | Unsupported
+@attrs.frozen
+class Busy:
+    """The call could not start: the interpreter's worker threads are all held by calls
+    abandoned at their deadlines (``message`` says how many)."""
+
+    message: str
+
+
+CallFailure = Raised | SoftError | CallCancelled | Unsupported | Busy
 
 
 @attrs.frozen

@@ -21,6 +21,18 @@ class ConfigError(ToolpipeError, ValueError):
     """A bad argument to a layer or profile; the message names the argument."""
 
 
+class StoreFailed(ToolpipeError):
+    """The interpreter's store raised while answering a cache or history effect; thrown
+    into the program that asked, so the call ends with the store named as its cause."""
+
+    def __init__(self, operation: str, error: BaseException) -> None:
+        from toolpipe._checks import error_text
+
+        self.detail = f"{error_text(error)} (in {operation})"
+        super().__init__(f"the store failed: {self.detail}")
+        self.error = error
+
+
 class ToolError(Exception):
     """Raise inside a tool to return a soft error whose text is exactly the message."""
 
@@ -34,6 +46,7 @@ __all__ = [
     "NotJSONError",
     "PipelineError",
     "ProgramError",
+    "StoreFailed",
     "ToolError",
     "ToolpipeError",
 ]

@@ -83,6 +83,36 @@ class ToolFailed:
 
 
 @attrs.frozen
+class BadReturn:
+    """A component returned something toolpipe cannot use: a tool's value that is not text
+    or content, a layer's program that did not return a ``DispatchResult``."""
+
+    tool: str
+    component: str
+    got: str
+    expected: str
+
+
+@attrs.frozen
+class ComponentFailed:
+    """Something other than the tool failed while the call ran: a layer (by name), the
+    cache store, the pipeline itself. ``error`` is ``Type: message``."""
+
+    tool: str
+    component: str
+    error: str
+
+
+@attrs.frozen
+class Overloaded:
+    """The call could not start: every worker thread is held by a call abandoned at its
+    deadline (see ``interpreters.workers``)."""
+
+    tool: str
+    message: str
+
+
+@attrs.frozen
 class NoResult:
     """The pipeline ended without a result (a layer that lost it)."""
 
@@ -90,7 +120,7 @@ class NoResult:
 
 
 Cause = (Denied | Blocked | TimedOut | Cancelled | NotFound | Invalid | Panicked
-         | ToolFailed | NoResult)
+         | ToolFailed | BadReturn | ComponentFailed | Overloaded | NoResult)
 NO_RESULT = "dispatch produced no result"
 
 
@@ -123,6 +153,16 @@ def render(cause: Cause) -> str:
         return f"Tool '{tool}' panicked: {cause.message or '(unknown payload)'}"
     if isinstance(cause, ToolFailed):
         return cause.message
+    if isinstance(cause, BadReturn):
+        if cause.component == "tool":
+            return (f"Tool '{tool}' returned an unsupported type: {cause.got} "
+                    f"(expected {cause.expected})")
+        return (f"Tool '{tool}' failed: {cause.component} returned {cause.got}, "
+                f"not {cause.expected}")
+    if isinstance(cause, ComponentFailed):
+        return f"Tool '{tool}' failed: {cause.component} raised {cause.error}"
+    if isinstance(cause, Overloaded):
+        return f"Tool '{tool}' could not start: {cause.message}"
     return NO_RESULT
 
 

@@ -10,9 +10,10 @@ from typing import Protocol, runtime_checkable
 import attrs
 from returns.result import Failure, Result, Success
 
+from toolpipe._faults import CORE, NotAProgram, checked, guarded, layer_codes
 from toolpipe.context import CancelSignal, DispatchContext
 from toolpipe.effects import IsCancelled
-from toolpipe.errors import PipelineError, ProgramError, ToolpipeWarning
+from toolpipe.errors import PipelineError, ToolpipeWarning
 from toolpipe.program import Program
 from toolpipe.registry import ToolCallMiddleware, ToolRegistry
 from toolpipe.result import DispatchResult
@@ -51,7 +52,7 @@ class DispatchCancelled:
 class ToolPipeline:
     """Layers, outermost first, around the core. Immutable once built."""
 
-    __slots__ = ("_entry", "core", "layers")
+    __slots__ = ("_codes", "_entry", "_outer", "core", "layers")
 
     def __init__(self, layers: Sequence[Middleware], core: ToolCallMiddleware) -> None:
         self.layers: tuple[Middleware, ...] = tuple(
@@ -61,6 +62,8 @@ class ToolPipeline:
             raise TypeError(f"core must be a ToolCallMiddleware, got {type(core).__name__}")
         self.core = core
         self._entry = self._chain()
+        self._codes = layer_codes(self.layers, core)
+        self._outer = f"layer '{self.layers[0].name}'" if self.layers else CORE
 
     @staticmethod
     def new(registry: ToolRegistry) -> ToolPipeline:
@@ -89,7 +92,8 @@ class ToolPipeline:
     def dispatch(self, ctx: DispatchContext) -> Program[DispatchResult]:
         if not isinstance(ctx, DispatchContext):
             raise TypeError(f"dispatch() expects a DispatchContext, got {type(ctx).__name__}")
-        return self._entry(ctx)
+        # every fault of a layer, the core or the store ends this call only (_faults)
+        return guarded(self._entry, ctx, self._codes, self._outer)
 
     def dispatch_all(
         self, calls: Iterable[DispatchContext], cancel: CancelSignal | None = None
@@ -112,15 +116,15 @@ class ToolPipeline:
 
 def _link(layer: Middleware, inner: Next) -> Next:
     dispatch = layer.dispatch
+    # a user's layer has its program's return value checked, so a layer that returns
+    # junk is named as the culprit (shipped layers always return a DispatchResult)
+    trusted = type(layer).__module__.startswith("toolpipe.")
 
     def step(ctx: DispatchContext) -> Program[DispatchResult]:
         program = dispatch(ctx, inner)
         if type(program) is not GeneratorType:
-            raise ProgramError(
-                f"layer {layer.name!r} returned {type(program).__name__} from dispatch(); "
-                "it must return a program (a generator: use `yield from next(ctx)`)"
-            )
-        return program
+            raise NotAProgram(layer.name, program)
+        return program if trusted else checked(layer.name, program)
 
     return step
 

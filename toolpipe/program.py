@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeAlias, TypeVar
 
+from toolpipe._checks import safe_repr
 from toolpipe.effects import Effect
 from toolpipe.errors import ProgramError
 
@@ -48,7 +49,7 @@ def culprit(gen: Any) -> str:
 
 def not_an_effect(gen: Any, value: object) -> ProgramError:
     return ProgramError(
-        f"{culprit(gen)} yielded {value!r:.80}, which is not an effect "
+        f"{culprit(gen)} yielded {safe_repr(value, 80)}, which is not an effect "
         "(programs must yield toolpipe.effects instructions)"
     )
 
@@ -60,4 +61,4 @@ def run_pure(program: Program[R]) -> R:
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]
     program.close()
-    raise ProgramError(f"run_pure: the program yielded {effect!r:.80}")
+    raise ProgramError(f"run_pure: the program yielded {safe_repr(effect, 80)}")

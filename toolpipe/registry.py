@@ -13,6 +13,7 @@ from toolpipe._cattrs import strict_converter
 from toolpipe._schema import check, derive, descriptions
 from toolpipe.context import DispatchContext
 from toolpipe.effects import (
+    Busy,
     CallCancelled,
     CallOutcome,
     CallTool,
@@ -21,7 +22,17 @@ from toolpipe.effects import (
     Unsupported,
 )
 from toolpipe.errors import ConfigError, ToolError
-from toolpipe.failures import Cancelled, Cause, Invalid, NotFound, Panicked, ToolFailed, render
+from toolpipe.failures import (
+    BadReturn,
+    Cancelled,
+    Cause,
+    Invalid,
+    NotFound,
+    Overloaded,
+    Panicked,
+    ToolFailed,
+    render,
+)
 from toolpipe.program import Program
 from toolpipe.result import (
     DispatchResult,
@@ -295,9 +306,8 @@ class ToolCallMiddleware:
             content = _content(value.unwrap())
             if content is not None:
                 return DispatchResult(ctx.call_id, content, False, outcome.duration, name, hint)
-            got = type(value.unwrap()).__name__
-            cause: Cause = ToolFailed(name, f"Tool '{name}' returned an unsupported type: {got} "
-                                            "(expected str or ToolContent)")
+            cause: Cause = BadReturn(name, "tool", type(value.unwrap()).__name__,
+                                     "str or ToolContent")
         else:
             cause = failure_cause(name, value.failure())
         return DispatchResult.failed(ctx.call_id, cause, outcome.duration, hint)
@@ -312,6 +322,8 @@ def failure_cause(name: str, failure: object) -> Cause:
         return ToolFailed(name, failure.message)
     if isinstance(failure, Unsupported):
         return ToolFailed(name, f"Tool '{name}' cannot run here: {failure.message}")
+    if isinstance(failure, Busy):
+        return Overloaded(name, failure.message)
     return ToolFailed(name, f"Tool '{name}' failed: {failure!r}")  # pragma: no cover
 
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe._cache_law import cache_law_machine as cache_law_machine
 from toolpipe._cache_law import check_cache_law as check_cache_law
+from toolpipe._faults import ComponentFault
 from toolpipe._simulation import Planned as Planned
 from toolpipe._simulation import SimulationReport as SimulationReport
 from toolpipe._simulation import plan as plan
@@ -292,7 +293,9 @@ def check_scenario(make: Callable[[], Middleware], scenario: Scenario,
         raise _violation("no result lost", layer, scenario,
                          f"the turn raised {type(exc).__name__}: {exc}") from exc
     if "no result lost" in laws:
-        failed = [e for e in events if isinstance(e, DispatchFailed)]
+        # a layer that raises or returns junk costs its call only (the pipeline's guard),
+        # but it is still broken: its fault event is the counterexample
+        failed = [e for e in events if isinstance(e, DispatchFailed | ComponentFault)]
         if len(out) != len(scenario.calls) or failed:
             detail = failed[0].error if failed else f"{len(out)} results"
             raise _violation("no result lost", layer, scenario,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import attrs
 from returns.result import Success
 
-from toolpipe._checks import describe_failure
+from toolpipe._checks import describe_failure, error_text, safe_repr
 from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
 from toolpipe.effects import AskApproval, CallOutcome
 from toolpipe.failures import Denied
@@ -70,10 +70,12 @@ class PermissionMiddleware:
         if self.check is not None:
             try:
                 decision = self.check(ctx)
-            except Exception as exc:
-                return Deny(f"check failed ({type(exc).__name__}: {exc})")
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # a user check's fault stays in its call
+                return Deny(f"check failed ({error_text(exc)})")
             if not isinstance(decision, Allow | Deny | Ask | Modify):
-                return Deny(f"check returned {decision!r:.40}, not a PermissionCheck")
+                return Deny(f"check returned {safe_repr(decision, 40)}, not a PermissionCheck")
             return decision
         if self.mode == "deny_all":
             return Deny("blocked by policy")
@@ -100,7 +102,7 @@ class PermissionMiddleware:
         if answer.unwrap() is False:
             return DispatchResult.failed(
                 ctx.call_id, Denied(ctx.tool_name, "denied by user", by_user=True))
-        return _denied(ctx, f"ask resolver returned {answer.unwrap()!r:.40}, not a bool")
+        return _denied(ctx, f"ask resolver returned {safe_repr(answer.unwrap(), 40)}, not a bool")
 
 
 # --- pipeline-file options ------------------------------------------------------------------

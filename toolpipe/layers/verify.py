@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 from returns.result import Success
 
-from toolpipe._checks import describe_failure, finite_number, names, seconds_text
+from toolpipe._checks import describe_failure, finite_number, names, safe_repr, seconds_text
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import Expired, ProcessResult, RunProcess, RunVerifier, WithDeadline
 from toolpipe.errors import ConfigError
@@ -44,6 +44,8 @@ class Verifier(Protocol):
 
 class NoopVerifier:
     """Always passes, with empty diagnostics (the Constrained preset's default)."""
+
+    inline = True  # quick: called on the event loop, not on a worker thread
 
     def verify(self, context: ToolContext, tool: str, input: Mapping[str, Any]) -> VerifyResult:
         return VerifyResult(True, "")
@@ -148,7 +150,8 @@ class VerifyMiddleware:
             return VerifyResult(False, f"verifier {describe_failure(outcome.value.failure())}")
         verdict = outcome.value.unwrap()
         if not isinstance(verdict, VerifyResult):
-            return VerifyResult(False, f"verifier returned {verdict!r:.60}, not a VerifyResult")
+            return VerifyResult(False,
+                                f"verifier returned {safe_repr(verdict)}, not a VerifyResult")
         return verdict
 
 

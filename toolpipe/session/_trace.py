@@ -31,7 +31,7 @@ from returns.result import Failure, Success
 from toolpipe._cattrs import strict_converter
 from toolpipe.agent import ToolCall
 from toolpipe.context import CancelSignal
-from toolpipe.effects import CallCancelled, CallOutcome, Raised, SoftError, Unsupported
+from toolpipe.effects import Busy, CallCancelled, CallOutcome, Raised, SoftError, Unsupported
 from toolpipe.errors import ToolpipeError
 from toolpipe.failures import Cause
 from toolpipe.registry import Tool, ToolDeclaration
@@ -83,7 +83,7 @@ class ReturnedOther:
 class Failed:
     """The tool raised (``raised``), raised ToolError (``soft_error``), or could not run."""
 
-    how: Literal["raised", "soft_error", "unsupported", "cancelled"]
+    how: Literal["raised", "soft_error", "unsupported", "cancelled", "busy"]
     message: str = ""
     type_name: str = ""
 
@@ -238,6 +238,8 @@ def outcome_of(answer: object) -> tuple[Outcome, float] | None:
         return Failed("unsupported", failure.message), answer.duration
     if isinstance(failure, CallCancelled):
         return Failed("cancelled"), answer.duration
+    if isinstance(failure, Busy):
+        return Failed("busy", failure.message), answer.duration
     return None  # pragma: no cover - CallFailure is closed
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from types import GeneratorType
 from typing import Any
 
+from returns.maybe import Maybe
 from returns.result import Failure, Result
 
 from interpreters import files
@@ -134,6 +135,29 @@ def store_failed(effect: Any, error: BaseException) -> StoreFailed:
     return StoreFailed(type(effect).__name__, error)
 
 
+# what each store operation must answer (a user's store that answers junk has failed)
+_ANSWERS: dict[type[Any], tuple[tuple[type[Any], ...], str]] = {
+    CacheGet: ((Maybe,), "a Maybe"), CachePut: ((bool,), "a bool"),
+    CacheInvalidate: ((int,), "an int"), CacheEpoch: ((int,), "an int"),
+    HistoryGet: ((tuple,), "a tuple"),
+}
+
+
+def _checked_op(kind: type[Any], op: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    expected = _ANSWERS.get(kind)
+    if expected is None:
+        return op
+    types, text = expected
+
+    def checked(effect: Any) -> Any:
+        answer = op(effect)
+        if not isinstance(answer, types) or type(answer) is bool and bool not in types:
+            raise TypeError(f"the store answered {type(answer).__name__}, not {text}")
+        return answer
+
+    return checked
+
+
 CALLS: dict[type[Any], Callable[[Any], Call]] = {
     CallTool: lambda e: (e.tool.fn, (e.input, e.context), e.cancel),
     RunVerifier: lambda e: (verifier_call(e.verifier), (e.context, e.tool_name, e.input), None),
@@ -179,6 +203,9 @@ class BaseInterpreter:
             HistoryAppend: lambda e: self.store.append(e.namespace, e.item, e.keep),
             HistoryGet: lambda e: self.store.history(e.namespace),
         }
+        if type(self.store) is not MemoryStore:  # a user's store: its answers are checked
+            self._store_ops = {kind: _checked_op(kind, op)
+                               for kind, op in self._store_ops.items()}
         self._immediate: dict[type[Any], Callable[[Any], Any]] = {
             Now: self._now_effect,
             IsCancelled: lambda e: e.signal.cancelled,

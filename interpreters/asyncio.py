@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Carried, Interruption, unwrap
+from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption, unwrap
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -96,17 +96,14 @@ class AsyncioInterpreter(AsyncInterpreter):
         deadline, a signal), the task is told to stop and the wait ends at once, so a
         tool that swallows its cancellation cannot hold the caller past its deadline.
         Whatever it returns later is dropped."""
-        task = asyncio.ensure_future(awaitable)
+        task = asyncio.ensure_future(_contained(awaitable))
         try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError as error:
-            if task.done() and not self._is_cancellation(error):
-                # nobody cancelled this wait: the tool raised CancelledError itself (it
-                # awaited a future cancelled elsewhere); a failure of its own call
-                raise Carried(_raised_by(task)) from None
+            outcome = await asyncio.shield(task)
+        except asyncio.CancelledError:
             task.cancel()
             task.add_done_callback(_forget)
             raise
+        return unwrap(outcome)
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the pool's daemon threads: a call abandoned at a deadline keeps
@@ -182,13 +179,14 @@ class AsyncioInterpreter(AsyncInterpreter):
         await proc.wait()
 
 
-def _raised_by(task: asyncio.Future[Any]) -> BaseException:
-    """What a tool's task that ended cancelled raised (its CancelledError, with message)."""
+async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
+    """A tool's awaitable, whatever it raises carried as a value: raised out of a task, a
+    SystemExit would stop the event loop, and a CancelledError the tool raised itself (it
+    awaited a future cancelled elsewhere) would pass for a cancellation of the caller."""
     try:
-        task.result()
+        return True, await awaitable
     except BaseException as error:
-        return error
-    return asyncio.CancelledError()  # pragma: no cover - a cancelled task always raises
+        return False, error
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

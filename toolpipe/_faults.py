@@ -78,6 +78,9 @@ def checked(layer: str, program: Program[Any]) -> Program[DispatchResult]:
     return result
 
 
+_CHECKED = checked.__code__
+
+
 def _closed(error: GeneratorExit) -> bool:
     """True when the interpreter closed the program (``gen.close()``): the exit was raised
     at the guard's own ``yield from``, not by user code further in."""
@@ -93,6 +96,8 @@ def _innermost(tb: TracebackType | None, codes: dict[CodeType, str]) -> tuple[st
         found = codes.get(code)
         if found is not None:
             name = found
+        elif code is _CHECKED:  # a user layer's program, whatever function made it
+            name = f"layer '{tb.tb_frame.f_locals.get('layer', '?')}'"
         where = f"{code.co_filename}:{tb.tb_lineno}"
         tb = tb.tb_next
     return name, where

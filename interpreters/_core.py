@@ -151,7 +151,7 @@ def _checked_op(kind: type[Any], op: Callable[[Any], Any]) -> Callable[[Any], An
 
     def checked(effect: Any) -> Any:
         answer = op(effect)
-        if not isinstance(answer, types) or type(answer) is bool and bool not in types:
+        if not isinstance(answer, types) or (type(answer) is bool and bool not in types):
             raise TypeError(f"the store answered {type(answer).__name__}, not {text}")
         return answer
 

@@ -34,7 +34,7 @@ from toolpipe.observe import observed
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
-from toolpipe.session import verdict
+from toolpipe.session import TraceError, verdict
 from toolpipe.tools import Workspace
 
 INTERPRETER_NAMES = ("asyncio", "trio", "simulated")
@@ -185,13 +185,18 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
         except OSError as exc:
             raise UsageError(f"cannot write the trace {args.record}: {exc.strerror}"
                              ) from None
+        except TraceError as exc:  # another recorder holds the file
+            raise UsageError(str(exc)) from None
     try:
         run = run_on(args.interpreter, agent.run(prompt), report.on_event, recorder)
     finally:
         if recorder is not None:
             recorder.close()
     report.finish(run, args.interpreter, names)
-    if recorder is not None and not args.json:
+    if recorder is not None and recorder.failed is not None:
+        print(f"toolpipe: warning: the trace {args.record} stopped after {recorder.seq} "
+              f"effects: {recorder.failed}", file=sys.stderr)
+    elif recorder is not None and not args.json:
         print(f"trace: {args.record} ({recorder.seq} effects); replay it with "
               f"`toolpipe replay {args.record}`", file=out)
     return 0
@@ -203,6 +208,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
     lines = read_text(args.trace, "the trace").splitlines(keepends=True)
     trace = load_trace(lines, source=args.trace)
+    for dropped in trace.dropped:  # a torn end: the intact prefix is replayed
+        print(f"toolpipe: note: {dropped}", file=sys.stderr)
     if args.pipeline is not None:
         text, source = read_pipeline(args.pipeline)
     elif trace.header.pipeline_text is not None:
@@ -218,6 +225,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         print(json.dumps({
             "trace": args.trace, "pipeline": source, "calls": len(diffs),
+            "dropped": list(trace.dropped),
             "changed": len(changed), "virtual_seconds": sim.now,
             "diff": [{
                 "turn": d.turn, "call_id": d.call_id, "tool": d.tool, "same": d.same,

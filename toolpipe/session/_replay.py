@@ -66,21 +66,38 @@ class Trace:
     results: tuple[ResultRecord, ...]
     effects: int
     source: str = "trace"
+    dropped: tuple[str, ...] = ()
+    """What a torn end lost: the cut-short last line, a last turn without all its results."""
 
 
 def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
-    """Parse and check every line; raise ``TraceError`` naming the first bad one."""
+    """Parse and check every line; raise ``TraceError`` naming the first bad one.
+
+    A recording that stopped mid-write (a crash, a full disk) leaves a torn end: a last
+    line cut short that does not parse, a last turn with some of its results. That end is
+    dropped, said in ``Trace.dropped``, and the intact prefix is the trace; a bad line
+    anywhere else is an error."""
     header: Header | None = None
     turns: list[TurnRecord] = []
     tools: list[tuple[int, ToolRecord]] = []
     results: list[ResultRecord] = []
     effects = 0
     number = 0
+    dropped: list[str] = []
+    torn: str | None = None
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if torn is not None:  # the line cut short was not the last one: a corrupt trace
+            raise TraceError(f"{torn}: not a JSON record (cut short)")
         if not line.endswith("\n"):
             where = f"{source}:{number}: the last line is cut short (a truncated trace?)"
+            if header is not None and not _whole(line):
+                torn = f"{source}:{number}"
+                dropped.append(f"{source}:{number}: the last line is cut short "
+                               f"({len(line):,} characters dropped); the intact prefix "
+                               "is replayed")
+                continue
         else:
             where = f"{source}:{number}"
         if len(line) > MAX_LINE:
@@ -118,7 +135,17 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
             effects += 1
     if header is None:
         raise TraceError(f"{source}: empty: no trace header")
-    trace = Trace(header, tuple(turns), tuple(tools), tuple(results), effects, source)
+    if turns:  # a last turn the recording did not finish: its calls are not replayed
+        last = turns[-1]
+        have = sum(1 for r in results if r.turn == last.turn)
+        if have < len(last.calls):
+            turns.pop()
+            results = [r for r in results if r.turn != last.turn]
+            dropped.append(f"{source}: turn {last.turn} has {have} of its "
+                           f"{len(last.calls)} results (the recording stopped during it); "
+                           "it is not replayed")
+    trace = Trace(header, tuple(turns), tuple(tools), tuple(results), effects, source,
+                  tuple(dropped))
     declared = {d.name for d in header.tools}
     _check_tools(trace, declared, f"not among its declared tools "
                                   f"({', '.join(sorted(declared)) or 'none'})")
@@ -126,6 +153,14 @@ def load_trace(lines: Iterable[str], *, source: str = "trace") -> Trace:
 
 
 MAX_LINE = 64 * 1024 * 1024  # characters of one trace line
+
+
+def _whole(line: str) -> bool:
+    """Whether a last line without its newline still holds a whole JSON record."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _out_of_range(record: Record) -> str | None:

@@ -72,11 +72,12 @@ def test_tools_keep_their_names_schemas_and_annotations():
     assert roles["run_command"] == "shell"  # by its name
 
 
+@pytest.mark.process
 def test_calls_through_a_pipeline():
     async def body(session, registry):
         pipeline = (ToolPipeline.builder()
                     .with_middleware(RedactingMiddleware())
-                    .with_middleware(TimeoutMiddleware.from_secs(0.3))
+                    .with_middleware(TimeoutMiddleware.from_secs(1))
                     .with_middleware(SafetyShieldMiddleware(roles=registry.roles()))
                     .with_core(registry).build())
         interpreter = AsyncioInterpreter()

@@ -26,7 +26,7 @@ PIPELINE = """\
 name = "redaction"
 [[layer]]
 name = "timeout"
-timeout = 0.5
+timeout = 1.5
 [[layer]]
 name = "unknown_tool"
 [[layer]]

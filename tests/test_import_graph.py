@@ -9,6 +9,8 @@ import pathlib
 
 import pytest
 
+from .sources import TREES
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "toolpipe"
 
@@ -36,7 +38,7 @@ def graph() -> dict[str, set[str]]:
     for path in PACKAGE.rglob("*.py"):
         name = module_name(path)
         deps: set[str] = set()
-        for node in ast.parse(path.read_text()).body:  # module level only
+        for node in TREES[path].body:  # module level only
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.startswith("toolpipe"):
                     deps.add(node.module)

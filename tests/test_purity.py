@@ -5,6 +5,8 @@ import pathlib
 
 import pytest
 
+from .sources import TREES
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "toolpipe"
 EDGES = {"cli.py", "_cli_report.py", "__main__.py", "testing.py"}  # the report is the CLI's
 FORBIDDEN = {"asyncio", "trio", "interpreters", "threading", "subprocess", "socket",
@@ -12,7 +14,7 @@ FORBIDDEN = {"asyncio", "trio", "interpreters", "threading", "subprocess", "sock
 
 
 def imported_roots(path: pathlib.Path) -> set[str]:
-    tree = ast.parse(path.read_text(), str(path))
+    tree = TREES.get(path) or ast.parse(path.read_text(), str(path))
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -37,6 +37,7 @@ from toolpipe.effects import (
     Raised,
     Request,
     RunVerifier,
+    SandboxCheck,
     SoftError,
 )
 from toolpipe.errors import ProgramError, StoreFailed, ToolError
@@ -165,8 +166,15 @@ CALLS: dict[type[Any], Callable[[Any], Call]] = {
     CallModel: lambda e: (model_call(e.model), (e.messages, e.tools), e.cancel),
     Request: lambda e: (e.send, (), e.cancel),
 }
+def _sandbox_status(_: SandboxCheck) -> str | None:
+    from interpreters._processes import sandbox_status
+
+    return sandbox_status()
+
+
 WORK: dict[type[Any], Callable[[Any], Any]] = {
     FileOp: files.perform,
+    SandboxCheck: _sandbox_status,
 }
 
 
@@ -234,9 +242,8 @@ class BaseInterpreter:
                               safe_repr(effect.event, 200))
 
 
-def run_process_blocking(argv: tuple[str, ...], cwd: str, timeout: float) -> Any:
+def run_process_blocking(effect: Any) -> Any:
     """Run a subprocess synchronously (the simulated interpreter's default)."""
     from interpreters._processes import run_blocking
-    from toolpipe.effects import RunProcess
 
-    return run_blocking(RunProcess(argv, cwd, timeout))
+    return run_blocking(effect)

@@ -75,10 +75,13 @@ POPEN: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE,
 def run_blocking(effect: RunProcess) -> Result[ProcessResult, str]:
     """The synchronous driver's way (the simulated interpreter's default): reader threads
     for the two streams, a wait with the timeout, then the group stopped."""
+    argv, options, opened = prepare(effect)
     try:
-        proc = subprocess.Popen(list(effect.argv), cwd=effect.cwd, **POPEN)
+        proc = subprocess.Popen(argv, cwd=effect.cwd, **options)
     except OSError as exc:
         return could_not_run(effect, exc)
+    finally:
+        close_all(opened)
     out, err = Capped(), Capped()
 
     def drain(stream: Any, into: Capped) -> None:
@@ -110,3 +113,72 @@ def stop_blocking(proc: subprocess.Popen[bytes]) -> None:
         pass
     signal_group(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
+    """The argv and Popen options of ``effect``: its environment (None: the host's), and
+    each of its ``fds`` written into a pipe whose read end is passed to the process (its
+    number replacing the argv token). Close the returned descriptors once it started."""
+    options = dict(POPEN)
+    if effect.env is not None:
+        options["env"] = {name: value if value is not None else os.environ[name]
+                          for name, value in effect.env
+                          if value is not None or name in os.environ}
+    opened: list[int] = []
+    argv = list(effect.argv)
+    try:
+        for token, data in effect.fds:
+            read, write = os.pipe()
+            opened.append(read)
+            try:
+                view = memoryview(data)
+                while view:  # a filter is a few hundred bytes: the pipe holds it whole
+                    view = view[os.write(write, view):]
+            finally:
+                os.close(write)
+            argv = [str(read) if word == token else word for word in argv]
+    except BaseException:
+        close_all(opened)
+        raise
+    if opened:
+        options["pass_fds"] = tuple(opened)
+    return argv, options, opened
+
+
+def close_all(fds: list[int]) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+_SANDBOX: list[str | None] = []
+_SANDBOX_LOCK = threading.Lock()
+
+
+def sandbox_status() -> str | None:
+    """None when bubblewrap runs here (user namespaces, no capabilities), else why not;
+    found once per process (``toolpipe.sandbox.PROBE``) and remembered."""
+    from toolpipe.sandbox import PROBE, explain
+
+    with _SANDBOX_LOCK:
+        if not _SANDBOX:
+            try:
+                done = subprocess.run(PROBE, capture_output=True, text=True, timeout=30,
+                                      stdin=subprocess.DEVNULL, check=False)
+            except FileNotFoundError:
+                reason: str | None = ("bubblewrap is not installed "
+                                      "(apt-get install bubblewrap)")
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                reason = f"bubblewrap could not run ({exc})"
+            else:
+                reason = None if done.returncode == 0 else (
+                    explain(done.stderr) or f"bubblewrap failed ({done.stderr.strip()[:200]})")
+            _SANDBOX.append(reason)
+            if reason is not None:
+                import logging
+
+                logging.getLogger("toolpipe.sandbox").warning(
+                    "Bash runs without the OS sandbox where its mode allows it: %s", reason)
+        return _SANDBOX[0]

@@ -139,11 +139,13 @@ class AsyncioInterpreter(AsyncInterpreter):
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         """In its own process group, output read as it comes (capped), the group stopped
         on a timeout or a cancellation (see ``interpreters._processes``)."""
+        argv, options, opened = processes.prepare(effect)
         try:
-            proc = await asyncio.create_subprocess_exec(*effect.argv, cwd=effect.cwd,
-                                                        **processes.POPEN)
+            proc = await asyncio.create_subprocess_exec(*argv, cwd=effect.cwd, **options)
         except OSError as exc:
             return processes.could_not_run(effect, exc)
+        finally:
+            processes.close_all(opened)
         out, err = processes.Capped(), processes.Capped()
 
         async def drain(stream: asyncio.StreamReader | None, into: processes.Capped) -> None:

@@ -438,7 +438,7 @@ class SimulatedInterpreter(BaseInterpreter):
                         runner = self._process_runner
                         value = (
                             runner(eff) if runner is not None
-                            else run_process_blocking(eff.argv, eff.cwd, eff.timeout)
+                            else run_process_blocking(eff)
                         )
                 except KeyboardInterrupt:
                     raise

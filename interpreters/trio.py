@@ -111,11 +111,13 @@ class TrioInterpreter(AsyncInterpreter):
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         """In its own process group, output read as it comes (capped), the group stopped
         on a timeout or a cancellation (see ``interpreters._processes``)."""
+        argv, options, opened = processes.prepare(effect)
         try:
-            proc = await trio.lowlevel.open_process(list(effect.argv), cwd=effect.cwd,
-                                                    **processes.POPEN)
+            proc = await trio.lowlevel.open_process(argv, cwd=effect.cwd, **options)
         except OSError as exc:
             return processes.could_not_run(effect, exc)
+        finally:
+            processes.close_all(opened)
         out, err = processes.Capped(), processes.Capped()
 
         async def drain(stream: Any, into: processes.Capped) -> None:

@@ -15,7 +15,7 @@ import pytest
 from interpreters.asyncio import AsyncioInterpreter
 from toolpipe import DispatchContext, ToolPipeline
 from toolpipe.errors import ConfigError
-from toolpipe.sandbox import bwrap_argv
+from toolpipe.sandbox import SECCOMP_FD, bwrap_argv
 from toolpipe.tools import Workspace, workspace_registry
 
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -35,12 +35,22 @@ def bash(root, command, sandbox="bwrap"):
 
 
 def test_options_are_checked():
-    with pytest.raises(ConfigError, match="sandbox must be one of none, bwrap"):
+    with pytest.raises(ConfigError, match="sandbox must be one of auto, required, none, bwrap"):
         Workspace("/w", sandbox="docker")
-    with pytest.raises(ConfigError, match="needs an absolute workspace root"):
-        Workspace("w", sandbox="bwrap")
+    assert Workspace("/w").sandbox == "auto"  # the default
+    assert Workspace("/w", sandbox="bwrap").sandbox == "required"  # the old name
+    relative = Workspace("w")
+    assert relative.sandbox_root == os.path.join(os.getcwd(), "w")
+    with pytest.raises(ConfigError, match="env: 'A=B' is not an environment variable name"):
+        Workspace("/w", env=["A=B"])
     argv = bwrap_argv("/w", ("bash", "-c", "true"))
     assert "--unshare-net" in argv and argv[-3:] == ("bash", "-c", "true")
+    for hardening in ("--unshare-user", "--disable-userns", "--unshare-pid",
+                      "--die-with-parent", "--new-session"):
+        assert hardening in argv
+    assert argv[argv.index("--cap-drop") + 1] == "ALL"
+    assert argv[argv.index("--seccomp") + 1] == SECCOMP_FD
+    assert "--seccomp" not in bwrap_argv("/w", ("true",), seccomp=False)
     assert "--unshare-net" not in bwrap_argv("/w", ("true",), network=True)
 
 
@@ -90,7 +100,7 @@ def test_ordinary_work_in_the_workspace(tmp_path):
 def test_the_tools_table_of_a_pipeline_file():
     from toolpipe.config import DEFAULT_PIPELINE, PipelineFileError, tools_options
 
-    assert tools_options(DEFAULT_PIPELINE).sandbox == "none"
+    assert tools_options(DEFAULT_PIPELINE).sandbox == "auto"
     chosen = tools_options(DEFAULT_PIPELINE + '\n[tools]\nsandbox = "bwrap"\nnetwork = true\n')
     assert chosen.sandbox == "bwrap" and chosen.network
     with pytest.raises(PipelineFileError, match=r"p.toml:\d+: \[tools\]: option 'sandbox'"):

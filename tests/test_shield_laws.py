@@ -4,6 +4,7 @@ disguised deletion never reaches the disk."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import shutil
 
@@ -109,8 +110,9 @@ DISGUISES = [
 ]
 
 
-def dispatch_all(workspace: str, commands: list[str], with_shield: bool) -> list[str]:
-    registry = workspace_registry(workspace, bash_timeout=10.0)
+def dispatch_all(workspace: str, commands: list[str], with_shield: bool,
+                 sandbox: str = "auto") -> list[str]:
+    registry = workspace_registry(workspace, bash_timeout=10.0, sandbox=sandbox)
     builder = load_pipeline(DEFAULT_PIPELINE if with_shield else DEFAULT_PIPELINE.replace(
         'name = "safety_shield"', 'name = "output_limit"'), registry)
     pipeline: ToolPipeline = builder.with_core(registry).build()
@@ -152,13 +154,21 @@ def test_disguised_deletions_through_the_default_pipeline_leave_the_victim(tmp_p
 @pytest.mark.process
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_without_the_shield_the_same_commands_do_delete(tmp_path):
-    """The check above can fail: the commands are real and reach the victim."""
+    """The check above can fail: without the shield and the sandbox the commands are real
+    and reach the victim; without the shield but in the sandbox they do not."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
     gone = 0
-    for disguise in ["{{ rm -rf {v}; }}", "eval 'rm -rf {v}'", "find {v} -delete",
-                     "a=rm; $a -rf {v}"]:
+    disguises = ["{{ rm -rf {v}; }}", "eval 'rm -rf {v}'", "find {v} -delete",
+                 "a=rm; $a -rf {v}"]
+    for disguise in disguises:
         victim = make_victim(tmp_path)
-        dispatch_all(str(workspace), [disguise.format(v=victim)], with_shield=False)
+        dispatch_all(str(workspace), [disguise.format(v=victim)], with_shield=False,
+                     sandbox="none")
         gone += not (tmp_path / "victim").exists()
     assert gone == 4
+    if shutil.which("bwrap") is not None or os.environ.get("CI"):
+        victim = make_victim(tmp_path)
+        dispatch_all(str(workspace), [d.format(v=victim) for d in disguises],
+                     with_shield=False, sandbox="required")
+        assert (tmp_path / "victim" / "precious.txt").read_text() == "keep me"

@@ -159,7 +159,15 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
          shown_root: str, model: Any, prompt: str, *, extra: list[Any]) -> int:
     tools = tools_options(text, source=source)
     workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
-                          bash_timeout=tools.bash_timeout)
+                          bash_timeout=tools.bash_timeout, env=tools.env)
+    if workspace.sandbox != "none":  # say it before anything runs, in one line
+        from interpreters._processes import sandbox_status
+
+        reason = sandbox_status()
+        if reason is not None:
+            verb = ("is required and cannot run" if workspace.sandbox == "required"
+                    else "cannot run; Bash runs unsandboxed")
+            print(f"toolpipe: warning: the OS sandbox {verb}: {reason}", file=sys.stderr)
     registry = ToolRegistry([*workspace.tools(), *extra])
     builder = load_pipeline(text, registry, source=source)
     agent = Agent(model, registry, tool_context=ToolContext(cwd=root),

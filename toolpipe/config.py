@@ -59,9 +59,11 @@ LAYER_NAMES = tuple(OPTIONS)
 @attrs.frozen(kw_only=True)
 class ToolsOptions:
     """A pipeline file's ``[tools]`` table: how the standard tools run (the command line
-    builds its workspace with them). ``sandbox = "bwrap"`` runs Bash in bubblewrap."""
+    builds its workspace with them). ``sandbox``: ``"auto"`` (the default: bubblewrap where
+    it works, a warning where not), ``"required"`` or ``"none"`` (see toolpipe.sandbox)."""
 
-    sandbox: Literal["none", "bwrap"] = "none"
+    sandbox: Literal["auto", "required", "none", "bwrap"] = "auto"
+    env: list[str] = attrs.Factory(list)  # host variables let into the sandbox
     network: bool = False  # in the sandbox: no network unless allowed
     bash_timeout: float = 30.0
 

@@ -181,11 +181,24 @@ class AskApproval(Effect):
 
 @attrs.frozen
 class RunProcess(Effect):
-    """Run a subprocess. Answer: ``Result[ProcessResult, str]`` (failure text on timeout)."""
+    """Run a subprocess. Answer: ``Result[ProcessResult, str]`` (failure text on timeout).
+
+    ``env``: None runs it with the host's environment; otherwise exactly these variables,
+    a value of None copied from the host when set there. ``fds``: (token, data) pairs; each
+    data is handed to the process on a descriptor of its own, whose number replaces the
+    argv word equal to ``token`` (how bubblewrap reads its seccomp filter)."""
 
     argv: tuple[str, ...] = attrs.field(converter=_argv)
     cwd: str
     timeout: float = attrs.field(validator=_non_negative)
+    env: tuple[tuple[str, str | None], ...] | None = None
+    fds: tuple[tuple[str, bytes], ...] = ()
+
+
+@attrs.frozen
+class SandboxCheck(Effect):
+    """Answer: None when the bubblewrap sandbox runs here, else why not (a sentence). The
+    interpreter finds out once per process and remembers."""
 
 
 @attrs.frozen

@@ -1,41 +1,94 @@
-"""The optional OS sandbox for Bash: bubblewrap (``bwrap``, the Debian package
-``bubblewrap``), the layer beneath the safety shield. The shield decides what may run;
-the sandbox contains what runs.
+"""The OS sandbox for Bash: bubblewrap (``bwrap``, the Debian package ``bubblewrap``), the
+boundary beneath the safety shield. The shield explains and asks; the sandbox contains
+whatever runs, whatever the command says.
 
-Inside it the system is read-only (``/usr``, ``/etc``… bound read-only), the workspace is
-the one writable place, ``/tmp`` is private and empty, the home folders (``~/.ssh``,
-``~/.aws``… with them) and ``/root`` are not there at all, ``/etc/shadow`` and
-``/etc/gshadow`` read as empty files, processes live in their own PID namespace and die
-with the tool, and there is no network unless it is allowed. Pure: it only builds the
-command line; the interpreter runs it.
+Modes (``Workspace(root, sandbox=…)``, ``[tools] sandbox = …`` in a pipeline file):
+
+- ``"auto"`` (the default): in bubblewrap where it works here; where it cannot (not
+  installed, user namespaces off), Bash runs unsandboxed and a warning says why, once.
+- ``"required"`` (``"bwrap"`` is its old name): in bubblewrap or not at all; a call where
+  it cannot start fails and says why.
+- ``"none"``: the explicit opt-out. The command still runs in its own session and process
+  group, and every process of it is stopped when the call ends (see ``interpreters``).
+
+Inside the sandbox, even when the caller is root:
+
+- a user namespace (``--unshare-user``) with every capability dropped (``--cap-drop ALL``)
+  and no further namespaces (``--disable-userns``, and the seccomp filter of
+  ``toolpipe._seccomp`` refusing mount, umount, pivot_root, ptrace, the handle calls,
+  module loading, bpf, keyrings, perf, unshare/setns and new-namespace clones);
+- its own PID namespace, so every process the command started ends with it; a new session
+  (no terminal to inject into); it dies with its parent;
+- the system folders read-only, the workspace the one writable place, a private empty
+  ``/tmp``, home folders and ``/root`` absent, ``/etc/shadow`` and ``/etc/gshadow`` empty;
+- an environment rebuilt from an allow-list (``ENV_ALLOWED`` plus what the user names):
+  the host's API keys are not there, not even in ``/proc/1/environ``;
+- no network unless ``network=True``.
+
+Pure: this module builds the command line and the environment; the interpreter runs it.
 """
 
 from __future__ import annotations
 
-import posixpath
+import os
+from collections.abc import Iterable
 
+from toolpipe import _seccomp
 from toolpipe.errors import ConfigError
 
-SANDBOXES = ("none", "bwrap")
+SANDBOXES = ("auto", "required", "none", "bwrap")
+DEFAULT_SANDBOX = "auto"
 # Read-only system folders (the ones that exist are bound; "-try" skips the others).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
           "/var/lib", "/srv", "/nix")
 HIDDEN_FILES = ("/etc/shadow", "/etc/gshadow")  # present on every Linux system
+ENV_ALLOWED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
+"""Host variables copied into the sandbox (when set); HOME and TMPDIR are set to the
+workspace and /tmp. Anything else (API keys, tokens) stays outside unless named."""
+SECCOMP_FD = "{seccomp-fd}"
+"""The argv token the interpreter replaces by the descriptor it passes the filter on."""
+MACHINE = os.uname().machine
 
 
-def check(sandbox: str, root: str) -> str:
+def check(sandbox: str) -> str:
+    """The mode, checked; ``"bwrap"`` is the old name of ``"required"``."""
     if sandbox not in SANDBOXES:
         raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, got {sandbox!r}")
-    if sandbox == "bwrap" and not posixpath.isabs(root):
-        raise ConfigError(f"the bwrap sandbox needs an absolute workspace root, got {root!r}")
-    return sandbox
+    return "required" if sandbox == "bwrap" else sandbox
 
 
-def bwrap_argv(root: str, command: tuple[str, ...], *, network: bool = False
-               ) -> tuple[str, ...]:
-    """``bwrap`` options that run ``command`` with ``root`` as its only writable folder."""
-    argv: list[str] = ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid",
-                       "--unshare-ipc", "--unshare-uts"]
+def env_names(names: Iterable[str]) -> tuple[str, ...]:
+    """Extra host variables a user lets into the sandbox, checked."""
+    if isinstance(names, str):
+        raise ConfigError(f"env must be a list of variable names, not {names!r}")
+    out = []
+    for name in names:
+        if not isinstance(name, str) or not name or "=" in name or "\0" in name:
+            raise ConfigError(f"env: {name!r} is not an environment variable name")
+        out.append(name)
+    return tuple(out)
+
+
+def environment(root: str, extra: Iterable[str] = ()) -> tuple[tuple[str, str | None], ...]:
+    """The sandbox's environment: (name, value), a value of None copied from the host when
+    it is set there (the interpreter does that)."""
+    fixed: tuple[tuple[str, str | None], ...] = (("HOME", root), ("TMPDIR", "/tmp"))
+    names = [n for n in (*ENV_ALLOWED, *extra) if n not in ("HOME", "TMPDIR")]
+    return fixed + tuple((name, None) for name in dict.fromkeys(names))
+
+
+def seccomp_filter() -> bytes | None:
+    """The compiled filter for this machine (None where no filter is written for it)."""
+    return _seccomp.compiled(MACHINE) if _seccomp.supported(MACHINE) else None
+
+
+def bwrap_argv(root: str, command: tuple[str, ...], *, network: bool = False,
+               seccomp: bool = True) -> tuple[str, ...]:
+    """``bwrap`` options that run ``command`` with ``root`` as its only writable folder.
+    With ``seccomp``, the argv holds ``SECCOMP_FD`` where the filter's descriptor goes."""
+    argv: list[str] = ["bwrap", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+                       "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                       "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
     if not network:
         argv.append("--unshare-net")
     for folder in SYSTEM:
@@ -43,10 +96,15 @@ def bwrap_argv(root: str, command: tuple[str, ...], *, network: bool = False
     for name in HIDDEN_FILES:
         argv += ["--ro-bind-try", "/dev/null", name]
     argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-             "--bind", root, root, "--chdir", root,
-             "--setenv", "HOME", root, "--setenv", "TMPDIR", "/tmp",
-             "--remount-ro", "/", "--"]
-    return (*argv, *command)
+             "--bind", root, root, "--chdir", root, "--remount-ro", "/"]
+    if seccomp:
+        argv += ["--seccomp", SECCOMP_FD]
+    return (*argv, "--", *command)
+
+
+PROBE = ("bwrap", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+         "--unshare-pid", "--ro-bind", "/", "/", "--proc", "/proc", "--", "true")
+"""What the interpreter runs once to learn whether the sandbox works here."""
 
 
 def explain(stderr: str) -> str | None:

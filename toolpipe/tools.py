@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from returns.result import Success
 
 from toolpipe import sandbox as sandbox_module
 from toolpipe._checks import finite_number
-from toolpipe.effects import FileOp, ProcessResult, RunProcess
+from toolpipe.effects import FileOp, ProcessResult, RunProcess, SandboxCheck
 from toolpipe.errors import ConfigError, ToolError
 from toolpipe.program import Program
 from toolpipe.registry import Tool, ToolRegistry
@@ -117,13 +117,17 @@ class Workspace:
     """
 
     def __init__(self, root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
-                 sandbox: str = "none", network: bool = False) -> None:
+                 sandbox: str = sandbox_module.DEFAULT_SANDBOX, network: bool = False,
+                 env: Iterable[str] = ()) -> None:
         if not isinstance(root, str) or not root:
             raise ConfigError(f"root must be a folder path, got {root!r}")
         self.root = root
         self.bash_timeout = finite_number("bash_timeout", bash_timeout, positive=True)
-        self.sandbox = sandbox_module.check(sandbox, root)
+        self.sandbox = sandbox_module.check(sandbox)
+        # the folder bubblewrap binds: a relative root is taken from the current folder now
+        self.sandbox_root = posixpath.abspath(root)
         self.network = bool(network)
+        self.env = sandbox_module.env_names(env)
 
     def read(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """Read a text file. Optional `offset` (first line, from 1) and `limit` (lines)."""
@@ -236,17 +240,31 @@ class Workspace:
             raise ToolError(f"Argument 'timeout' must be a positive number, got {timeout!r:.40}")
         seconds = self.bash_timeout if timeout is None else min(float(timeout), 600.0)
         argv: tuple[str, ...] = ("bash", "-c", command)
-        if self.sandbox == "bwrap":
-            argv = sandbox_module.bwrap_argv(self.root, argv, network=self.network)
-        answer = yield RunProcess(argv, self.root, seconds)
+        sandboxed = False
+        if self.sandbox != "none":
+            status = yield SandboxCheck()
+            sandboxed = status is None
+            if not sandboxed and self.sandbox == "required":
+                raise ToolError(f"Command not run: the sandbox is required and cannot start "
+                                f"here: {status}")
+        effect = RunProcess(argv, self.root, seconds)
+        if sandboxed:
+            bpf = sandbox_module.seccomp_filter()
+            effect = RunProcess(
+                sandbox_module.bwrap_argv(self.sandbox_root, argv, network=self.network,
+                                          seccomp=bpf is not None),
+                self.root, seconds,
+                env=sandbox_module.environment(self.sandbox_root, self.env),
+                fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else ())
+        answer = yield effect
         if not isinstance(answer, Success):
             failure = str(answer.failure())
-            if self.sandbox == "bwrap" and failure.startswith("could not run 'bwrap'"):
+            if sandboxed and failure.startswith("could not run 'bwrap'"):
                 raise ToolError("Command failed: the bwrap sandbox is not installed "
                                 "(apt-get install bubblewrap)")
             raise ToolError(f"Command failed: {failure}")
         done: ProcessResult = answer.unwrap()
-        if self.sandbox == "bwrap" and done.returncode != 0:
+        if sandboxed and done.returncode != 0:
             reason = sandbox_module.explain(done.stderr)
             if reason is not None:
                 raise ToolError(f"Command failed: {reason}")
@@ -307,7 +325,9 @@ class Workspace:
 
 
 def workspace_registry(root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
-                       sandbox: str = "none", network: bool = False) -> ToolRegistry:
-    """All seven standard tools over ``root`` (``sandbox="bwrap"``: Bash in bubblewrap)."""
-    return Workspace(root, bash_timeout=bash_timeout, sandbox=sandbox,
-                     network=network).registry()
+                       sandbox: str = sandbox_module.DEFAULT_SANDBOX, network: bool = False,
+                       env: Iterable[str] = ()) -> ToolRegistry:
+    """All seven standard tools over ``root`` (Bash in bubblewrap where it works; see
+    ``toolpipe.sandbox`` for the modes)."""
+    return Workspace(root, bash_timeout=bash_timeout, sandbox=sandbox, network=network,
+                     env=env).registry()

@@ -1,7 +1,9 @@
 """What every driver does with a subprocess (the ``RunProcess`` effect), so that a command
 always ends and never takes more memory than its cap:
 
-- it runs in its own session and process group, with no standard input;
+- it runs in its own session and process group, with no standard input, under a
+  subreaper (``_reaper.py``) that stops every process it leaves behind (background jobs,
+  ``setsid``, double forks) when it ends, unless something else contains it (``contain``);
 - its output is read as it comes, each stream kept up to ``MAX_OUTPUT`` bytes, the rest
   counted and reported (``[… N bytes of output dropped]``);
 - on a timeout or a cancellation the whole group gets SIGTERM, then SIGKILL after
@@ -11,8 +13,10 @@ always ends and never takes more memory than its cap:
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -20,6 +24,7 @@ from returns.result import Failure, Result, Success
 
 from toolpipe.effects import ProcessResult, RunProcess
 
+REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
 MAX_OUTPUT = 4 * 1024 * 1024  # bytes kept of each stream
 GRACE = 0.5  # seconds between SIGTERM and SIGKILL
 CHUNK = 65536
@@ -126,6 +131,10 @@ def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
                           if value is not None or name in os.environ}
     opened: list[int] = []
     argv = list(effect.argv)
+    path = (options.get("env") or os.environ).get("PATH")
+    if effect.contain and shutil.which(argv[0], path=path) is not None:
+        # (a command that cannot be found fails to start as before: could_not_run)
+        argv = [sys.executable, "-I", "-S", REAPER, *argv]
     try:
         for token, data in effect.fds:
             read, write = os.pipe()

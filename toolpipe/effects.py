@@ -186,13 +186,17 @@ class RunProcess(Effect):
     ``env``: None runs it with the host's environment; otherwise exactly these variables,
     a value of None copied from the host when set there. ``fds``: (token, data) pairs; each
     data is handed to the process on a descriptor of its own, whose number replaces the
-    argv word equal to ``token`` (how bubblewrap reads its seccomp filter)."""
+    argv word equal to ``token`` (how bubblewrap reads its seccomp filter). ``contain``:
+    the interpreter runs it under a subreaper that stops every process it leaves behind
+    (``setsid`` and double forks included) when it ends; False where something else
+    contains it already (the sandbox's PID namespace)."""
 
     argv: tuple[str, ...] = attrs.field(converter=_argv)
     cwd: str
     timeout: float = attrs.field(validator=_non_negative)
     env: tuple[tuple[str, str | None], ...] | None = None
     fds: tuple[tuple[str, bytes], ...] = ()
+    contain: bool = True
 
 
 @attrs.frozen

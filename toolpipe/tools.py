@@ -255,7 +255,8 @@ class Workspace:
                                           seccomp=bpf is not None),
                 self.root, seconds,
                 env=sandbox_module.environment(self.sandbox_root, self.env),
-                fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else ())
+                fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else (),
+                contain=False)  # its PID namespace ends every process of it
         answer = yield effect
         if not isinstance(answer, Success):
             failure = str(answer.failure())

@@ -1,12 +1,19 @@
 """Workspace file operations (the ``FileOp`` effect), confined to the workspace folder.
 
-Confinement is checked on the *resolved* path: ``..`` and symlinks that lead outside the
-root are refused with a sentence the model can read, before anything is read or written.
+Confinement is checked twice. On the *resolved* path first: ``..`` and symlinks that lead
+outside the root are refused with a sentence the model can read. Then on what is actually
+opened: every open goes from a descriptor of the root with ``openat2(RESOLVE_BENEATH |
+RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS)`` (a component walk with
+O_NOFOLLOW and a mount check where the kernel lacks it), so a link swapped in since, or a
+bind mount made inside the workspace, is refused; the opened file must be on the root's
+filesystem; a file with several hard links is not read (another name may be outside);
+listings and walks read descriptors reached the same way.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import os
 import secrets
@@ -48,8 +55,12 @@ def perform(effect: FileOp) -> Result[Any, str]:
         return Failure(f"Cannot resolve '{effect.path}': {exc}")
     try:
         return _OPS[effect.op](effect, real)
-    except Swapped:
-        return Failure(f"'{effect.path}' changed while being opened")
+    except Swapped as swapped:
+        if swapped.errno == errno.EXDEV:
+            return Failure(f"'{effect.path}' reaches across a mount point or onto another "
+                           "filesystem (a bind mount inside the workspace?); it is not "
+                           "opened")
+        return Failure(f"'{effect.path}' changed while being opened (a link appeared)")
     except FileNotFoundError:
         return Failure(f"No such file or directory: '{effect.path}'")
     except IsADirectoryError:
@@ -63,31 +74,131 @@ def perform(effect: FileOp) -> Result[Any, str]:
 
 
 class Swapped(OSError):
-    """A path changed under us (a link appeared where the resolved path had none)."""
+    """A path changed under us (a link or a mount appeared where the resolved path had
+    none), or leads off the workspace's filesystem."""
+
+
+# --- opening beneath the root: openat2 where the kernel has it, a checked walk elsewhere ---
+
+_OPENAT2 = 437  # the same number on x86_64, aarch64 and the generic table
+RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH = 1, 2, 4, 8
+_RESOLVE = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS
+
+
+class _OpenHow(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64),
+                ("resolve", ctypes.c_uint64)]
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_HAVE_OPENAT2 = [hasattr(_libc, "syscall")]
+
+
+def _openat2(dirfd: int, path: str, flags: int) -> int:
+    how = _OpenHow(flags | os.O_CLOEXEC, 0, _RESOLVE)
+    while True:
+        fd = _libc.syscall(_OPENAT2, ctypes.c_int(dirfd), os.fsencode(path),
+                           ctypes.byref(how), ctypes.c_size_t(ctypes.sizeof(how)))
+        if fd >= 0:
+            return int(fd)
+        err = ctypes.get_errno()
+        if err == errno.EAGAIN or err == errno.EINTR:  # a rename raced the lookup: again
+            continue
+        if err in (errno.ELOOP, errno.EXDEV):  # a link, a mount or a way out: refused
+            raise Swapped(err, os.strerror(err), path)
+        raise OSError(err, os.strerror(err), path)
+
+
+def _mount_id(fd: int) -> str | None:
+    try:
+        with open(f"/proc/self/fdinfo/{fd}") as info:
+            for line in info:
+                if line.startswith("mnt_id:"):
+                    return line.split()[1]
+    except OSError:
+        pass
+    return None
+
+
+def open_at(dirfd: int, name: str, flags: int) -> int:
+    """Open ``name`` (one component, or a path below ``dirfd``) without following any link
+    and without crossing a mount point (a bind mount made inside the workspace included):
+    ``openat2`` with RESOLVE_BENEATH | NO_XDEV | NO_MAGICLINKS | NO_SYMLINKS where the
+    kernel has it; elsewhere one component at a time with O_NOFOLLOW, each checked to be
+    on the same mount as the folder it was opened from."""
+    if _HAVE_OPENAT2[0]:
+        try:
+            return _openat2(dirfd, name, flags)
+        except OSError as exc:
+            if exc.errno != errno.ENOSYS:
+                raise
+            _HAVE_OPENAT2[0] = False  # an older kernel: the checked walk from now on
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if not parts:
+        return os.dup(dirfd)
+    here, owned = dirfd, False
+    try:
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            try:
+                fd = os.open(part, (flags if last else _DIR_FLAGS) | os.O_NOFOLLOW
+                             | os.O_CLOEXEC, dir_fd=here)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR) and part != "..":
+                    raise Swapped(exc.errno, exc.strerror, name) from None
+                raise
+            if part == ".." or _mount_id(fd) != _mount_id(here):
+                os.close(fd)
+                raise Swapped(errno.EXDEV, "crosses a mount point", name)
+            if owned:
+                os.close(here)
+            here, owned = fd, True
+        return here
+    except BaseException:
+        if owned:
+            os.close(here)
+        raise
+
+
+def _root_fd(effect: FileOp) -> int:
+    return os.open(os.path.realpath(effect.root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def _relative(effect: FileOp, real: str) -> list[str]:
+    rel = os.path.relpath(real, os.path.realpath(effect.root))
+    return [] if rel == "." else rel.split(os.sep)
+
+
+def _opened(effect: FileOp, real: str, flags: int) -> int:
+    """``real`` (resolved, known to be inside) opened beneath the root, and on the root's
+    filesystem (its device checked after opening)."""
+    root = _root_fd(effect)
+    try:
+        parts = _relative(effect, real)
+        fd = open_at(root, "/".join(parts) or ".", flags)
+        if os.fstat(fd).st_dev != os.fstat(root).st_dev:
+            os.close(fd)
+            raise Swapped(errno.EXDEV, "on another filesystem", real)
+        return fd
+    finally:
+        os.close(root)
 
 
 def _beneath(effect: FileOp, real: str, *, create: bool = False) -> tuple[int, str]:
     """A descriptor of the folder holding ``real`` and the last name, reached from the
-    workspace root one component at a time without following any link: ``real`` was
-    resolved already, so a link met on the way is one swapped in since (a race), refused.
-    ``create``: make missing folders on the way."""
-    root = os.path.realpath(effect.root)
-    rel = os.path.relpath(real, root)
-    parts = [] if rel == "." else rel.split(os.sep)
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    workspace root without following any link or crossing a mount. ``create``: make
+    missing folders on the way."""
+    parts = _relative(effect, real)
+    fd = _root_fd(effect)
     try:
         for part in parts[:-1]:
             try:
-                inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                inner = open_at(fd, part, _DIR_FLAGS)
             except FileNotFoundError:
                 if not create:
                     raise
                 os.mkdir(part, dir_fd=fd)
-                inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise Swapped from None
-                raise
+                inner = open_at(fd, part, _DIR_FLAGS)
             os.close(fd)
             fd = inner
     except BaseException:
@@ -100,25 +211,21 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def _read(effect: FileOp, real: str) -> Result[Any, str]:
-    """Opened beneath the root without following links, without blocking, and only when
-    it is a regular file (a FIFO or a device would hang or never end)."""
-    folder, name = _beneath(effect, real)
-    try:
-        try:
-            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                         dir_fd=folder)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise Swapped from None
-            raise
-    finally:
-        os.close(folder)
+    """Opened beneath the root without following links or crossing mounts, without
+    blocking, and only when it is a regular file (a FIFO or a device would hang or never
+    end) with one name (another hard link may be a name outside the workspace)."""
+    fd = _opened(effect, real, os.O_RDONLY | os.O_NONBLOCK)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(real)
         if not stat.S_ISREG(info.st_mode):
             return Failure(f"'{effect.path}' is not a regular file")
+        if info.st_nlink > 1 and not effect.hard_links:
+            return Failure(
+                f"'{effect.path}' has {info.st_nlink} hard links: another of its names may "
+                "be outside the workspace, so it is not read (Workspace(hard_links=True) "
+                "allows it)")
         if info.st_size > MAX_READ_BYTES:
             return Failure(f"'{effect.path}' is too large to read ({info.st_size:,} bytes)")
         return Success(handle.read(MAX_READ_BYTES + 1).decode("utf-8", errors="replace"))
@@ -141,6 +248,8 @@ def _write(effect: FileOp, real: str) -> Result[Any, str]:
         if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISLNK(
                 info.st_mode):
             return Failure(f"'{effect.path}' is not a regular file")
+        if info is not None and stat.S_ISREG(info.st_mode):  # a file mounted over it?
+            os.close(open_at(folder, name, os.O_RDONLY | os.O_NONBLOCK))
         mode = stat.S_IMODE(info.st_mode) if info is not None and stat.S_ISREG(
             info.st_mode) else 0o666 & ~_UMASK
         temporary = f".toolpipe-{secrets.token_hex(8)}.tmp"
@@ -160,13 +269,6 @@ def _write(effect: FileOp, real: str) -> Result[Any, str]:
     return Success(len(data))
 
 
-def _regular(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)  # a link to a regular file is one too
-    except OSError:
-        return False
-
-
 def _temporary(name: str) -> bool:
     """A write's temporary file, there only until its rename (listings do not show it)."""
     return name.startswith(".toolpipe-") and name.endswith(".tmp")
@@ -177,36 +279,85 @@ def _resolve(effect: FileOp, real: str) -> Result[Any, str]:
 
 
 def _list(effect: FileOp, real: str) -> Result[Any, str]:
+    """The folder opened beneath the root (no link, no mount crossed), then listed through
+    its descriptor: a folder swapped for a link meanwhile shows nothing of the outside."""
+    fd = _opened(effect, real, os.O_RDONLY | os.O_DIRECTORY)
     entries = []
-    with os.scandir(real) as it:
-        for entry in it:
-            if _temporary(entry.name):
+    try:
+        for name in os.listdir(fd):
+            if _temporary(name):
                 continue
             try:
-                info = entry.stat(follow_symlinks=False)
+                info = os.stat(name, dir_fd=fd, follow_symlinks=False)
             except OSError:
                 continue
             kind = ("link" if stat.S_ISLNK(info.st_mode) else
                     "dir" if stat.S_ISDIR(info.st_mode) else "file")
-            entries.append((entry.name, kind, info.st_size if kind == "file" else 0))
+            entries.append((name, kind, info.st_size if kind == "file" else 0))
+    finally:
+        os.close(fd)
     return Success(tuple(sorted(entries)))
 
 
 def _walk(effect: FileOp, real: str) -> Result[Any, str]:
-    if not os.path.isdir(real):
-        if os.path.exists(real):
+    """The regular files below a folder, walked through descriptors: each subfolder opened
+    from its parent's descriptor without following links or crossing mounts (a bind mount
+    inside the workspace is not entered), so no race shows an outside name."""
+    try:
+        top = _opened(effect, real, os.O_RDONLY | os.O_DIRECTORY)
+    except NotADirectoryError:
+        top = -1
+    if top < 0:
+        fd = _opened(effect, real, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        finally:
+            os.close(fd)
+        if regular:
             return Success(("",))  # a file: the one path below it is itself
-        raise FileNotFoundError(real)
+        return Failure(f"'{effect.path}' is not a regular file")
     found: list[str] = []
-    for folder, dirs, files in os.walk(real):  # symlinked folders are not followed
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-        for name in files:
-            if _temporary(name) or not _regular(os.path.join(folder, name)):
-                continue  # a FIFO, socket or device: reading it would hang or never end
-            found.append(os.path.relpath(os.path.join(folder, name), real))
-            if len(found) >= MAX_WALK_FILES:
-                return Success(tuple(sorted(found)))
+    stack: list[tuple[int, str]] = [(top, "")]
+    try:
+        while stack and len(found) < MAX_WALK_FILES:
+            fd, prefix = stack.pop()
+            try:
+                names = sorted(os.listdir(fd))
+                for name in names:
+                    path = f"{prefix}{name}"
+                    try:
+                        info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISDIR(info.st_mode):
+                        if name in SKIP_DIRS:
+                            continue
+                        try:
+                            stack.append((open_at(fd, name, _DIR_FLAGS), path + "/"))
+                        except OSError:  # a mount point or a swapped link: not entered
+                            continue
+                    elif not _temporary(name) and _regular_at(fd, name, info):
+                        found.append(path)
+                        if len(found) >= MAX_WALK_FILES:
+                            break
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
     return Success(tuple(sorted(found)))
+
+
+def _regular_at(fd: int, name: str, info: os.stat_result) -> bool:
+    """A regular file, or a link to one (a FIFO, socket or device would hang a read)."""
+    if stat.S_ISREG(info.st_mode):
+        return True
+    if not stat.S_ISLNK(info.st_mode):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(name, dir_fd=fd).st_mode)
+    except OSError:
+        return False
 
 
 _OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk, "resolve": _resolve}

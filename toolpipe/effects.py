@@ -337,6 +337,9 @@ class FileOp(Effect):
     root: str
     path: str
     data: str | None = None
+    hard_links: bool = False
+    """Read a file that has more than one hard link (off by default: one of its other
+    names may be outside the workspace)."""
 
 
 @attrs.frozen

@@ -63,13 +63,6 @@ def confine(path: str) -> str:
     return normal
 
 
-def _file(root: str, op: str, path: str, data: str | None = None) -> Program[Any]:
-    answer = yield FileOp(op, root, path, data)
-    if not isinstance(answer, Success):
-        raise ToolError(str(answer.failure()))
-    return answer.unwrap()
-
-
 # --- glob ------------------------------------------------------------------------------------
 
 
@@ -118,7 +111,7 @@ class Workspace:
 
     def __init__(self, root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
                  sandbox: str = sandbox_module.DEFAULT_SANDBOX, network: bool = False,
-                 env: Iterable[str] = ()) -> None:
+                 env: Iterable[str] = (), hard_links: bool = False) -> None:
         if not isinstance(root, str) or not root:
             raise ConfigError(f"root must be a folder path, got {root!r}")
         self.root = root
@@ -128,13 +121,20 @@ class Workspace:
         self.sandbox_root = posixpath.abspath(root)
         self.network = bool(network)
         self.env = sandbox_module.env_names(env)
+        self.hard_links = bool(hard_links)  # read files with several names (see FileOp)
+
+    def _file(self, op: str, path: str, data: str | None = None) -> Program[Any]:
+        answer = yield FileOp(op, self.root, path, data, hard_links=self.hard_links)
+        if not isinstance(answer, Success):
+            raise ToolError(str(answer.failure()))
+        return answer.unwrap()
 
     def read(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """Read a text file. Optional `offset` (first line, from 1) and `limit` (lines)."""
         path = confine(_arg(input, "path", str))
         offset = _arg(input, "offset", int, None)
         limit = _arg(input, "limit", int, None)
-        text: str = yield from _file(self.root, "read", path)
+        text: str = yield from self._file("read", path)
         if offset is None and limit is None:
             return text
         lines = text.splitlines(keepends=True)
@@ -146,7 +146,7 @@ class Workspace:
         """Write a text file (creating folders), replacing what was there."""
         path = confine(_arg(input, "path", str))
         content = _arg(input, "content", str)
-        count = yield from _file(self.root, "write", path, content)
+        count = yield from self._file("write", path, content)
         return f"Wrote {count} characters to {path}"
 
     def edit(self, input: Mapping[str, Any], context: Any) -> Program[str]:
@@ -158,7 +158,7 @@ class Workspace:
         replace_all = _arg(input, "replace_all", bool, False)
         if not old:
             raise ToolError("old_string must not be empty")
-        text: str = yield from _file(self.root, "read", path)
+        text: str = yield from self._file("read", path)
         count = text.count(old)
         if count == 0:
             raise ToolError(f"old_string not found in {path}")
@@ -167,14 +167,14 @@ class Workspace:
                 f"old_string occurs {count} times in {path}; give more context or set "
                 "replace_all"
             )
-        yield from _file(self.root, "write", path, text.replace(old, new))
+        yield from self._file("write", path, text.replace(old, new))
         return f"Replaced {count if replace_all else 1} occurrence(s) in {path}"
 
     def _files(self, base: str) -> Program[list[tuple[str, str]]]:
         """The files under ``base`` (``base`` itself when it is a file): each as its path in
         the workspace and the name patterns match (its path below ``base``, or its own
         name when ``base`` is the file)."""
-        below: tuple[str, ...] = yield from _file(self.root, "walk", base)
+        below: tuple[str, ...] = yield from self._file("walk", base)
         return [(posixpath.normpath(posixpath.join(base, name)),
                  name or posixpath.basename(base)) for name in below]
 
@@ -208,7 +208,7 @@ class Workspace:
                      if keep.match(name) or keep.match(posixpath.basename(name))]
         matches: list[str] = []
         for path, _ in files:
-            answer = yield FileOp("read", self.root, path)
+            answer = yield FileOp("read", self.root, path, hard_links=self.hard_links)
             if not isinstance(answer, Success):
                 continue  # unreadable files are skipped, as grep -s does
             for number, line in enumerate(answer.unwrap().splitlines(), start=1):
@@ -221,7 +221,7 @@ class Workspace:
     def ls(self, input: Mapping[str, Any], context: Any) -> Program[str]:
         """The entries of a folder: `name/` for folders, `name (N bytes)` for files."""
         path = confine(_arg(input, "path", str, "."))
-        entries: tuple[tuple[str, str, int], ...] = yield from _file(self.root, "list", path)
+        entries: tuple[tuple[str, str, int], ...] = yield from self._file("list", path)
         if not entries:
             return f"{path} is empty"
         return "\n".join(

@@ -21,6 +21,8 @@ Inside the sandbox, even when the caller is root:
   (no terminal to inject into); it dies with its parent;
 - the system folders read-only, the workspace the one writable place, a private empty
   ``/tmp``, home folders and ``/root`` absent, ``/etc/shadow`` and ``/etc/gshadow`` empty;
+  for a caller that is root, everything of the system folders an ordinary user could not
+  read masked too (``ROOT_MASKS``), and the kernel's knobs under /proc read-only;
 - an environment rebuilt from an allow-list (``ENV_ALLOWED`` plus what the user names):
   the host's API keys are not there, not even in ``/proc/1/environ``;
 - no network unless ``network=True``.
@@ -45,6 +47,14 @@ HIDDEN_FILES = ("/etc/shadow", "/etc/gshadow")  # present on every Linux system
 ENV_ALLOWED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
 """Host variables copied into the sandbox (when set); HOME and TMPDIR are set to the
 workspace and /tmp. Anything else (API keys, tokens) stays outside unless named."""
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+"""The kernel's global knobs: a caller that is root keeps its user id inside (the user
+namespace maps it to itself), and these files obey owner permissions, so they are bound
+read-only (as container runtimes do)."""
+ROOT_MASKS = "{root-masks}"
+"""The argv word the interpreter replaces, when the caller is root, by masks over every
+file and folder of the system folders that an ordinary user could not read (private keys,
+shadow files, databases): root inside sees no more than an ordinary user would."""
 SECCOMP_FD = "{seccomp-fd}"
 """The argv token the interpreter replaces by the descriptor it passes the filter on."""
 MACHINE = os.uname().machine
@@ -95,8 +105,10 @@ def bwrap_argv(root: str, command: tuple[str, ...], *, network: bool = False,
         argv += ["--ro-bind-try", folder, folder]
     for name in HIDDEN_FILES:
         argv += ["--ro-bind-try", "/dev/null", name]
-    argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-             "--bind", root, root, "--chdir", root, "--remount-ro", "/"]
+    argv += [ROOT_MASKS, "--dev", "/dev", "--proc", "/proc"]
+    for knob in PROC_READ_ONLY:
+        argv += ["--ro-bind-try", knob, knob]
+    argv += ["--tmpfs", "/tmp", "--bind", root, root, "--chdir", root, "--remount-ro", "/"]
     if seccomp:
         argv += ["--seccomp", SECCOMP_FD]
     return (*argv, "--", *command)

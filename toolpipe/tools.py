@@ -327,8 +327,8 @@ class Workspace:
 
 def workspace_registry(root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,
                        sandbox: str = sandbox_module.DEFAULT_SANDBOX, network: bool = False,
-                       env: Iterable[str] = ()) -> ToolRegistry:
+                       env: Iterable[str] = (), hard_links: bool = False) -> ToolRegistry:
     """All seven standard tools over ``root`` (Bash in bubblewrap where it works; see
     ``toolpipe.sandbox`` for the modes)."""
     return Workspace(root, bash_timeout=bash_timeout, sandbox=sandbox, network=network,
-                     env=env).registry()
+                     env=env, hard_links=hard_links).registry()

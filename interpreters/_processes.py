@@ -167,9 +167,10 @@ def close_all(fds: list[int]) -> None:
 
 
 _MASKS: list[tuple[str, ...]] = []
-ONCE = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/nix")
-"""Package-managed folders, scanned once per process (0.3 s for a /usr); the others (/etc,
-/opt, /srv, /var/lib: 10 ms) are scanned for every sandboxed call."""
+ONCE = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/nix", "/opt")
+"""Folders of installed software, scanned once per process (0.3 s for a /usr, more for a
+large /opt); the folders of configuration and data, where keys and databases live (/etc,
+/srv, /var/lib: a few milliseconds), are scanned again for every sandboxed call."""
 
 
 def _unreadable(roots: list[str]) -> list[str]:

@@ -146,7 +146,7 @@ def run(root: str, sandbox: str, shield: bool, victim_in: str | None = None,
                 result = await AsyncioInterpreter().run(pipe.dispatch(ctx))
                 last = result.text
             if family == "background":
-                time.sleep(0.6)  # a job the call left behind would strike now
+                time.sleep(0.4)  # a job the call left behind would have struck by now
             results.setdefault(family, []).append((label, damaged(victim), last[:160]))
 
     asyncio.run(main())

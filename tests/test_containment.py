@@ -269,7 +269,7 @@ def test_no_escape_as_root(tmp_path: pathlib.Path) -> None:
     host_sleeper = subprocess.Popen(["sleep", "60"])
     canary = f"toolpipe-canary-{uuid.uuid4().hex}"
     # a file only root may read, holding a marker (a host key, a database's would do)
-    secret_dir = pathlib.Path(tempfile.mkdtemp(prefix="toolpipe-private-", dir="/opt"))
+    secret_dir = pathlib.Path(tempfile.mkdtemp(prefix="toolpipe-private-", dir="/etc"))
     os.chmod(secret_dir, 0o755)
     (secret_dir / "key").write_text("PRIVATE key material")
     os.chmod(secret_dir / "key", 0o600)

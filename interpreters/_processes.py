@@ -25,7 +25,19 @@ from returns.result import Failure, Result, Success
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.sandbox import ROOT_MASKS
 
-REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+REAPER = os.path.join(HERE, "_reaper.py")
+PRCTL = {"x86_64": 157, "aarch64": 167, "riscv64": 167, "i686": 172, "armv7l": 172}
+
+
+def reaper() -> list[str]:
+    """The subreaper's command line: the Perl one where perl is (2 ms to start), else the
+    Python one (30 ms)."""
+    perl = shutil.which("perl")
+    number = PRCTL.get(os.uname().machine)
+    if perl is not None and number is not None:
+        return [perl, os.path.join(HERE, "_reaper.pl"), str(number)]
+    return [sys.executable, "-I", "-S", REAPER]
 MAX_OUTPUT = 4 * 1024 * 1024  # bytes kept of each stream
 GRACE = 0.5  # seconds between SIGTERM and SIGKILL
 CHUNK = 65536
@@ -138,7 +150,7 @@ def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
     path = (options.get("env") or os.environ).get("PATH")
     if effect.contain and shutil.which(argv[0], path=path) is not None:
         # (a command that cannot be found fails to start as before: could_not_run)
-        argv = [sys.executable, "-I", "-S", REAPER, *argv]
+        argv = [*reaper(), *argv]
     try:
         for token, data in effect.fds:
             read, write = os.pipe()

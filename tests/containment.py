@@ -19,7 +19,6 @@ import os
 import pathlib
 import shutil
 import sys
-import time
 from typing import Any
 
 from interpreters.asyncio import AsyncioInterpreter
@@ -109,48 +108,54 @@ def fill(value: Any, victim: str, workspace: str) -> Any:
     return {k: fill(v, victim, workspace) for k, v in value.items()}
 
 
+LANES = 4  # attacks run in this many lanes at once, each with its own workspace and victim
+
+
 def run(root: str, sandbox: str, shield: bool, victim_in: str | None = None,
         families: set[str] | None = None) -> dict[str, Any]:
-    """Every attack on a fresh workspace and victim (beside it, or in ``victim_in``); the
+    """Every attack on a fresh workspace and victim (beside it, or under ``victim_in``); the
     damage by family and by attack."""
-    base = pathlib.Path(root)
-    victim = (pathlib.Path(victim_in) if victim_in else base) / "victim"
-    workspace = base / "ws"
-    results: dict[str, list[tuple[str, bool, str]]] = {}
     cases: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
         (family, command, [("Bash", {"command": command})]) for family, command in attacks()]
     cases += [("sequence", name, steps) for name, steps in SEQUENCES.items()]
     if families is not None:
         cases = [case for case in cases if case[0] in families]
-    pipe = pipeline(str(workspace), sandbox, shield)
+    outcome: list[tuple[str, str, bool, str]] = [("", "", False, "")] * len(cases)
 
-    async def main() -> None:
-        for family, label, steps in cases:
-            if workspace.exists():
-                subprocess_free_rmtree(workspace)
+    async def lane(number: int) -> None:
+        base = pathlib.Path(root) / f"lane-{number}"
+        victim = (pathlib.Path(victim_in) / f"lane-{number}" if victim_in else base) / "victim"
+        workspace = base / "ws"
+        workspace.mkdir(parents=True, exist_ok=True)
+        pipe = pipeline(str(workspace), sandbox, shield)
+        interp = AsyncioInterpreter()
+        for index in range(number, len(cases), LANES):
+            family, label, steps = cases[index]
+            subprocess_free_rmtree(workspace)
             workspace.mkdir()
             make_victim(victim)
             last = ""
             for turn, (tool, template) in enumerate(steps, 1):
-                args = template
-                if tool == "Bash":
-                    command = template["command"].format(
-                        v=victim, w=workspace, p=victim / "precious.txt") \
-                        if family != "sequence" else fill(template["command"], str(victim),
-                                                          str(workspace))
-                    args = {"command": command}
+                if tool == "Bash" and family != "sequence":
+                    args: Any = {"command": template["command"].format(
+                        v=victim, w=workspace, p=victim / "precious.txt")}
                 else:
                     args = fill(template, str(victim), str(workspace))
                 ctx = DispatchContext(tool, args, f"c{turn}", turn_number=turn,
                                       tool_context=ToolContext(cwd=str(workspace)))
-                result = await AsyncioInterpreter().run(pipe.dispatch(ctx))
-                last = result.text
+                last = (await interp.run(pipe.dispatch(ctx))).text
             if family == "background":
-                time.sleep(0.4)  # a job the call left behind would have struck by now
-            results.setdefault(family, []).append((label, damaged(victim), last[:160]))
+                await asyncio.sleep(0.4)  # a job the call left behind would have struck
+            outcome[index] = (family, label, damaged(victim), last[:160])
+
+    async def main() -> None:
+        await asyncio.gather(*(lane(n) for n in range(LANES)))
 
     asyncio.run(main())
-    return {family: [list(r) for r in rows] for family, rows in results.items()}
+    results: dict[str, list[list[Any]]] = {}
+    for family, label, hit, last in outcome:
+        results.setdefault(family, []).append([label, hit, last])
+    return results
 
 
 if __name__ == "__main__":

@@ -121,3 +121,57 @@ def test_the_bundled_session_in_the_sandbox(tmp_path, capsys):
                     + '\n[tools]\nsandbox = "bwrap"\n')
     assert main(["run", "--pipeline", str(path), "--interpreter", "simulated"]) == 0
     assert "tests passed" in capsys.readouterr().out
+
+
+def helper_wheel(folder) -> None:
+    """A wheel made on the spot: the local wheel cache a build inside would install from."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {"helper/__init__.py": "def double(x):\n    return 2 * x\n",
+             "helper-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: helper\n"
+                                               "Version: 1.0\n",
+             "helper-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\n"
+                                           "Root-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = []
+    with zipfile.ZipFile(folder / "helper-1.0-py3-none-any.whl", "w") as wheel:
+        for name, text in files.items():
+            data = text.encode()
+            wheel.writestr(name, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            record.append(f"{name},sha256={digest.decode()},{len(data)}")
+        record.append("helper-1.0.dist-info/RECORD,,")
+        wheel.writestr("helper-1.0.dist-info/RECORD", "\n".join(record) + "\n")
+
+
+@pytest.mark.process
+@needs_bwrap
+def test_harmless_builds_work_inside(tmp_path):
+    """In the default sandbox, with the network off: a virtual environment and pip from a
+    local wheel cache, the tests, git commit, make and npm test."""
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    (tmp_path / "cache").mkdir()
+    helper_wheel(tmp_path / "cache")
+    (tmp_path / "test_app.py").write_text(
+        "import unittest\nimport helper\n\nclass T(unittest.TestCase):\n"
+        "    def test_double(self):\n        self.assertEqual(helper.double(21), 42)\n")
+    (tmp_path / "Makefile").write_text("all:\n\techo made\n")
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "version": "1.0.0", "scripts": {"test": "node -e '
+        '\\"console.log(40 + 2)\\""}}')
+    steps = {
+        "venv and pip": "python3 -m venv --without-pip v && PIP_CONFIG_FILE=/dev/null "
+                        "python3 -m pip --python v/bin/python install -q --no-index "
+                        "--find-links cache helper && echo installed",
+        "tests": "v/bin/python -m unittest -q test_app 2>&1 | tail -1",
+        "git commit": "git init -q . && git add test_app.py && git -c user.email=a@b.c "
+                      "-c user.name=a commit -q -m first && git log --oneline | wc -l",
+        "make": "make -s",
+        "npm test": "npm test --offline --silent",
+    }
+    out = {name: bash(tmp_path, command, sandbox="auto") for name, command in steps.items()}
+    texts = {name: result.text for name, result in out.items()}
+    assert not any(r.is_error for r in out.values()), texts
+    assert texts == {"venv and pip": "installed", "tests": "OK", "git commit": "1",
+                     "make": "made", "npm test": "42"}, texts

@@ -175,7 +175,8 @@ def workspace(tmp_path):
 
 
 def pipelines(root):
-    registry = workspace_registry(str(root), bash_timeout=10.0)
+    # the cache is judged here, not containment: Bash unsandboxed (quicker, same writes)
+    registry = workspace_registry(str(root), bash_timeout=10.0, sandbox="none")
     without = DEFAULT_PIPELINE.split('[[layer]]\nname = "memoize"')[0]
     return (load_pipeline(DEFAULT_PIPELINE, registry).with_core(registry).build(),
             load_pipeline(without, registry).with_core(registry).build())

@@ -28,9 +28,14 @@ def on_asyncio():
     return lambda program: asyncio.run(interp.run(program))
 
 
+def tools(tmp_path):
+    # the cache is judged here, not containment: Bash unsandboxed (quicker, same writes)
+    return workspace_registry(str(tmp_path), bash_timeout=10.0, sandbox="none")
+
+
 @pytest.mark.parametrize("run", [simulated, on_asyncio], ids=["simulated", "asyncio"])
 def test_the_cache_never_serves_a_stale_answer(run, tmp_path):
-    check_cache_law(workspace_registry(str(tmp_path), bash_timeout=10.0), str(tmp_path), run,
+    check_cache_law(tools(tmp_path), str(tmp_path), run,
                     examples=8, steps=12)
 
 
@@ -53,7 +58,7 @@ def test_the_law_catches_exact_path_invalidation(tmp_path):
         return ExactPaths(["Read", "LS", "Glob", "Grep"], ["Write", "Edit", "Bash"])
 
     with pytest.raises(AssertionError, match="the cache answered"):
-        check_cache_law(workspace_registry(str(tmp_path), bash_timeout=10.0), str(tmp_path),
+        check_cache_law(tools(tmp_path), str(tmp_path),
                         simulated, memo=broken, shrink=False)
 
 

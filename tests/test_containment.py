@@ -375,13 +375,15 @@ def test_file_tools_do_not_reach_through_hard_links_or_bind_mounts(tmp_path: pat
 
 
 def marked(marker: str) -> list[int]:
+    """The processes whose argv[0] is ``marker`` (set with ``exec -a``): a shell whose
+    command line merely mentions it, on its way to exec, is not one."""
     found = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
+                if f.read().split(b"\0", 1)[0] == marker.encode():
                     found.append(int(pid))
         except OSError:
             continue

@@ -105,6 +105,10 @@ def test_the_tools_table_of_a_pipeline_file():
     assert chosen.sandbox == "bwrap" and chosen.network
     with pytest.raises(PipelineFileError, match=r"p.toml:\d+: \[tools\]: option 'sandbox'"):
         tools_options('[tools]\nsandbox = "docker"\n', source="p.toml")
+    with pytest.raises(PipelineFileError,
+                       match=r"p.toml:2: \[tools\]: option 'env': 'A=B' is not an environment"):
+        tools_options('[tools]\nenv = ["PATH", "A=B"]\n', source="p.toml")
+    assert tools_options('[tools]\nenv = ["GH_TOKEN"]\n').env == ["GH_TOKEN"]
     with pytest.raises(PipelineFileError, match="'bash_timeout': must be in"):
         tools_options("[tools]\nbash_timeout = 0\n", source="p.toml")
 

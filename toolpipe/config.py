@@ -82,6 +82,10 @@ def tools_options(text: str, *, source: str = "pipeline.toml") -> ToolsOptions:
         raise PipelineFileError("\n".join(
             f"{source}:{_tools_line(text, option)}: [tools]: option '{option}': {why}"
             for option, why in _messages(exc, ToolsOptions))) from None
+    bad = [name for name in options.env if not name or "=" in name or "\0" in name]
+    if bad:
+        raise PipelineFileError(f"{source}:{_tools_line(text, 'env')}: [tools]: option "
+                                f"'env': {bad[0]!r} is not an environment variable name")
     if not 0 < options.bash_timeout <= 600:
         raise PipelineFileError(f"{source}:{_tools_line(text, 'bash_timeout')}: [tools]: "
                                 "option 'bash_timeout': must be in (0, 600] seconds")

@@ -168,3 +168,14 @@ def test_replay_errors(tmp_path, capsys):
     code, _ = run_cli("run", "--interpreter", "simulated", "--record", str(tmp_path / "x"))
     assert code == 2 and "--record needs --interpreter asyncio or trio" in (
         capsys.readouterr().err)
+
+
+def test_without_a_pipeline_file_only_the_bundled_session_gets_the_demo_timeout():
+    """The MCP proxy and `run --model` run the default pipeline (a 30 s timeout), never
+    the demo's 1 s one: a 2.5 s tool answers once."""
+    from toolpipe.cli import read_pipeline
+    from toolpipe.config import DEFAULT_PIPELINE
+
+    assert read_pipeline(None) == (DEFAULT_PIPELINE, "the default pipeline")
+    assert read_pipeline(None, demo=True) == (demo_pipeline_text(), "the default pipeline")
+    assert "timeout = 30" in DEFAULT_PIPELINE

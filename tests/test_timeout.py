@@ -170,3 +170,54 @@ def test_real_clock_cleanup_of_the_in_flight_attempt(kind):
 
     r = dispatch(kind, pipeline(TimeoutMiddleware.from_secs(0.02), t=tool), DispatchContext("t"))
     assert r.text == "Tool 't' timed out after 0.02s" and cleaned == [1]
+
+
+def test_a_pipeline_files_timeout_retries_only_what_is_safe_to_run_twice():
+    """A write that timed out may still have happened: only readers, searchers and tools
+    declared idempotent are run again (the MCP proxy's ledger tool ran twice before)."""
+    from toolpipe import Tool, ToolRegistry
+    from toolpipe.config import load_pipeline
+
+    runs: dict[str, int] = {}
+
+    def slow_once(name):
+        def tool(input, context):
+            runs[name] = runs.get(name, 0) + 1
+            yield Sleep(5 if runs[name] == 1 else 0.1)
+            return f"{name} done"
+        return tool
+
+    reg = ToolRegistry([
+        Tool.from_function("append_ledger", slow_once("append_ledger")),  # role other
+        Tool.from_function("Write", slow_once("Write")),  # a writer by its name
+        Tool.from_function("Read", slow_once("Read")),  # a reader by its name
+        Tool.from_function("get_status", slow_once("get_status"), idempotent=True),
+        Tool.from_function("read_file", slow_once("read_file"), idempotent=False),
+    ])
+    text = ('[[layer]]\nname = "timeout"\ntimeout = 1\nretry_on_timeout = true\n'
+            'max_retries = 2\n')
+    pipe = load_pipeline(text, reg).with_core(reg).build()
+    texts = {name: SimulatedInterpreter().run(pipe.dispatch(DispatchContext(name))).text
+             for name in ("append_ledger", "Write", "Read", "get_status", "read_file")}
+    assert runs == {"append_ledger": 1, "Write": 1, "Read": 2, "get_status": 2,
+                    "read_file": 1}
+    assert texts["append_ledger"] == "Tool 'append_ledger' timed out after 1s"
+    assert texts["Read"] == "Read done" and texts["get_status"] == "get_status done"
+    # in code, without retry_tools, every tool is retried as before
+    everyone = ToolPipeline.builder().with_middleware(TimeoutMiddleware(
+        TimeoutConfig(1, True, 2))).with_core(reg).build()
+    assert SimulatedInterpreter().run(everyone.dispatch(DispatchContext(
+        "append_ledger"))).text == "append_ledger done"
+
+
+def test_mcp_hints_say_what_is_safe_to_retry():
+    from toolpipe.integrations.mcp import registry_from_tools
+
+    tools = [{"name": "ledger", "inputSchema": {"type": "object"}},
+             {"name": "status", "annotations": {"readOnlyHint": True}},
+             {"name": "put", "annotations": {"idempotentHint": True,
+                                             "destructiveHint": True}},
+             {"name": "delete", "annotations": {"destructiveHint": True}}]
+    reg = registry_from_tools(object(), tools)
+    safe = {t.name for t in (reg.get(n) for n in reg.names()) if t.declaration.retry_safe}
+    assert safe == {"status", "put"}

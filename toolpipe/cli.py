@@ -112,9 +112,13 @@ def read_text(path: str, what: str) -> str:
         raise UsageError(f"{what} {path} is not UTF-8 text") from None
 
 
-def read_pipeline(path: str | None) -> tuple[str, str]:
+def read_pipeline(path: str | None, *, demo: bool = False) -> tuple[str, str]:
+    """The pipeline file's text, or the default pipeline (``toolpipe pipeline``). Only the
+    bundled session (``demo``) gets the demo's short timeout, so that its retry shows."""
     if path is None:
-        return demo_pipeline_text(), "the default pipeline"
+        if demo:
+            return demo_pipeline_text(), "the default pipeline"
+        return DEFAULT_PIPELINE, "the default pipeline"
     return read_text(path, "the pipeline file"), path
 
 
@@ -122,7 +126,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     if args.record is not None and args.interpreter == "simulated":
         raise UsageError("--record needs --interpreter asyncio or trio (a recording is of a "
                          "real session)")
-    text, source = read_pipeline(args.pipeline)
+    text, source = read_pipeline(args.pipeline, demo=args.model is None)
     if args.model is None:
         if args.workspace is not None or args.prompt is not None:
             raise UsageError("--workspace and a prompt go with --model PROVIDER:MODEL (without "

@@ -47,6 +47,7 @@ def fetch_tool() -> Tool:
         "Fetch", fetch, description="Fetch a URL (demo: a flaky service).",
         input_schema={"type": "object", "properties": {"url": {"type": "string"}},
                       "required": ["url"]},
+        idempotent=True,  # a GET: the timeout layer may run it again
     )
 
 

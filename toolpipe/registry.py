@@ -77,11 +77,21 @@ class ToolDeclaration:
     resource_key: str | None = None
     resource_key_from: str | None = None
     role: str | None = attrs.field(default=None, validator=_role, kw_only=True)
+    idempotent: bool | None = attrs.field(default=None, kw_only=True)
+    """Running it twice does no more than running it once (a retry is safe). None: as its
+    role says (readers and searchers are; shells, writers and the rest are not)."""
 
     @property
     def kind(self) -> str:
         """The role: declared, else the role of a common name, else ``"other"``."""
         return role_of(self.name, self.role)
+
+    @property
+    def retry_safe(self) -> bool:
+        """Whether a timed-out call of it may run again."""
+        if self.idempotent is not None:
+            return self.idempotent
+        return self.kind in ("file_read", "search")
 
     def resource_of(self, input: Mapping[str, Any]) -> str | None:
         """The resource key of one call of this tool."""
@@ -194,6 +204,7 @@ class Tool:
         blocking: bool = False,
         inline: bool = False,
         role: str | None = None,
+        idempotent: bool | None = None,
     ) -> Tool:
         derived = derive(fn) if input_schema is None else None
         if derived is not None:  # a typed function: its signature is the schema
@@ -210,6 +221,7 @@ class Tool:
             resource_key,
             resource_key_from,
             role=role,
+            idempotent=idempotent,
         )
         return cls(decl, fn, display_hint or DisplayHint(), blocking,
                    inline=inline and not blocking)

@@ -71,12 +71,13 @@ def registry_from_tools(session: Any, tools: Iterable[Any]) -> ToolRegistry:
         annotations = tool.get("annotations") or {}
         read_only = annotations.get("readOnlyHint") is True
         destructive = annotations.get("destructiveHint") is True and not read_only
+        idempotent = read_only or annotations.get("idempotentHint") is True
         role = "file_read" if read_only else "file_write" if destructive else None
         schema = tool.get("inputSchema")
         registry.register(Tool.from_function(
             name, _caller(session, name), description=str(tool.get("description") or ""),
             input_schema=dict(schema) if isinstance(schema, Mapping) else {"type": "object"},
-            concurrency_safe=read_only, role=role))
+            concurrency_safe=read_only, role=role, idempotent=idempotent))
     return registry
 
 

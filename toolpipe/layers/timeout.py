@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import attrs
 from returns.result import Success
 
-from toolpipe._checks import finite_number, non_negative_int
+from toolpipe._checks import finite_number, names, non_negative_int
 from toolpipe.context import DispatchContext
 from toolpipe.effects import Expired, WithDeadline
 from toolpipe.failures import Cancelled, TimedOut
@@ -39,15 +41,25 @@ class TimeoutConfig:
 @attrs.frozen(init=False, repr=False)
 class TimeoutMiddleware:
     """Each attempt runs the whole inner chain under a deadline; an expired attempt is
-    cancelled (no partial output). With retries, the deadline doubles each attempt."""
+    cancelled (no partial output). With retries, the deadline doubles each attempt.
+
+    ``retry_tools``: the tools a timed-out call may be run again for (None: every tool).
+    A pipeline file's timeout layer retries only the tools whose declaration says a second
+    run is safe (``ToolDeclaration.retry_safe``: readers, searchers, ``idempotent=True``,
+    MCP ``readOnlyHint``/``idempotentHint``): a write that timed out may still have
+    happened, and must not happen twice."""
 
     name = "timeout"
     config: TimeoutConfig
+    retry_tools: frozenset[str] | None
 
-    def __init__(self, config: TimeoutConfig | None = None) -> None:
+    def __init__(self, config: TimeoutConfig | None = None, *,
+                 retry_tools: Iterable[str] | None = None) -> None:
         if config is not None and not isinstance(config, TimeoutConfig):
             raise TypeError(f"config must be a TimeoutConfig, got {type(config).__name__}")
-        self.__attrs_init__(config or TimeoutConfig())
+        self.__attrs_init__(config or TimeoutConfig(),
+                            None if retry_tools is None else names("retry_tools",
+                                                                   retry_tools))
 
     @classmethod
     def from_secs(cls, seconds: float) -> TimeoutMiddleware:
@@ -58,7 +70,9 @@ class TimeoutMiddleware:
         return cls(TimeoutConfig(timeout=None))
 
     def __repr__(self) -> str:
-        return f"TimeoutMiddleware({self.config!r})"
+        if self.retry_tools is None:
+            return f"TimeoutMiddleware({self.config!r})"
+        return f"TimeoutMiddleware({self.config!r}, retry_tools={sorted(self.retry_tools)})"
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         config = self.config
@@ -66,6 +80,8 @@ class TimeoutMiddleware:
         if deadline is None:
             return (yield from next(ctx))
         retries = config.max_retries if config.retry_on_timeout else 0
+        if retries and self.retry_tools is not None and ctx.tool_name not in self.retry_tools:
+            retries = 0  # not safe to run twice
         attempt = 0
         while True:
             answer = yield WithDeadline(deadline, lambda: next(ctx), ctx.cancel)
@@ -92,5 +108,6 @@ class TimeoutOptions:
     max_retries: int = 0
 
     def build(self, registry: ToolRegistry) -> Middleware:
+        safe = [t.name for t in registry._tools.values() if t.declaration.retry_safe]
         return TimeoutMiddleware(TimeoutConfig(self.timeout, self.retry_on_timeout,
-                                               self.max_retries))
+                                               self.max_retries), retry_tools=safe)

@@ -220,7 +220,20 @@ def root_masks() -> tuple[str, ...]:
     with _SANDBOX_LOCK:
         if not _MASKS:
             _MASKS.append(tuple(_unreadable([f for f in SYSTEM if f in ONCE])))
-    return (*_MASKS[0], *_unreadable([f for f in SYSTEM if f not in ONCE]))
+    return (*_still_there(_MASKS[0]), *_unreadable([f for f in SYSTEM if f not in ONCE]))
+
+
+def _still_there(options: tuple[str, ...]) -> list[str]:
+    """The remembered masks whose path still exists: bubblewrap cannot mount over a path
+    that was removed since (it would try to create it on a read-only folder)."""
+    out: list[str] = []
+    i = 0
+    while i < len(options):
+        width = 2 if options[i] == "--tmpfs" else 3
+        if os.path.lexists(options[i + width - 1]):
+            out += options[i:i + width]
+        i += width
+    return out
 
 
 _SANDBOX: list[str | None] = []

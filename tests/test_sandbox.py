@@ -179,3 +179,35 @@ def test_harmless_builds_work_inside(tmp_path):
     assert not any(r.is_error for r in out.values()), texts
     assert texts == {"venv and pip": "installed", "tests": "OK", "git commit": "1",
                      "make": "made", "npm test": "42"}, texts
+
+
+@needs_bwrap
+def test_a_mask_removed_before_bubblewrap_starts_costs_one_more_start(tmp_path):
+    """A root-only file found by the scan and removed before bubblewrap mounts over it made
+    bubblewrap fail to start (a race another test's clean-up hit): the call starts it once
+    more, with a fresh scan; remembered masks whose path is gone are dropped."""
+    from returns.result import Success
+
+    from interpreters import _processes
+    from interpreters.simulated import SimulatedInterpreter
+    from toolpipe.effects import ProcessResult
+
+    assert HAVE_BWRAP, "bwrap is missing: .ci/run installs bubblewrap"
+    runs = []
+
+    def runner(effect):
+        runs.append(effect.argv[0])
+        if len(runs) == 1:
+            return Success(ProcessResult(1, "", "bwrap: Can't mkdir parents for /etc/x/key: "
+                                                "Read-only file system\n"))
+        return Success(ProcessResult(0, "done\n", ""))
+
+    pipeline = ToolPipeline.new(workspace_registry(str(tmp_path), sandbox="required"))
+    result = SimulatedInterpreter(process_runner=runner).run(
+        pipeline.dispatch(DispatchContext("Bash", {"command": "echo done"})))
+    assert result.text == "done" and runs == ["bwrap", "bwrap"]
+    kept = tmp_path / "kept"
+    kept.write_text("x")
+    remembered = ("--tmpfs", str(tmp_path / "gone"), "--ro-bind", "/dev/null", str(kept),
+                  "--ro-bind", "/dev/null", str(tmp_path / "gone.txt"))
+    assert _processes._still_there(remembered) == ["--ro-bind", "/dev/null", str(kept)]

@@ -258,6 +258,11 @@ class Workspace:
                 fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else (),
                 contain=False)  # its PID namespace ends every process of it
         answer = yield effect
+        if sandboxed and isinstance(answer, Success) and answer.unwrap().returncode != 0 \
+                and sandbox_module.explain(answer.unwrap().stderr) is not None:
+            # bubblewrap itself failed to start: a path it masks may have been removed
+            # between the scan and the start; once more, with a fresh scan
+            answer = yield effect
         if not isinstance(answer, Success):
             failure = str(answer.failure())
             if sandboxed and failure.startswith("could not run 'bwrap'"):

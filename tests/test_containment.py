@@ -425,7 +425,10 @@ def test_the_count_can_fail(tmp_path: pathlib.Path) -> None:
                                        "echo started"),
                         str(tmp_path), 10, contain=False)
     SimulatedInterpreter().run(_one(effect))
-    try:
+    try:  # the job may not have reached its exec yet on a busy machine: wait for it
+        deadline = time.monotonic() + 10
+        while not marked(marker) and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert marked(marker)
     finally:
         for pid in marked(marker):

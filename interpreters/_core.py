@@ -121,7 +121,7 @@ def model_call(model: Any) -> Callable[..., Any]:
 # ``_immediate`` table. Calls of user code are CALLS: what to call, with which arguments,
 # under which cancel signal; each driver invokes it its own way (awaited, in a thread, or
 # on the simulated clock) and answers a CallOutcome. WORK is blocking work done by the
-# interpreter itself (files), answered as its value. STORE are the store's effects:
+# interpreter itself (files), answered as its value. STORE_EFFECTS are the store's:
 # immediate for a store that never blocks (``blocking = False``, as MemoryStore), on a worker
 # thread under the call's deadline otherwise; a store that raises is thrown into the program
 # that asked as ``StoreFailed``. What is left to each driver is control
@@ -166,6 +166,8 @@ CALLS: dict[type[Any], Callable[[Any], Call]] = {
     CallModel: lambda e: (model_call(e.model), (e.messages, e.tools), e.cancel),
     Request: lambda e: (e.send, (), e.cancel),
 }
+
+
 def _sandbox_status(_: SandboxCheck) -> str | None:
     from interpreters._processes import sandbox_status
 

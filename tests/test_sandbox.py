@@ -211,3 +211,26 @@ def test_a_mask_removed_before_bubblewrap_starts_costs_one_more_start(tmp_path):
     remembered = ("--tmpfs", str(tmp_path / "gone"), "--ro-bind", "/dev/null", str(kept),
                   "--ro-bind", "/dev/null", str(tmp_path / "gone.txt"))
     assert _processes._still_there(remembered) == ["--ro-bind", "/dev/null", str(kept)]
+
+
+def test_a_sandbox_check_that_cannot_run_never_means_unsandboxed(tmp_path):
+    """With every worker thread stuck, the check cannot run: "auto" must not take that for
+    "no sandbox here" and run the command bare (it did, before)."""
+    from interpreters.workers import WorkerPool
+
+    pool = WorkerPool(1)
+    release = threading.Event()
+    pool.abandon(pool.submit(lambda: release.wait(10), (), lambda outcome: None))
+    marker = tmp_path / "ran"
+    pipeline = ToolPipeline.new(workspace_registry(str(tmp_path), sandbox="auto"))
+
+    async def main():
+        return await AsyncioInterpreter(pool=pool).run(pipeline.dispatch(
+            DispatchContext("Bash", {"command": f"touch {marker}"})))
+
+    try:
+        result = asyncio.run(main())
+    finally:
+        release.set()
+    assert result.is_error and "could not check the sandbox" in result.text, result.text
+    assert "worker threads are held" in result.text and not marker.exists()

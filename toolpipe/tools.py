@@ -243,6 +243,11 @@ class Workspace:
         sandboxed = False
         if self.sandbox != "none":
             status = yield SandboxCheck()
+            if status is not None and not isinstance(status, str):
+                # the check itself failed (every worker thread stuck): not knowing is no
+                # reason to run unsandboxed
+                raise ToolError(f"Command not run: could not check the sandbox: "
+                                f"{getattr(status, 'failure', lambda: status)()}")
             sandboxed = status is None
             if not sandboxed and self.sandbox == "required":
                 raise ToolError(f"Command not run: the sandbox is required and cannot start "

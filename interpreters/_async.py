@@ -29,6 +29,7 @@ from interpreters._core import (
 from interpreters.recording import ABANDONED
 from interpreters.stores import Store
 from interpreters.workers import POOL, PoolExhausted, WorkerPool
+from toolpipe._checks import safe_repr
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
@@ -104,6 +105,11 @@ class AsyncInterpreter(BaseInterpreter):
         """Whether ``error`` is the backend cancelling a wait this driver started (it must
         unwind), rather than something user code raised (a failure of its call)."""
         raise NotImplementedError
+
+    def _unwinds(self, error: BaseException) -> bool:
+        """What passes through every frame: KeyboardInterrupt and the backend's own
+        cancellation. Anything else is a failure of the call that raised it."""
+        return isinstance(error, KeyboardInterrupt) or self._is_cancellation(error)
 
     def _clock(self) -> float:
         raise NotImplementedError
@@ -211,7 +217,7 @@ class AsyncInterpreter(BaseInterpreter):
                     else:
                         value, throw = None, not_an_effect(gen, eff)
                 except BaseException as error:
-                    if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+                    if self._unwinds(error):
                         if rec is not None:  # cut off by a deadline or a cancellation
                             rec(eff, ABANDONED, started, self._clock())
                         raise
@@ -239,7 +245,8 @@ class AsyncInterpreter(BaseInterpreter):
         except PoolExhausted as full:
             return Failure(str(full))
         except Carried as carried:
-            raise ProgramError(f"{type(eff).__name__} failed: {carried.error!r:.200}") from None
+            raise ProgramError(f"{type(eff).__name__} failed: "
+                               f"{safe_repr(carried.error, 200)}") from None
 
     async def _scope(self, eff: WithDeadline, deadline: float | None) -> Result[Any, ScopeExit]:
         signal = eff.cancel
@@ -282,7 +289,7 @@ class AsyncInterpreter(BaseInterpreter):
         try:
             return Success(await self._drive(program_of(factory, "Gather"), deadline))
         except BaseException as error:  # a body's fault is its own slot's answer
-            if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+            if self._unwinds(error):
                 raise
             return Failure(error)
 
@@ -320,7 +327,7 @@ class AsyncInterpreter(BaseInterpreter):
         except PoolExhausted as full:
             return CallOutcome(Failure(Busy(str(full))), self._clock() - start)
         except BaseException as error:  # whatever user code raised ends its call only
-            if isinstance(error, KeyboardInterrupt) or self._is_cancellation(error):
+            if self._unwinds(error):
                 raise
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)

@@ -16,3 +16,13 @@ sys.dont_write_bytecode = False
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# The provider SDKs cost seconds of CPU to import (anthropic alone 2 s, openai and mcp about
+# 1 s each), once per test worker that needs them. Their tests go first: the scheduler hands
+# each worker a consecutive share of the list, and work is stolen from the end of a share,
+# so they all run on the first worker and the others never import the SDKs.
+SDK_TESTS = ("test_models.py", "test_sdk_formats.py", "test_mcp.py", "test_mcp_proxy.py")
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    items.sort(key=lambda item: item.path.name not in SDK_TESTS)

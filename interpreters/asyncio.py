@@ -8,7 +8,9 @@ Sync tools run inline (or in a worker thread with ``Tool(blocking=True)``).
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -138,47 +140,41 @@ class AsyncioInterpreter(AsyncInterpreter):
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         """In its own process group, output read as it comes (capped), the group stopped
-        on a timeout or a cancellation (see ``interpreters._processes``)."""
+        on a timeout or a cancellation (see ``interpreters._processes``).
+
+        The process is started with ``subprocess.Popen`` on the loop (as asyncio does
+        inside ``create_subprocess_exec``), not through asyncio's subprocess transport:
+        cancelled while starting, that transport killed the process alone and then waited
+        for its pipes to close, which a child of it (bubblewrap's PID 1, a background job)
+        held open: the wait never ended. Here there is no await between the start and the
+        code that stops the whole group, and the exit is watched through a pidfd."""
         argv, options, opened = processes.prepare(effect)
         try:
-            proc = await asyncio.create_subprocess_exec(*argv, cwd=effect.cwd, **options)
+            proc = subprocess.Popen(argv, cwd=effect.cwd, **options)
         except OSError as exc:
             return processes.could_not_run(effect, exc)
         finally:
             processes.close_all(opened)
+        loop = asyncio.get_running_loop()
         out, err = processes.Capped(), processes.Capped()
-
-        async def drain(stream: asyncio.StreamReader | None, into: processes.Capped) -> None:
-            while stream is not None and (chunk := await stream.read(processes.CHUNK)):
-                into.add(chunk)
-
         try:
             async with asyncio.timeout(effect.timeout):
-                await asyncio.gather(drain(proc.stdout, out), drain(proc.stderr, err))
-                await proc.wait()
+                await asyncio.gather(_drain(loop, proc.stdout, out),
+                                     _drain(loop, proc.stderr, err))
+                await _exited(loop, proc)
         except TimeoutError:
-            await self._stop_group(proc)
+            await _stop_group(loop, proc)
             return processes.timed_out(effect)
         except BaseException:  # cancelled: stop the group at once, reap it in the background
             processes.signal_group(proc.pid, signal.SIGKILL)
+            _reap_later(loop, proc, 0.005)
             raise
         finally:
-            # asyncio closes a subprocess transport lazily, in a later callback; when the
-            # event loop ends first, the transport's __del__ warns "Event loop is closed".
-            # asyncio.subprocess.Process has no public close(), hence the private attribute.
-            transport = getattr(proc, "_transport", None)
-            if transport is not None:
-                transport.close()
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
         return processes.finished(proc.returncode, out, err)
 
-    async def _stop_group(self, proc: asyncio.subprocess.Process) -> None:
-        processes.signal_group(proc.pid, signal.SIGTERM)
-        try:
-            await asyncio.wait_for(proc.wait(), processes.GRACE)
-        except TimeoutError:
-            pass
-        processes.signal_group(proc.pid, signal.SIGKILL)
-        await proc.wait()
 
 
 async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
@@ -189,6 +185,74 @@ async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
         return True, await awaitable
     except BaseException as error:
         return False, error
+
+
+async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    """Until ``fd`` is readable (or at its end)."""
+    ready: asyncio.Future[None] = loop.create_future()
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _drain(loop: asyncio.AbstractEventLoop, stream: Any, into: processes.Capped
+                 ) -> None:
+    """Read a pipe to its end (every holder of its write end gone)."""
+    if stream is None:
+        return
+    fd = stream.fileno()
+    os.set_blocking(fd, False)
+    while True:
+        try:
+            chunk = os.read(fd, processes.CHUNK)
+        except BlockingIOError:
+            await _readable(loop, fd)
+            continue
+        if not chunk:
+            return
+        into.add(chunk)
+
+
+async def _exited(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> None:
+    """Until the process has exited (and is reaped): a pidfd becomes readable then."""
+    if proc.poll() is not None:
+        return
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # no pidfd (an old kernel): poll
+        while proc.poll() is None:
+            await asyncio.sleep(0.01)
+        return
+    try:
+        while proc.poll() is None:
+            await _readable(loop, fd)
+    finally:
+        os.close(fd)
+
+
+async def _stop_group(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> None:
+    processes.signal_group(proc.pid, signal.SIGTERM)
+    try:
+        async with asyncio.timeout(processes.GRACE):
+            await _exited(loop, proc)
+    except TimeoutError:
+        pass
+    processes.signal_group(proc.pid, signal.SIGKILL)
+    await _exited(loop, proc)
+
+
+def _reap_later(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes],
+                delay: float) -> None:
+    """Reap a killed process without waiting for it, by callbacks (not a task: the end of
+    the loop does not cancel them; if it ends first, subprocess reaps it later)."""
+    if proc.poll() is None and not loop.is_closed():
+        loop.call_later(delay, _reap_later, loop, proc, min(delay * 2, 1.0))
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

@@ -110,3 +110,55 @@ def test_no_standard_input(kind, tmp_path):
 def test_the_checks_can_fail():
     assert alive(os.getpid())
     assert not alive(2**22 + 12345)
+
+
+def test_a_call_cancelled_at_any_moment_of_its_start_ends_and_leaves_nothing(tmp_path):
+    """Cancelled between the fork and the pipes' connection, asyncio's subprocess
+    transport killed the process alone and waited for its pipes; a child of it holding
+    them (bubblewrap's PID 1) made that wait endless: the suite hung twice. The interpreter
+    now starts processes itself (no await before the code that stops the group). The
+    window was a millisecond wide, so this is a property over cancellation points rather
+    than a replay: whenever the cancellation lands, the call ends and nothing survives."""
+    import asyncio
+    import uuid
+
+    from interpreters.asyncio import AsyncioInterpreter
+
+    marker = f"299.{uuid.uuid4().int % 10**9:09d}"
+    script = f"sleep {marker} & sleep {marker} & wait"
+
+    async def once(yields: int, delay: float) -> None:
+        interp = AsyncioInterpreter()
+        effect = RunProcess(("bash", "-c", script), str(tmp_path), 60.0, contain=False)
+        task = asyncio.ensure_future(interp._process(effect))
+        for _ in range(yields):
+            await asyncio.sleep(0)
+        if delay:
+            await asyncio.sleep(delay)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    async def all_points() -> None:
+        for yields in range(4):
+            for delay in (0.0, 0.001, 0.003, 0.01, 0.03):
+                await asyncio.wait_for(once(yields, delay), 10)
+
+    asyncio.run(all_points())
+
+    def survivors() -> list[int]:
+        found = []
+        for entry in pathlib.Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if marker.encode() in (entry / "cmdline").read_bytes() \
+                            and alive(int(entry.name)):
+                        found.append(int(entry.name))
+                except OSError:
+                    continue
+        return found
+
+    deadline = time.monotonic() + 3
+    while survivors() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert survivors() == []

@@ -206,7 +206,7 @@ class BaseInterpreter:
         self.trace: list[Effect] | None = [] if record else None
         self._store_ops: dict[type[Any], Callable[[Any], Any]] = {
             CacheGet: lambda e: self.store.get(e.namespace, e.key),
-            CachePut: lambda e: self.store.put(e.namespace, e.key, e.value, e.paths, e.if_epoch),
+            CachePut: self._put,
             CacheDelete: lambda e: self.store.delete(e.namespace, e.key),
             CacheInvalidate: lambda e: self.store.invalidate(e.namespace, e.paths),
             CacheEpoch: lambda e: self.store.epoch(e.namespace),
@@ -222,6 +222,12 @@ class BaseInterpreter:
             Emit: self._emit,
             **self._store_ops,
         }
+
+    def _put(self, e: CachePut) -> Any:
+        if e.limits is not None and getattr(self.store, "takes_limits", False):
+            return self.store.put(e.namespace, e.key, e.value, e.paths,  # type: ignore[call-arg]
+                                  e.if_epoch, limits=e.limits)
+        return self.store.put(e.namespace, e.key, e.value, e.paths, e.if_epoch)
 
     def _now_effect(self, _: Now) -> float:
         raise NotImplementedError

@@ -15,9 +15,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import hashlib
 import os
 import secrets
 import stat
+import time
+from collections.abc import Callable
 from typing import Any
 
 from returns.result import Failure, Result, Success
@@ -360,4 +363,148 @@ def _regular_at(fd: int, name: str, info: os.stat_result) -> bool:
         return False
 
 
-_OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk, "resolve": _resolve}
+# --- stamps: what a cached answer depends on, checked on every cache hit ----------------------
+
+RACY_NS = 2_000_000_000
+"""A file changed this recently (by mtime or ctime) is stamped with its content digest as
+well: timestamps move in coarse ticks (a few milliseconds on ext4, two seconds on FAT), so a
+second same-size write within one tick could leave every stat field as it was."""
+MAX_DIGEST_BYTES = 16_000_000
+MAX_STAMP_ENTRIES = 20_000
+
+
+class Unstampable(Exception):
+    """Too large to fingerprint cheaply: the answer is not cached."""
+
+
+def _stat_fields(info: os.stat_result | None) -> str:
+    if info is None:
+        return "-"
+    return (f"{info.st_dev}:{info.st_ino}:{info.st_mode:o}:{info.st_size}:"
+            f"{info.st_mtime_ns}:{info.st_ctime_ns}")
+
+
+def _lstat(path: str, dir_fd: int | None = None) -> os.stat_result | None:
+    try:
+        return os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _racy_digest(path: str, info: os.stat_result, now: int, dir_fd: int | None = None
+                 ) -> str:
+    """The content digest of a regular file changed within ``RACY_NS`` (else "")."""
+    if not stat.S_ISREG(info.st_mode) or \
+            now - max(info.st_mtime_ns, info.st_ctime_ns) > RACY_NS:
+        return ""
+    if info.st_size > MAX_DIGEST_BYTES:
+        raise Unstampable(path)
+    digest = hashlib.sha256()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return "?"
+    with os.fdopen(fd, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _entry(path: str, now: int, dir_fd: int | None = None) -> tuple[str, os.stat_result | None]:
+    """One entry's fingerprint: its lstat, and for a link what it leads to; the digest of
+    a recently changed file. Returns the followed stat too (None: missing or dangling)."""
+    own = _lstat(path, dir_fd)
+    target = own
+    if own is not None and stat.S_ISLNK(own.st_mode):
+        try:
+            target = os.stat(path, dir_fd=dir_fd)
+        except OSError:
+            target = None
+        link = os.readlink(path, dir_fd=dir_fd)
+        text = f"{_stat_fields(own)}>{link}>{_stat_fields(target)}"
+    else:
+        text = _stat_fields(own)
+    if target is not None:
+        text += "#" + _racy_digest(path, target, now, dir_fd)
+    return text, target
+
+
+def _stamp(effect: FileOp, real: str) -> Result[Any, str]:
+    """The path as named (each link on the way shows in the followed stat: another
+    target, another inode) and, for a folder, each of its entries."""
+    now = time.time_ns()
+    named = effect.path if os.path.isabs(effect.path) else os.path.join(
+        os.path.realpath(effect.root), effect.path)
+    parts = [real]
+    text, target = _entry(named, now)
+    parts.append(text)
+    if target is not None and stat.S_ISDIR(target.st_mode):
+        fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            names = sorted(os.listdir(fd))
+            if len(names) > MAX_STAMP_ENTRIES:
+                raise Unstampable(effect.path)
+            for name in names:
+                parts.append(f"{name}={_entry(name, now, fd)[0]}")
+        finally:
+            os.close(fd)
+    return Success(_digest(parts))
+
+
+def _stamp_tree(effect: FileOp, real: str) -> Result[Any, str]:
+    """Every entry below a folder (links not followed into, the folders a walk skips
+    skipped), each as ``_stamp`` sees one."""
+    now = time.time_ns()
+    named = effect.path if os.path.isabs(effect.path) else os.path.join(
+        os.path.realpath(effect.root), effect.path)
+    parts = [real]
+    text, target = _entry(named, now)
+    parts.append(text)
+    if target is None or not stat.S_ISDIR(target.st_mode):
+        return Success(_digest(parts))
+    count = 0
+    stack: list[tuple[int, str]] = [(os.open(real, os.O_RDONLY | os.O_DIRECTORY
+                                             | os.O_CLOEXEC), "")]
+    try:
+        while stack:
+            fd, prefix = stack.pop()
+            try:
+                for name in sorted(os.listdir(fd)):
+                    count += 1
+                    if count > MAX_STAMP_ENTRIES:
+                        raise Unstampable(effect.path)
+                    text, _ = _entry(name, now, fd)
+                    parts.append(f"{prefix}{name}={text}")
+                    own = _lstat(name, fd)
+                    if own is not None and stat.S_ISDIR(own.st_mode) \
+                            and name not in SKIP_DIRS:
+                        try:
+                            stack.append((open_at(fd, name, _DIR_FLAGS), f"{prefix}{name}/"))
+                        except OSError:  # a mount point or a swapped link: its name counts
+                            parts.append(f"{prefix}{name}/?")
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
+    return Success(_digest(parts))
+
+
+def _digest(parts: list[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+_Op = Callable[[FileOp, str], Result[Any, str]]
+
+
+def _stamped(op: _Op) -> _Op:
+    def run(effect: FileOp, real: str) -> Result[Any, str]:
+        try:
+            return op(effect, real)
+        except Unstampable:
+            return Failure(f"'{effect.path}' is too large to fingerprint")
+    return run
+
+
+_OPS = {"read": _read, "write": _write, "list": _list, "walk": _walk, "resolve": _resolve,
+        "stamp": _stamped(_stamp), "stamp_tree": _stamped(_stamp_tree)}

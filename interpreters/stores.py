@@ -11,10 +11,12 @@ called on the loop. Whatever a store raises ends the call that asked (cause
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Any, Protocol
 
 from returns.maybe import Maybe, Nothing, Some
+
+from toolpipe.effects import CacheLimits
 
 
 class Store(Protocol):
@@ -36,20 +38,26 @@ class Store(Protocol):
 
 
 class _Namespace:
-    __slots__ = ("by_path", "entries", "epoch", "history", "pathless")
+    __slots__ = ("ages", "by_path", "bytes", "entries", "epoch", "history", "pathless")
 
     def __init__(self) -> None:
-        self.entries: dict[str, tuple[Any, frozenset[str]]] = {}
+        # key -> (value, paths, size, age), least recently used first
+        self.entries: OrderedDict[str, tuple[Any, frozenset[str], int, int]] = OrderedDict()
         self.by_path: dict[str, set[str]] = {}
         self.pathless: set[str] = set()
         self.epoch = 0
         self.history: deque[Any] = deque()
+        self.bytes = 0
+        self.ages: deque[tuple[int, str]] = deque()  # (age, key) in the order stored
 
 
 class MemoryStore:
-    """The in-memory default. No capacity limit (pair caches with a short TTL)."""
+    """The in-memory default. Bounded where the layer says so (``CacheLimits``): expired
+    entries leave as the turns pass, and beyond ``max_entries`` or ``max_bytes`` the least
+    recently used go first. Without limits it keeps everything it is given."""
 
     blocking = False  # called on the event loop: every operation is a few dict steps
+    takes_limits = True
 
     def __init__(self) -> None:
         self._spaces: dict[str, _Namespace] = {}
@@ -62,30 +70,60 @@ class MemoryStore:
 
     def get(self, namespace: str, key: str) -> Maybe[Any]:
         space = self._spaces.get(namespace)
-        if space is None or key not in space.entries:
+        if space is None:
             return Nothing
-        return Some(space.entries[key][0])
+        found = space.entries.get(key)
+        if found is None:
+            return Nothing
+        space.entries.move_to_end(key)
+        return Some(found[0])
 
     def put(
-        self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None
+        self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None,
+        *, limits: CacheLimits | None = None,
     ) -> bool:
         space = self._ns(namespace)
         if if_epoch is not None and space.epoch != if_epoch:
             return False
         self.delete(namespace, key)
-        space.entries[key] = (value, paths)
+        size = limits.size if limits is not None else 0
+        age = limits.age if limits is not None else 0
+        space.entries[key] = (value, paths, size, age)
+        space.bytes += size
         if paths:
             for path in paths:
                 space.by_path.setdefault(path, set()).add(key)
         else:
             space.pathless.add(key)
+        if limits is not None:
+            self._bound(namespace, space, key, limits)
         return True
+
+    def _bound(self, namespace: str, space: _Namespace, key: str, limits: CacheLimits) -> None:
+        ages = space.ages
+        ages.append((limits.age, key))
+        if limits.min_age is not None:  # the oldest stored first: expired ones leave
+            while ages and ages[0][0] < limits.min_age:
+                age, old = ages.popleft()
+                found = space.entries.get(old)
+                if found is not None and found[3] == age:
+                    self.delete(namespace, old)
+        if len(ages) > 2 * len(space.entries) + 16:  # bookkeeping of entries gone already
+            space.ages = deque(item for item in ages
+                               if (found := space.entries.get(item[1])) is not None
+                               and found[3] == item[0])
+        entries = space.entries
+        while entries and (
+                (limits.max_entries is not None and len(entries) > limits.max_entries)
+                or (limits.max_bytes is not None and space.bytes > limits.max_bytes)):
+            self.delete(namespace, next(iter(entries)))
 
     def delete(self, namespace: str, key: str) -> None:
         space = self._spaces.get(namespace)
         if space is None or key not in space.entries:
             return
-        _, paths = space.entries.pop(key)
+        _, paths, size, _ = space.entries.pop(key)
+        space.bytes -= size
         space.pathless.discard(key)
         for path in paths:
             keys = space.by_path.get(path)

@@ -130,7 +130,7 @@ def test_ask_without_a_resolver_is_denied_headless():
      "p.toml:3: layer 1 (output_limit): option 'max_chars': must be a non-negative int"),
     ('[[layer]]\nname = "memoize"\nttl = 3\n',
      "p.toml:3: layer 1 (memoize): option 'ttl': unknown option; the options are: "
-     "cached_tools, write_tools, ttl_turns, paths"),
+     "cached_tools, write_tools, ttl_turns, ttl_seconds, paths"),
     ('[[layer]]\nname = "memoize"\ncached_tools = "Read"\n',
      "option 'cached_tools': expected a list of strings, got 'Read'"),
     ('[[layer]]\nname = "permission"\nmode = "deny_some"\n',

@@ -116,7 +116,7 @@ def test_memoize_inside_verify_cache_never_holds_diagnostics_every_write_verifie
     _, sim = run_all(layers, ctxs)
     writes = sum(1 for t, _ in cs if t == "Write")
     assert verifier.calls == writes
-    entries = [e for space in sim.store._spaces.values() for e, _ in space.entries.values()]
+    entries = [e[0] for space in sim.store._spaces.values() for e in space.entries.values()]
     assert all("[verify]" not in e.result.text for e in entries)
 
 

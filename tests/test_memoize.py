@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,7 +21,8 @@ from toolpipe import (
     WritePathExtractor,
     cache_key,
 )
-from toolpipe.effects import CacheDelete, CacheGet, CacheInvalidate, CachePut, Sleep
+from toolpipe.effects import CacheDelete, CacheGet, CacheInvalidate, CachePut, Emit, Sleep
+from toolpipe.layers.memoize import CacheHit
 
 from .test_types import json_values
 
@@ -79,11 +82,31 @@ def test_hit_appends_marker_keeps_duration_and_takes_the_callers_id():
     assert hit.text == "A\n[cached]" and hit.duration == 1.5 and hit.tool_call_id == "c2"
 
 
-def test_multipart_marker_is_an_extra_part():
+def test_a_hit_marks_plain_text_only_and_always_says_so_in_the_result():
+    """Departure from the spec (an extra ``[cached]`` part): structured answers stay as
+    they were; a hit is ``result.cached`` and a ``CacheHit`` event everywhere."""
     _, p, sim = setup()
-    sim.run(p.dispatch(DispatchContext("Multi")))
+    first = sim.run(p.dispatch(DispatchContext("Multi")))
     hit = sim.run(p.dispatch(DispatchContext("Multi")))
-    assert hit.output == MultipartContent([TextContent("part"), TextContent("[cached]")])
+    assert hit.output == MultipartContent([TextContent("part")]) == first.output
+    assert hit.cached and not first.cached
+    assert sum(isinstance(e, Emit) and isinstance(e.event, CacheHit) for e in sim.trace) == 1
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', '[1, 2]', '  {"nested": {"x": [true]}}\n'])
+def test_json_answers_stay_valid_json_on_a_hit(text):
+    files, p, sim = setup()
+    files.data["j"] = text
+    sim.run(p.dispatch(read("j")))
+    hit = sim.run(p.dispatch(read("j")))
+    assert hit.cached and hit.text == text and json.loads(hit.text) is not None
+
+
+def test_text_that_only_looks_like_json_is_marked():
+    files, p, sim = setup()
+    files.data["t"] = "{not json"
+    sim.run(p.dispatch(read("t")))
+    assert sim.run(p.dispatch(read("t"))).text == "{not json\n[cached]"
 
 
 @pytest.mark.parametrize(("turn", "hit"), [(1, True), (5, True), (6, False), (7, False)])

@@ -214,15 +214,32 @@ class CacheGet(Effect):
 
 
 @attrs.frozen
+class CacheLimits:
+    """How a namespace is bounded, sent with each ``CachePut`` (a store that does not take
+    limits ignores them; ``MemoryStore`` does). ``size``: this entry's weight in bytes;
+    ``age``: its turn; entries whose age is below ``min_age`` have expired and are evicted
+    as the turns pass; beyond ``max_entries`` or ``max_bytes``, the least recently used
+    entries go first."""
+
+    size: int = 0
+    age: int = 0
+    min_age: int | None = None
+    max_entries: int | None = None
+    max_bytes: int | None = None
+
+
+@attrs.frozen
 class CachePut(Effect):
     """Store a value tagged with paths. With ``if_epoch``, only if the namespace's epoch is
-    still that value. Answer: whether it was stored."""
+    still that value. ``limits`` bound the namespace (see ``CacheLimits``). Answer: whether
+    it was stored."""
 
     namespace: str
     key: str
     value: Any
     paths: frozenset[str] = frozenset()
     if_epoch: int | None = None
+    limits: CacheLimits | None = None
 
 
 @attrs.frozen
@@ -315,7 +332,7 @@ class Gather(Effect):
     limit: int | None = attrs.field(default=None, validator=_limit)
 
 
-FILE_OPS = ("read", "write", "list", "walk", "resolve")
+FILE_OPS = ("read", "write", "list", "walk", "resolve", "stamp", "stamp_tree")
 
 
 @attrs.frozen
@@ -326,7 +343,13 @@ class FileOp(Effect):
     answers the number of characters; ``list`` answers ``(name, kind, size)`` tuples of a
     folder, sorted; ``walk`` answers the relative paths of the files under a folder, sorted
     (a file answers one empty path: itself); ``resolve`` answers the real path, symlinks
-    followed (what does not exist yet resolves lexically).
+    followed (what does not exist yet resolves lexically); ``stamp`` answers a fingerprint
+    (a hex string) of what the path shows now: the stat (device, inode, mode, size, mtime,
+    ctime) of the path, of what its links lead to, of a folder's entries, and the content
+    digest of a file changed in the last two seconds (a timestamp that coarse may not move
+    on a second write); ``stamp_tree`` the same for every entry below a folder. Two equal
+    stamps mean nothing there changed in between; a path that does not exist has a stamp
+    too. A memo entry keeps the stamps of what it read and is served only while they hold.
     ``write`` is atomic: a temporary file beside the target, renamed over it (keeping its
     mode), so a concurrent ``read`` sees the old text or the new, never a partial one.
     Answer: ``Result[value, str]``, the failure a sentence for the model (not found, not a

@@ -81,10 +81,33 @@ class ToolDeclaration:
     """Running it twice does no more than running it once (a retry is safe). None: as its
     role says (readers and searchers are; shells, writers and the rest are not)."""
 
+    read_only: bool | None = attrs.field(default=None, kw_only=True)
+    """It changes nothing anywhere (MCP's ``readOnlyHint``). None: as its role says
+    (readers and searchers change nothing; every other tool may write anything)."""
+    cacheable: bool | None = attrs.field(default=None, kw_only=True)
+    """Its answer may be served again while nothing it read changed. None: read-only tools
+    whose role is a reader or a searcher are; an MCP tool is only with ``readOnlyHint``
+    and ``openWorldHint: false`` (a read-only tool's answer may still change: a clock,
+    a remote service)."""
+
     @property
     def kind(self) -> str:
         """The role: declared, else the role of a common name, else ``"other"``."""
         return role_of(self.name, self.role)
+
+    @property
+    def changes_nothing(self) -> bool:
+        """Whether a call of it leaves every cached answer valid."""
+        if self.read_only is not None:
+            return self.read_only
+        return self.kind in ("file_read", "search")
+
+    @property
+    def may_cache(self) -> bool:
+        """Whether its answers may be cached at all."""
+        if self.cacheable is not None:
+            return self.cacheable
+        return self.changes_nothing and self.kind in ("file_read", "search")
 
     @property
     def retry_safe(self) -> bool:
@@ -205,6 +228,8 @@ class Tool:
         inline: bool = False,
         role: str | None = None,
         idempotent: bool | None = None,
+        read_only: bool | None = None,
+        cacheable: bool | None = None,
     ) -> Tool:
         derived = derive(fn) if input_schema is None else None
         if derived is not None:  # a typed function: its signature is the schema
@@ -222,6 +247,8 @@ class Tool:
             resource_key_from,
             role=role,
             idempotent=idempotent,
+            read_only=read_only,
+            cacheable=cacheable,
         )
         return cls(decl, fn, display_hint or DisplayHint(), blocking,
                    inline=inline and not blocking)
@@ -234,6 +261,9 @@ class ToolRegistry:
         self._tools: dict[str, Tool] = {}
         self._sorted: tuple[str, ...] | None = None
         self.version = 0
+        self.workspace: str | None = None
+        """The folder the tools work in, where it is one (the standard tools' root): the
+        cache checks what its answers read there."""
         for tool in tools:
             self.register(tool)
 

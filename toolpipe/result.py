@@ -85,6 +85,8 @@ class DispatchResult:
     # Why it failed, set by whoever decided (None: a success, or an error from outside
     # toolpipe's own decisions); read it instead of the text.
     cause: Cause | None = None
+    cached: bool = False
+    """Served from the memoize layer's cache (checked still valid), not run again."""
 
     @property
     def text(self) -> str:

@@ -332,7 +332,9 @@ class Workspace:
         ]
 
     def registry(self) -> ToolRegistry:
-        return ToolRegistry(self.tools())
+        registry = ToolRegistry(self.tools())
+        registry.workspace = self.root
+        return registry
 
 
 def workspace_registry(root: str, *, bash_timeout: float = DEFAULT_BASH_TIMEOUT,

@@ -77,7 +77,10 @@ def registry_from_tools(session: Any, tools: Iterable[Any]) -> ToolRegistry:
         registry.register(Tool.from_function(
             name, _caller(session, name), description=str(tool.get("description") or ""),
             input_schema=dict(schema) if isinstance(schema, Mapping) else {"type": "object"},
-            concurrency_safe=read_only, role=role, idempotent=idempotent))
+            concurrency_safe=read_only, role=role, idempotent=idempotent,
+            read_only=read_only,
+            # read-only is not "the same answer later": only a closed world is cached
+            cacheable=read_only and annotations.get("openWorldHint") is False))
     return registry
 
 

@@ -1,4 +1,4 @@
-"""MemoizingMiddleware: a per-turn-window cache of read results, invalidated by writes.
+"""MemoizingMiddleware: a cache of read results, checked on every hit, invalidated by writes.
 
 All state lives in the interpreter's store, reached through effects: entries, and the epoch
 that guards against a read racing a write in the same wave.
@@ -6,8 +6,6 @@ that guards against a read racing a write in the same wave.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
@@ -16,123 +14,119 @@ import attrs
 from returns.maybe import Some
 from returns.result import Success
 
-from toolpipe._checks import names, non_negative_int
-from toolpipe._json import canonical_json
+from toolpipe._checks import names, non_negative_int, positive_int
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import (
     CacheDelete,
     CacheEpoch,
     CacheGet,
     CacheInvalidate,
+    CacheLimits,
     CachePut,
     Emit,
     FileOp,
+    Now,
 )
 from toolpipe.errors import ConfigError
-from toolpipe.layers.paths import COMMAND_FIELDS, NoPathExtractor, WritePathExtractor, normalise
+from toolpipe.layers._memo import (
+    DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES,
+)
+from toolpipe.layers._memo import (
+    DEFAULT_MAX_ENTRIES as DEFAULT_MAX_ENTRIES,
+)
+from toolpipe.layers._memo import (
+    DEFAULT_MAX_ENTRY_CHARS as DEFAULT_MAX_ENTRY_CHARS,
+)
+from toolpipe.layers._memo import (
+    ENTRY_OVERHEAD as ENTRY_OVERHEAD,
+)
+from toolpipe.layers._memo import (
+    MARKER as MARKER,
+)
+from toolpipe.layers._memo import (
+    PART_MARKER as PART_MARKER,
+)
+from toolpipe.layers._memo import (
+    SHALLOW_TOOLS as SHALLOW_TOOLS,
+)
+from toolpipe.layers._memo import (
+    SHELL_TOOLS as SHELL_TOOLS,
+)
+from toolpipe.layers._memo import (
+    TREE_TOOLS as TREE_TOOLS,
+)
+from toolpipe.layers._memo import (
+    UNSTAMPED as UNSTAMPED,
+)
+from toolpipe.layers._memo import (  # the parts; the public ones re-exported here
+    CacheHit as CacheHit,
+)
+from toolpipe.layers._memo import (
+    CacheMissed as CacheMissed,
+)
+from toolpipe.layers._memo import (
+    ExtractorFailed as ExtractorFailed,
+)
+from toolpipe.layers._memo import (
+    MemoEntry as MemoEntry,
+)
+from toolpipe.layers._memo import (
+    _adapt,
+    _glob_root,
+    _marked,
+    stamps_of,
+    still_valid,
+)
+from toolpipe.layers._memo import (
+    cache_key as cache_key,
+)
+from toolpipe.layers._memo import (
+    file_keys as file_keys,
+)
+from toolpipe.layers._memo import (
+    tree_keys as tree_keys,
+)
+from toolpipe.layers._memo import (
+    write_keys as write_keys,
+)
+from toolpipe.layers.paths import (
+    COMMAND_FIELDS,
+    PATH_FIELDS,
+    NoPathExtractor,
+    WritePathExtractor,
+    normalise,
+)
 from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
-from toolpipe.result import DispatchResult, append_text
+from toolpipe.result import DispatchResult
 from toolpipe.roles import with_roles
 from toolpipe.shell import shell_writes
-
-MARKER = "\n[cached]"
-PART_MARKER = "[cached]"
-
-
-def cache_key(tool: str, input: Mapping[str, Any]) -> str:
-    """Tool name + SHA-256 of the input with object keys sorted (key order never matters)."""
-    digest = hashlib.sha256(canonical_json(input).encode()).hexdigest()
-    return f"{tool}:{digest}"
-
-
-@attrs.frozen
-class MemoEntry:
-    result: DispatchResult
-    turn_inserted: int
-    paths: frozenset[str]
-
-
-@attrs.frozen
-class ExtractorFailed:
-    """Emitted when a path extractor raised; the layer then acts conservatively."""
-
-    tool: str
-    message: str
-
-
-def _adapt(extractor: Callable[..., Iterable[str]]) -> Callable[..., Iterable[str]]:
-    """Accept ``(tool, input)`` extractors as in the spec, and ``(tool, input, context)``."""
-    if not callable(extractor):
-        raise ConfigError(f"path_extractor must be callable, got {extractor!r:.60}")
-    try:
-        params = inspect.signature(extractor).parameters.values()
-    except (TypeError, ValueError):
-        return extractor
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    varargs = any(p.kind is p.VAR_POSITIONAL for p in params)
-    if not varargs and len(positional) == 2:
-        return lambda tool, input, context: extractor(tool, input)
-    return extractor
-
-
-# Tools whose answer depends on a folder tree (its ``path``, "." when absent).
-TREE_TOOLS = ("LS", "Glob", "Grep")
-SHELL_TOOLS = ("Bash",)
-
-
-def _ancestors(path: str) -> list[str]:
-    """``src/a/b.py`` → ``src/a``, ``src``, ``.``; ``/w/a`` → ``/w``, ``/``."""
-    out: list[str] = []
-    while True:
-        parent = posixpath.dirname(path) or "."
-        if parent == path:
-            return out
-        out.append(parent)
-        path = parent
-
-
-def file_keys(path: str) -> frozenset[str]:
-    """The store keys of an answer that depends on one file: the file, and each folder
-    above it (removing or moving a folder changes what is under it)."""
-    return frozenset({f"f:{path}", *(f"d:{a}" for a in _ancestors(path))})
-
-
-def tree_keys(root: str) -> frozenset[str]:
-    """The store keys of an answer that depends on everything under a folder."""
-    return frozenset({f"t:{root}", *(f"d:{a}" for a in _ancestors(root))})
-
-
-def write_keys(path: str) -> frozenset[str]:
-    """The keys a write to ``path`` invalidates: answers that read it (or read anything
-    under it, if it is a folder) and listings or searches of every folder that can see it."""
-    return frozenset({f"f:{path}", f"d:{path}", f"t:{path}",
-                      *(f"t:{a}" for a in _ancestors(path))})
-
-
-def _glob_root(pattern: str) -> str:
-    """The folder a glob pattern cannot leave: its part before the first wildcard."""
-    cut = min((i for i, c in enumerate(pattern) if c in "*?["), default=len(pattern))
-    head = pattern[:cut]
-    return posixpath.dirname(head) if "/" in head else "."
 
 
 @attrs.frozen(init=False, repr=False)
 class MemoizingMiddleware:
     """``MemoizingMiddleware(cached_tools, write_tools, path_extractor, ttl_turns)``.
 
-    Entries expire when ``turn - turn_inserted >= ttl``; ``ttl=0`` disables caching. Each
-    entry records its footprint: the file it read (``Read``, or the extractor's paths), or
-    the folder tree it listed or searched (``tree_tools``: LS, Glob, Grep). A successful
-    write removes every entry whose footprint it overlaps: the file itself, every listing
-    or search of a folder that can see it, every answer under a folder it replaced. Paths
-    are normalised against the call's cwd and, when the cwd is a real folder, symlinks are
-    resolved (``FileOp('resolve')``), so a file has one path however it is named. A shell
-    command's writes come from the shell wing: a command known to write nothing leaves the
-    cache alone; one whose writes cannot be known removes every entry. Entries with an
-    unknown footprint are removed by every write: a cache must never serve what a write may
-    have changed.
+    **What it caches.** Answers of ``cached_tools`` (tools known to change nothing and to
+    answer the same while what they read is the same), keyed by tool, workspace and input.
+    Entries expire when ``turn - turn_inserted >= ttl`` (``ttl=0`` disables caching) or,
+    with ``ttl_seconds``, on the clock; answers longer than ``max_entry_chars`` are not
+    kept; the namespace holds at most ``max_entries`` entries and ``max_bytes`` of
+    answers, least recently used evicted first.
+
+    **Every hit is checked.** An entry keeps the stamps (``FileOp('stamp')``: stat of the
+    file and of what its links lead to, a folder's entries, a tree's every entry, the
+    digest of a file changed in the last two seconds) of what the answer read, taken
+    before it ran; a hit whose stamps changed is a miss. This covers writes nobody
+    announced: a background job, an editor, another agent on the same store, a hard link.
+
+    **Every other call writes.** ``write_tools`` invalidate what their footprint overlaps
+    (the file, listings and searches that can see it; a shell's writes from the shell
+    wing). ``read_only_tools`` change nothing. Any other tool is a write with an unknown
+    footprint: it removes every entry that has no stamps to check (a stamped entry stays
+    and is checked when asked for). A shell or unknown call does so even when it failed
+    (it may have written before failing); a file write that failed changed nothing.
     """
 
     name = "memoize"
@@ -143,6 +137,13 @@ class MemoizingMiddleware:
     namespace: str
     tree_tools: frozenset[str]
     shell_tools: frozenset[str]
+    read_only_tools: frozenset[str]
+    root: str | None
+    ttl_seconds: float | None
+    max_entries: int | None
+    max_bytes: int | None
+    max_entry_chars: int
+    shallow_tools: frozenset[str]
 
     def __init__(
         self,
@@ -154,15 +155,35 @@ class MemoizingMiddleware:
         namespace: str = "memoize",
         tree_tools: Iterable[str] = TREE_TOOLS,
         shell_tools: Iterable[str] = SHELL_TOOLS,
+        read_only_tools: Iterable[str] = (),
+        root: str | None = None,
+        ttl_seconds: float | None = None,
+        max_entries: int | None = DEFAULT_MAX_ENTRIES,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+        max_entry_chars: int = DEFAULT_MAX_ENTRY_CHARS,
+        shallow_tools: Iterable[str] = SHALLOW_TOOLS,
     ) -> None:
         writes = names("write_tools", write_tools)
         if not isinstance(namespace, str) or not namespace:
             raise ConfigError(f"namespace must be a non-empty string, got {namespace!r}")
+        if root is not None and (not isinstance(root, str) or not root):
+            raise ConfigError(f"root must be a folder path or None, got {root!r}")
+        if ttl_seconds is not None and (isinstance(ttl_seconds, bool) or not isinstance(
+                ttl_seconds, int | float) or not ttl_seconds > 0):
+            raise ConfigError(f"ttl_seconds must be a positive number or None, "
+                              f"got {ttl_seconds!r}")
+        cached = names("cached_tools", cached_tools) - writes
         self.__attrs_init__(
-            writes, names("cached_tools", cached_tools) - writes,
+            writes, cached,
             _adapt(path_extractor or WritePathExtractor()),
             non_negative_int("ttl_turns", ttl_turns), namespace,
-            names("tree_tools", tree_tools), names("shell_tools", shell_tools))
+            names("tree_tools", tree_tools), names("shell_tools", shell_tools),
+            names("read_only_tools", read_only_tools) | cached, root,
+            None if ttl_seconds is None else float(ttl_seconds),
+            None if max_entries is None else positive_int("max_entries", max_entries),
+            None if max_bytes is None else positive_int("max_bytes", max_bytes),
+            positive_int("max_entry_chars", max_entry_chars),
+            names("shallow_tools", shallow_tools))
 
     @classmethod
     def without_paths(
@@ -189,14 +210,19 @@ class MemoizingMiddleware:
             return None
         return out
 
+    def _base(self, cwd: str) -> str:
+        """Where paths are looked up on disk: the workspace, else the call's cwd."""
+        return self.root if self.root is not None else cwd
+
     def _real(self, paths: Iterable[str], cwd: str) -> Program[set[str]]:
         """Each path (normalised against ``cwd`` already), and also as its symlinks resolve
-        when the cwd is a real folder (both are kept: a path and what it names)."""
+        (both are kept: a path and what it names)."""
         out: set[str] = set()
+        base = self._base(cwd)
         for lexical in paths:
             out.add(lexical)
-            if posixpath.isabs(cwd):
-                answer = yield FileOp("resolve", cwd, lexical)
+            if posixpath.isabs(base):
+                answer = yield FileOp("resolve", base, lexical)
                 if isinstance(answer, Success):
                     out.add(posixpath.normpath(str(answer.unwrap())))
         return out
@@ -217,68 +243,109 @@ class MemoizingMiddleware:
         real = yield from self._real(targets, cwd)
         return frozenset(k for p in real for k in write_keys(p))
 
-    def _read_footprint(self, ctx: DispatchContext) -> Program[frozenset[str] | None]:
-        """The keys of a read's answer (empty: unknown, so any write removes it), or None
-        when the extractor failed (the answer is then not cached)."""
+    def _tree_root(self, ctx: DispatchContext) -> str:
+        input = ctx.input
+        root = input.get("path")
+        if not isinstance(root, str) or not root:
+            pattern = input.get("pattern")
+            root = _glob_root(pattern) if ctx.tool_name == "Glob" and isinstance(
+                pattern, str) else "."
+        return normalise(root, ctx.tool_context.cwd)
+
+    def _read_footprint(self, ctx: DispatchContext
+                        ) -> Program[tuple[frozenset[str], tuple[tuple[str, str], ...]] | None]:
+        """The keys of a read's answer (empty: unknown, so any write removes it) and what
+        to stamp; None when the extractor failed (the answer is then not cached)."""
         tool, input, cwd = ctx.tool_name, ctx.input, ctx.tool_context.cwd
         if tool in self.tree_tools:
-            root = input.get("path")
-            if not isinstance(root, str) or not root:
-                pattern = input.get("pattern")
-                root = _glob_root(pattern) if tool == "Glob" and isinstance(
-                    pattern, str) else "."
-            real = yield from self._real([normalise(root, cwd)], cwd)
-            return frozenset(k for p in real for k in tree_keys(p))
+            root = self._tree_root(ctx)
+            real = yield from self._real([root], cwd)
+            op = "stamp" if tool in self.shallow_tools else "stamp_tree"
+            return frozenset(k for p in real for k in tree_keys(p)), ((op, root),)
         paths = self._paths(tool, input, ctx.tool_context)
         if paths is None:
             return None
+        if not paths:  # no extractor paths: the standard path field, if any, is stamped
+            named = next((input[f] for f in PATH_FIELDS
+                          if isinstance(input.get(f), str) and input[f]), None)
+            stamp_paths = [normalise(named, cwd)] if named is not None else []
+        else:
+            stamp_paths = sorted(paths)
         real = yield from self._real(sorted(paths), cwd)
-        return frozenset(k for p in real for k in file_keys(p))
+        return (frozenset(k for p in real for k in file_keys(p)),
+                tuple(("stamp", p) for p in stamp_paths))
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name
-        if self.ttl == 0 or (tool not in self.write_tools and tool not in self.cached_tools):
+        if self.ttl == 0:
+            return (yield from next(ctx))
+        if tool in self.cached_tools:
+            return (yield from self._read(ctx, next))
+        if tool in self.read_only_tools:
             return (yield from next(ctx))
         ns = self.namespace
-        if tool in self.write_tools:
-            targets, extractor_failed = self._write_targets(ctx)
-            cwd = ctx.tool_context.cwd
-            # what the targets named before the write, and (below) what they name after it
-            before = None if targets is None else (yield from self._write_keys(targets, cwd))
+        if tool not in self.write_tools:  # not known to change nothing: it may change anything
             result = yield from next(ctx)
-            if not result.is_error:  # a failed write changed nothing
-                if extractor_failed:
-                    yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
-                if targets is None or before is None:
-                    yield CacheInvalidate(ns, None)
-                else:
-                    keys = before | (yield from self._write_keys(targets, cwd))
-                    if keys:
-                        yield CacheInvalidate(ns, keys)
+            yield CacheInvalidate(ns, frozenset({UNSTAMPED}))
             return result
+        targets, extractor_failed = self._write_targets(ctx)
+        cwd = ctx.tool_context.cwd
+        # what the targets named before the write, and (below) what they name after it
+        before = None if targets is None else (yield from self._write_keys(targets, cwd))
+        result = yield from next(ctx)
+        if result.is_error and tool not in self.shell_tools:
+            return result  # a file write that failed changed nothing
+        if extractor_failed:
+            yield Emit(ExtractorFailed(tool, "path extractor failed on a write"))
+        if targets is None or before is None:
+            yield CacheInvalidate(ns, frozenset({UNSTAMPED}))
+        else:
+            keys = before | (yield from self._write_keys(targets, cwd))
+            if keys:
+                yield CacheInvalidate(ns, keys)
+        return result
 
-        key = cache_key(tool, ctx.input)
+    def _read(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        ns, tool, cwd = self.namespace, ctx.tool_name, ctx.tool_context.cwd
+        key = cache_key(tool, ctx.input, f"{self._base(cwd)}\x1c{cwd}")
         found = yield CacheGet(ns, key)
+        now: float | None = None
         if isinstance(found, Some):
             entry: MemoEntry = found.unwrap()
-            if ctx.turn_number - entry.turn_inserted < self.ttl:
-                cached = entry.result
-                return attrs.evolve(
-                    cached,
-                    tool_call_id=ctx.call_id,
-                    output=append_text(cached.output, MARKER, PART_MARKER),
-                )
+            if self.ttl_seconds is not None:
+                now = yield Now()
+            expired = ctx.turn_number - entry.turn_inserted >= self.ttl or (
+                now is not None and entry.stored_at is not None
+                and now - entry.stored_at >= self.ttl_seconds)  # type: ignore[operator]
+            if not expired and (yield from still_valid(entry, self._base(cwd))):
+                yield Emit(CacheHit(tool, ctx.call_id))
+                return _marked(entry.result, ctx.call_id)
             yield CacheDelete(ns, key)
+            yield Emit(CacheMissed(tool, "expired" if expired else "changed"))
         epoch = yield CacheEpoch(ns)
         footprint = yield from self._read_footprint(ctx)
+        stamps = None
+        if footprint is not None:
+            stamps = yield from stamps_of(footprint[1], self._base(cwd))
         result = yield from next(ctx)
         if result.is_error:
             return result
         if footprint is None:
             yield Emit(ExtractorFailed(tool, "path extractor failed on a read; not cached"))
             return result
-        yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, footprint), footprint,
-                       epoch)
+        if stamps is None:  # what it read cannot be checked later (too large, outside)
+            return result
+        size = len(result.text)
+        if size > self.max_entry_chars:
+            return result
+        keys = footprint[0] if stamps else footprint[0] | {UNSTAMPED}
+        if self.ttl_seconds is not None and now is None:
+            now = yield Now()
+        limits = CacheLimits(size=size + ENTRY_OVERHEAD, age=ctx.turn_number,
+                             min_age=ctx.turn_number - self.ttl + 1,
+                             max_entries=self.max_entries, max_bytes=self.max_bytes)
+        yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, keys, stamps, now), keys,
+                       epoch, limits)
         return result
 
 
@@ -287,23 +354,39 @@ class MemoizingMiddleware:
 
 @attrs.frozen(kw_only=True)
 class MemoizeOptions:
-    """This layer's options in a pipeline file (see toolpipe.config)."""
+    """This layer's options in a pipeline file (see toolpipe.config). ``ttl_seconds = 0``:
+    no wall-clock bound besides the turns."""
 
     cached_tools: list[str] = attrs.Factory(lambda: ["Read", "Glob", "Grep", "LS"])
     write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "Bash"])
     ttl_turns: int = 5
+    ttl_seconds: float = 0
     paths: Literal["write_path", "none"] = "write_path"
     tree_tools: list[str] = attrs.Factory(lambda: ["LS", "Glob", "Grep"])
     shell_tools: list[str] = attrs.Factory(lambda: ["Bash"])
+    max_entries: int = DEFAULT_MAX_ENTRIES
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_entry_chars: int = DEFAULT_MAX_ENTRY_CHARS
 
     def build(self, registry: ToolRegistry) -> Middleware:
-        """The named tools, and the registry's tools by role: readers and searchers are
-        cached, writers and shells invalidate (see toolpipe.roles)."""
+        """The named tools, and the registry's tools by declaration: readers and searchers
+        that may be cached are (an MCP tool only with ``readOnlyHint`` and a closed world),
+        writers and shells invalidate by footprint, read-only tools change nothing, and
+        every other tool may change anything (see the class docstring)."""
         extractor = WritePathExtractor() if self.paths == "write_path" else NoPathExtractor()
         roles = registry.roles()
+        declared = {d.name: d for d in registry.declarations()}
         writes = with_roles(self.write_tools, roles, "file_write", "shell")
-        cached = [n for n in with_roles(self.cached_tools, roles, "file_read", "search")
-                  if n not in writes]
+        cached = [n for n in self.cached_tools if n not in writes]
+        cached += [n for n, d in declared.items()
+                   if d.may_cache and n not in writes and n not in cached]
+        read_only = [n for n, d in declared.items() if d.changes_nothing and n not in writes]
+        if self.ttl_seconds < 0:
+            raise ConfigError(f"ttl_seconds must be 0 (off) or positive, got {self.ttl_seconds}")
         return MemoizingMiddleware(cached, writes, extractor, self.ttl_turns,
                                    tree_tools=with_roles(self.tree_tools, roles, "search"),
-                                   shell_tools=with_roles(self.shell_tools, roles, "shell"))
+                                   shell_tools=with_roles(self.shell_tools, roles, "shell"),
+                                   read_only_tools=read_only, root=registry.workspace,
+                                   ttl_seconds=self.ttl_seconds or None,
+                                   max_entries=self.max_entries, max_bytes=self.max_bytes,
+                                   max_entry_chars=self.max_entry_chars)

@@ -39,23 +39,46 @@ def test_the_cache_never_serves_a_stale_answer(run, tmp_path):
                     examples=8, steps=12)
 
 
-class ExactPaths(MemoizingMiddleware):
-    """The old rule: a write removes only the entries of its exact paths, and a listing or
-    search counts as a read of its folder."""
+class Unchecked(MemoizingMiddleware):
+    """Yesterday's trust: an entry stands until a known write removes it (no stamps)."""
+
+    def _read_footprint(self, ctx):  # type: ignore[no-untyped-def]
+        found = yield from super()._read_footprint(ctx)
+        return found if found is None else (found[0], ())
+
+
+class ExactPaths(Unchecked):
+    """The older rule: a write removes only the entries of its exact paths, and a listing
+    or search counts as a read of its folder."""
 
     def _write_keys(self, targets, cwd):  # type: ignore[no-untyped-def]
         keys = yield from super()._write_keys(targets, cwd)
         return frozenset(k for k in keys if k.startswith("f:"))
 
     def _read_footprint(self, ctx):  # type: ignore[no-untyped-def]
-        keys = yield from super()._read_footprint(ctx)
-        return keys if keys is None else frozenset(
-            k.replace("t:", "f:") for k in keys if not k.startswith("d:"))
+        found = yield from super()._read_footprint(ctx)
+        return found if found is None else (frozenset(
+            k.replace("t:", "f:") for k in found[0] if not k.startswith("d:")), ())
 
 
 def test_the_law_catches_exact_path_invalidation(tmp_path):
     def broken():
-        return ExactPaths(["Read", "LS", "Glob", "Grep"], ["Write", "Edit", "Bash"])
+        return ExactPaths(["Read", "LS", "Glob", "Grep"], ["Write", "Edit", "Bash"],
+                          read_only_tools=["Stamp"], root=str(tmp_path))
+
+    with pytest.raises(AssertionError, match="the cache answered"):
+        check_cache_law(tools(tmp_path), str(tmp_path),
+                        simulated, memo=broken, shrink=False)
+
+
+@pytest.mark.parametrize("unknown", ["read_only", "writes"])
+def test_the_law_catches_a_cache_that_trusts_its_entries(unknown, tmp_path):
+    """Footprints alone (yesterday's memoize, with unknown tools changing nothing or, as
+    now, writing): writes behind the pipeline's back and unknown tools are served stale."""
+    def broken():
+        return Unchecked(["Read", "LS", "Glob", "Grep"], ["Write", "Edit", "Bash"],
+                         read_only_tools=["Stamp"] if unknown == "read_only" else [],
+                         root=str(tmp_path))
 
     with pytest.raises(AssertionError, match="the cache answered"):
         check_cache_law(tools(tmp_path), str(tmp_path),

@@ -1,9 +1,11 @@
 """The cache law: memoize never serves what a write may have changed.
 
 A hypothesis state machine over a small real workspace: random Read, LS, Glob and Grep
-calls, Write and Edit calls, and Bash commands drawn from a grammar (redirections, ``tee``,
+calls, Write and Edit calls, Bash commands drawn from a grammar (redirections, ``tee``,
 ``sed -i``, ``cp``, ``mv``, ``rm``, ``ln -sf``, ``cd``, read-only commands, an interpreter
-whose writes cannot be known…). Every call goes through a pipeline with memoize; every read
+whose writes cannot be known…), a tool the cache knows nothing about that writes, and
+writes made behind the pipeline's back (a background job, an editor, another agent).
+Every call goes through a pipeline with memoize; every read
 is also answered by the same pipeline without it, and the two must agree apart from the
 ``[cached]`` marker. The kit stays pure: the caller says how to run a program (on which
 interpreter), and the workspace is the standard tools' folder.
@@ -19,9 +21,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from toolpipe.context import DispatchContext, ToolContext
+from toolpipe.effects import FileOp
 from toolpipe.layers.memoize import MARKER, MemoizingMiddleware
 from toolpipe.pipeline import Middleware, ToolPipeline
-from toolpipe.registry import ToolRegistry
+from toolpipe.program import Program
+from toolpipe.registry import Tool, ToolRegistry
 from toolpipe.result import DispatchResult
 
 Runner = Callable[[Any], DispatchResult]  # runs one program to its result
@@ -53,7 +57,15 @@ def cache_law_machine(registry: ToolRegistry, root: str, run: Callable[[], Runne
     anew for each example). ``run()`` gives a fresh runner per example (a fresh
     interpreter, so a fresh store); ``memo`` makes the layer under test."""
     make = memo or (lambda: MemoizingMiddleware(["Read", "LS", "Glob", "Grep"],
-                                                ["Write", "Edit", "Bash"]))
+                                                ["Write", "Edit", "Bash"], root=root))
+
+    def stamp(input: Any, context: Any) -> Program[str]:
+        """A tool the cache knows nothing about (role "other") that writes a file."""
+        yield FileOp("write", root, str(input["path"]), str(input["text"]))
+        return "stamped"
+
+    registry = ToolRegistry([*(registry.get(n) for n in registry.names()),  # type: ignore[list-item]
+                             Tool.from_function("Stamp", stamp)])
     bare = ToolPipeline.builder().with_core(registry).build()
     context = ToolContext(cwd=root)
 
@@ -107,6 +119,18 @@ def cache_law_machine(registry: ToolRegistry, root: str, run: Callable[[], Runne
               new=st.sampled_from(WORDS))
         def edit(self, path: str, old: str, new: str) -> None:
             self.call(self.cached, "Edit", path=path, old_string=old, new_string=new)
+
+        @rule(path=st.sampled_from(FILES[:-1]), word=st.sampled_from(WORDS))
+        def unknown_tool(self, path: str, word: str) -> None:
+            self.call(self.cached, "Stamp", path=path, text=word + "\n")
+
+        @rule(path=st.sampled_from(FILES[:-1]), word=st.sampled_from(WORDS))
+        def behind_its_back(self, path: str, word: str) -> None:
+            """A background job, an editor or another agent: a write no call announced
+            (same length as before, within the same clock tick)."""
+            def program() -> Program[Any]:
+                return (yield FileOp("write", root, path, word + "\n"))
+            self.runner(program())
 
         @rule(template=st.sampled_from(COMMANDS), p=st.sampled_from(FILES),
               q=st.sampled_from(FILES), d=st.sampled_from(DIRS[1:]),

@@ -18,13 +18,18 @@ from toolpipe.roles import with_roles
 @attrs.frozen
 class ConstrainedProfile:
     """OutputLimit(16_384) → Verify(NoopVerifier, writes) → Memoize(reads, writes, no paths,
-    ttl 5) → core. Layers a host adds to ``pipeline_builder()`` land inside memoize."""
+    ttl 5) → core. Layers a host adds to ``pipeline_builder()`` land inside memoize.
+    Tools that are neither reads nor writes here (a shell) may change anything: memoize
+    treats them as writes of unknown footprint, and checks every hit's stamps."""
 
     max_chars: int = 16_384
     verifier: Any = attrs.field(factory=NoopVerifier)
     read_tools: tuple[str, ...] = READ_TOOLS
     write_tools: tuple[str, ...] = WRITE_TOOLS
     ttl_turns: int = 5
+    root: str | None = None
+    """The workspace whose files the cache checks on every hit (``for_registry`` takes
+    the registry's)."""
 
     @classmethod
     def for_registry(cls, registry: ToolRegistry, **options: Any) -> ConstrainedProfile:
@@ -35,6 +40,7 @@ class ConstrainedProfile:
                                   "file_write"))
         reads = tuple(n for n in with_roles(options.pop("read_tools", READ_TOOLS), roles,
                                             "file_read", "search") if n not in writes)
+        options.setdefault("root", registry.workspace)
         return cls(read_tools=reads, write_tools=writes, **options)
 
     def pipeline_builder(self) -> PipelineBuilder:
@@ -44,7 +50,8 @@ class ConstrainedProfile:
             .with_middleware(VerifyMiddleware(self.verifier, self.write_tools))
             .with_middleware(
                 MemoizingMiddleware(
-                    self.read_tools, self.write_tools, NoPathExtractor(), self.ttl_turns
+                    self.read_tools, self.write_tools, NoPathExtractor(), self.ttl_turns,
+                    root=self.root,
                 )
             )
         )

@@ -63,13 +63,17 @@ def test_tools_keep_their_names_schemas_and_annotations():
 
     registry = session_run(body)
     assert set(registry.names()) == {"echo", "slow", "run_command", "env", "snapshot",
-                                     "delete", "crash"}
+                                     "delete", "crash", "bump", "lookup", "tick"}
     echo = registry.get("echo").declaration
     assert echo.description == "Say it back." and echo.concurrency_safe
     assert echo.input_schema["properties"]["text"]["type"] == "string"
     roles = registry.roles()
     assert roles["echo"] == "file_read" and roles["delete"] == "file_write"
     assert roles["run_command"] == "shell"  # by its name
+    # read-only is not cacheable: only a closed world is (openWorldHint defaults to true)
+    lookup, tick = registry.get("lookup").declaration, registry.get("tick").declaration
+    assert lookup.read_only and lookup.may_cache and tick.read_only and not tick.may_cache
+    assert not registry.get("bump").declaration.changes_nothing
 
 
 @pytest.mark.process

@@ -31,6 +31,8 @@ timeout = 1.5
 name = "unknown_tool"
 [[layer]]
 name = "safety_shield"
+[[layer]]
+name = "memoize"
 """
 TOKEN = "ghp_" + "a1B2c3D4e5" * 4
 
@@ -102,6 +104,8 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
                     await anyio.sleep(0.05)
             group.cancel_scope.cancel()
         out["after"] = await session.call_tool("echo", {"text": "still here"})
+        out["cache"] = [text_of(await session.call_tool(name, {}))
+                        for name in ("lookup", "lookup", "bump", "lookup", "tick", "tick")]
         out["crash"] = await session.call_tool("crash", {})  # last: the upstream dies
         return out
 
@@ -116,6 +120,10 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert image and base64.b64decode(image[0].data).startswith(b"\x89PNG")
     assert out["typo"].isError and "echo" in text_of(out["typo"])  # did you mean
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
+    # a closed-world read is cached until a tool that is not read-only runs; a read-only
+    # tool whose answer changes by itself never is
+    assert out["cache"] == ["bumps=0", "bumps=0\n[cached]", "bumped", "bumps=1",
+                            "ticks=1", "ticks=2"]
     assert out["crash"].isError and "exited" in text_of(out["crash"])  # and the proxy stops
     assert "toolpipe mcp-proxy: the upstream server" in (tmp_path / "proxy.err").read_text()
     text = pathlib.Path(trace).read_text()
@@ -125,7 +133,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert main(["replay", trace]) == 0  # each proxied call is a turn: it replays
     # the same verdicts, but for the call the client cancelled: a replay has no client, so
     # that one runs into the pipeline's deadline instead
-    assert "9 call(s), 1 changed" in capsys.readouterr().out
+    assert "15 call(s), 1 changed" in capsys.readouterr().out
 
 
 def test_an_upstream_over_streamable_http(tmp_path):

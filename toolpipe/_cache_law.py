@@ -64,7 +64,7 @@ def cache_law_machine(registry: ToolRegistry, root: str, run: Callable[[], Runne
         yield FileOp("write", root, str(input["path"]), str(input["text"]))
         return "stamped"
 
-    registry = ToolRegistry([*(registry.get(n) for n in registry.names()),  # type: ignore[list-item]
+    registry = ToolRegistry([*registry.tools(),
                              Tool.from_function("Stamp", stamp)])
     bare = ToolPipeline.builder().with_core(registry).build()
     context = ToolContext(cwd=root)

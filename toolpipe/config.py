@@ -301,8 +301,11 @@ name = "verify"            # outside memoize: every write is verified anew
 write_tools = ["Write", "Edit"]
 
 [[layer]]
-name = "memoize"           # innermost: caches raw results
+name = "memoize"           # innermost: caches raw results, checked on every hit
 cached_tools = ["Read", "Glob", "Grep", "LS"]
 write_tools = ["Write", "Edit", "Bash"]
 ttl_turns = 5
+ttl_seconds = 300          # and on the clock (an MCP server's answers have no stamps)
+max_entries = 1024
+max_bytes = 33554432       # 32 MiB of answers, least recently used evicted first
 """

@@ -299,6 +299,10 @@ class ToolRegistry:
             self._sorted = tuple(sorted(self._tools))
         return self._sorted
 
+    def tools(self) -> tuple[Tool, ...]:
+        """The registered tools, in registration order."""
+        return tuple(self._tools.values())
+
     def declarations(self) -> tuple[ToolDeclaration, ...]:
         return tuple(t.declaration for t in self._tools.values())
 

@@ -50,6 +50,29 @@ def delete(path: str) -> str:
     raise ValueError(f"cannot delete {path}")
 
 
+COUNTS = {"bumps": 0, "ticks": 0}
+
+
+@app.tool()
+def bump() -> str:
+    """Change what lookup answers (no annotations: MCP's default is destructive)."""
+    COUNTS["bumps"] += 1
+    return "bumped"
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False))
+def lookup() -> str:
+    """Read-only in a closed world: cacheable."""
+    return f"bumps={COUNTS['bumps']}"
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def tick() -> str:
+    """Read-only, but its answer changes by itself (a clock): never cached."""
+    COUNTS["ticks"] += 1
+    return f"ticks={COUNTS['ticks']}"
+
+
 @app.tool()
 def crash() -> str:
     sys.stdout.flush()

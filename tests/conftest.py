@@ -3,15 +3,10 @@ sequence under CI=true (so a landing never depends on luck). Neither has a per-e
 deadline: no test may depend on how fast the machine is, and a loaded one is slow."""
 
 import os
-import sys
 
 from hypothesis import settings
 
-# Compile each module once. On a machine that sets PYTHONDONTWRITEBYTECODE (these do), a
-# fresh virtual environment has no bytecode at all, and every test worker and every
-# process a test starts (the MCP proxy and its upstream, python3 in the demo) would compile
-# toolpipe, pydantic and the SDKs again; the caches written here are read by all of them.
-sys.dont_write_bytecode = False
+# (bytecode: see tests/_bytecode.py, loaded before every other plugin)
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
@@ -25,4 +20,7 @@ SDK_TESTS = ("test_models.py", "test_sdk_formats.py", "test_mcp.py", "test_mcp_p
 
 
 def pytest_collection_modifyitems(items: list) -> None:
-    items.sort(key=lambda item: item.path.name not in SDK_TESTS)
+    # then the process tests: they wait on real processes and clocks, so started early
+    # their waits overlap the other workers' computing instead of ending the run alone
+    items.sort(key=lambda item: (item.path.name not in SDK_TESTS,
+                                 item.get_closest_marker("process") is None))

@@ -429,15 +429,20 @@ def _entry(path: str, now: int, dir_fd: int | None = None) -> tuple[str, os.stat
     return text, target
 
 
-def _stamp(effect: FileOp, real: str) -> Result[Any, str]:
-    """The path as named (each link on the way shows in the followed stat: another
-    target, another inode) and, for a folder, each of its entries."""
+def _top(effect: FileOp, real: str) -> tuple[int, list[str], os.stat_result | None]:
+    """The clock, the stamp's first parts (the real path, the path as named) and what the
+    path leads to."""
     now = time.time_ns()
     named = effect.path if os.path.isabs(effect.path) else os.path.join(
         os.path.realpath(effect.root), effect.path)
-    parts = [real]
     text, target = _entry(named, now)
-    parts.append(text)
+    return now, [real, text], target
+
+
+def _stamp(effect: FileOp, real: str) -> Result[Any, str]:
+    """The path as named (each link on the way shows in the followed stat: another
+    target, another inode) and, for a folder, each of its entries."""
+    now, parts, target = _top(effect, real)
     if target is not None and stat.S_ISDIR(target.st_mode):
         fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
@@ -454,12 +459,7 @@ def _stamp(effect: FileOp, real: str) -> Result[Any, str]:
 def _stamp_tree(effect: FileOp, real: str) -> Result[Any, str]:
     """Every entry below a folder (links not followed into, the folders a walk skips
     skipped), each as ``_stamp`` sees one."""
-    now = time.time_ns()
-    named = effect.path if os.path.isabs(effect.path) else os.path.join(
-        os.path.realpath(effect.root), effect.path)
-    parts = [real]
-    text, target = _entry(named, now)
-    parts.append(text)
+    now, parts, target = _top(effect, real)
     if target is None or not stat.S_ISDIR(target.st_mode):
         return Success(_digest(parts))
     count = 0

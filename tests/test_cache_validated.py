@@ -8,6 +8,7 @@ import os
 import shutil
 
 import pytest
+from returns.result import Failure
 
 from interpreters.simulated import SimulatedInterpreter
 from interpreters.stores import MemoryStore
@@ -158,3 +159,25 @@ def test_mcp_tools_are_cached_only_read_only_in_a_closed_world():
     assert not layer.cached_tools & {"clock", "create", "status"}  # type: ignore[attr-defined]
     assert {"clock", "status"} <= layer.read_only_tools  # type: ignore[attr-defined]
     assert "create" not in layer.read_only_tools  # type: ignore[attr-defined]
+
+
+def test_stamps_hold_while_nothing_changes_and_move_when_anything_does(tmp_path, monkeypatch):
+    from interpreters import files
+    from toolpipe.effects import FileOp
+
+    def stamp(op, path):
+        return files.perform(FileOp(op, str(tmp_path), path)).unwrap()
+
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f.txt").write_text("same\n")
+    before = [stamp("stamp", "d/f.txt"), stamp("stamp", "d"), stamp("stamp_tree", ".")]
+    assert before == [stamp("stamp", "d/f.txt"), stamp("stamp", "d"), stamp("stamp_tree", ".")]
+    info = os.stat(tmp_path / "d" / "f.txt")
+    (tmp_path / "d" / "f.txt").write_text("SAME\n")  # same size, same tick possibly:
+    os.utime(tmp_path / "d" / "f.txt", ns=(info.st_atime_ns, info.st_mtime_ns))
+    after = [stamp("stamp", "d/f.txt"), stamp("stamp", "d"), stamp("stamp_tree", ".")]
+    assert all(a != b for a, b in zip(before, after, strict=True))  # the digest moved
+    assert stamp("stamp", "missing.txt") == stamp("stamp", "missing.txt")
+    monkeypatch.setattr(files, "MAX_STAMP_ENTRIES", 1)
+    too_many = files.perform(FileOp("stamp_tree", str(tmp_path), "."))
+    assert isinstance(too_many, Failure) and "too large" in too_many.failure()

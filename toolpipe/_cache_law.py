@@ -4,7 +4,8 @@ A hypothesis state machine over a small real workspace: random Read, LS, Glob an
 calls, Write and Edit calls, Bash commands drawn from a grammar (redirections, ``tee``,
 ``sed -i``, ``cp``, ``mv``, ``rm``, ``ln -sf``, ``cd``, read-only commands, an interpreter
 whose writes cannot be known…), a tool the cache knows nothing about that writes, and
-writes made behind the pipeline's back (a background job, an editor, another agent).
+writes by a second agent through its own pipeline, and writes made behind the
+pipeline's back (a background job, an editor, another process).
 Every call goes through a pipeline with memoize; every read
 is also answered by the same pipeline without it, and the two must agree apart from the
 ``[cached]`` marker. The kit stays pure: the caller says how to run a program (on which
@@ -75,6 +76,8 @@ def cache_law_machine(registry: ToolRegistry, root: str, run: Callable[[], Runne
             self.runner = run()
             self.cached = ToolPipeline.builder().with_middleware(make()).with_core(
                 registry).build()
+            self.other = ToolPipeline.builder().with_middleware(make()).with_core(
+                registry).build()
             self.calls = 0
 
         def call(self, pipeline: ToolPipeline, tool: str, **input: Any) -> DispatchResult:
@@ -125,11 +128,20 @@ def cache_law_machine(registry: ToolRegistry, root: str, run: Callable[[], Runne
             self.call(self.cached, "Stamp", path=path, text=word + "\n")
 
         @rule(path=st.sampled_from(FILES[:-1]), word=st.sampled_from(WORDS))
-        def behind_its_back(self, path: str, word: str) -> None:
-            """A background job, an editor or another agent: a write no call announced
-            (same length as before, within the same clock tick)."""
+        def second_agent(self, path: str, word: str) -> None:
+            """Another agent on the same store and workspace, through its own pipeline."""
+            self.call(self.other, "Write", path=path, content=word + "\n")
+
+        @rule(path=st.sampled_from(FILES[:-1]))
+        def behind_its_back(self, path: str) -> None:
+            """A background job, an editor or another process: a write no call announced,
+            new text of the same length each time (within one clock tick, a same-size
+            write may leave every stat field as it was)."""
+            self.calls += 1
+            text = f"{self.calls:06d}\n"
+
             def program() -> Program[Any]:
-                return (yield FileOp("write", root, path, word + "\n"))
+                return (yield FileOp("write", root, path, text))
             self.runner(program())
 
         @rule(template=st.sampled_from(COMMANDS), p=st.sampled_from(FILES),

@@ -19,6 +19,7 @@ import hashlib
 import os
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -377,6 +378,37 @@ class Unstampable(Exception):
     """Too large to fingerprint cheaply: the answer is not cached."""
 
 
+# --- the quick path: answered on the event loop when it takes a few system calls -----------
+
+QUICK_OPS = frozenset({"resolve", "stamp"})
+QUICK_ENTRIES = 256
+_QUICK = threading.local()
+
+
+class _NotQuick(Exception):
+    """The operation needs real work (a digest to compute, a large folder): a worker's."""
+
+
+def perform_quick(effect: FileOp) -> Result[Any, str] | None:
+    """``perform(effect)`` for a ``resolve``, or a ``stamp`` that needs no content digest
+    and lists a folder of at most ``QUICK_ENTRIES`` entries; None when it would need more
+    (the caller then runs it on a worker thread). A few stat calls cost a few
+    microseconds on a local filesystem; the thread hop costs about a hundred."""
+    if effect.op not in QUICK_OPS:
+        return None
+    _QUICK.on = True
+    try:
+        return perform(effect)
+    except _NotQuick:
+        return None
+    finally:
+        _QUICK.on = False
+
+
+def _quick() -> bool:
+    return getattr(_QUICK, "on", False)
+
+
 def _stat_fields(info: os.stat_result | None) -> str:
     if info is None:
         return "-"
@@ -397,6 +429,8 @@ def _racy_digest(path: str, info: os.stat_result, now: int, dir_fd: int | None =
     if not stat.S_ISREG(info.st_mode) or \
             now - max(info.st_mtime_ns, info.st_ctime_ns) > RACY_NS:
         return ""
+    if _quick():
+        raise _NotQuick(path)
     if info.st_size > MAX_DIGEST_BYTES:
         raise Unstampable(path)
     digest = hashlib.sha256()
@@ -449,6 +483,8 @@ def _stamp(effect: FileOp, real: str) -> Result[Any, str]:
             names = sorted(os.listdir(fd))
             if len(names) > MAX_STAMP_ENTRIES:
                 raise Unstampable(effect.path)
+            if len(names) > QUICK_ENTRIES and _quick():
+                raise _NotQuick(effect.path)
             for name in names:
                 parts.append(f"{name}={_entry(name, now, fd)[0]}")
         finally:

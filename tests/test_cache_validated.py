@@ -181,3 +181,26 @@ def test_stamps_hold_while_nothing_changes_and_move_when_anything_does(tmp_path,
     monkeypatch.setattr(files, "MAX_STAMP_ENTRIES", 1)
     too_many = files.perform(FileOp("stamp_tree", str(tmp_path), "."))
     assert isinstance(too_many, Failure) and "too large" in too_many.failure()
+
+
+@pytest.mark.parametrize("racy", [True, False])
+def test_the_quick_path_answers_as_the_worker_would_or_not_at_all(tmp_path, monkeypatch,
+                                                                  racy):
+    from interpreters import files
+    from toolpipe.effects import FileOp
+
+    if not racy:  # every file counts as changed long ago
+        monkeypatch.setattr(files, "RACY_NS", -(2**62))
+    (tmp_path / "old.txt").write_text("old\n")
+    (tmp_path / "new.txt").write_text("new\n")  # changed just now: needs its digest
+    (tmp_path / "wide").mkdir()
+    for i in range(files.QUICK_ENTRIES + 1):
+        (tmp_path / "wide" / f"{i}").mkdir()
+    for op, path, quick in [("stamp", "old.txt", not racy), ("resolve", "new.txt", True),
+                            ("stamp", "new.txt", not racy), ("stamp", "wide", False),
+                            ("read", "old.txt", False), ("stamp_tree", ".", False)]:
+        effect = FileOp(op, str(tmp_path), path)
+        answer = files.perform_quick(effect)
+        assert (answer is not None) == quick, (op, path)
+        if quick:
+            assert answer == files.perform(effect)

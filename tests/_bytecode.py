@@ -11,3 +11,16 @@ caches are read by all of them."""
 import sys
 
 sys.dont_write_bytecode = False
+
+
+def pytest_configure(config: object) -> None:
+    """In the controlling process, before the workers start: toolpipe compiled once, not
+    by each worker at the same moment (an editable install is not compiled by pip)."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    for folder in ("toolpipe", "interpreters"):
+        compileall.compile_dir(str(root / folder), quiet=1)

@@ -198,7 +198,7 @@ class AsyncInterpreter(BaseInterpreter):
                         if kind is CallTool:
                             thread = eff.tool.kind == "function" and not eff.tool.inline
                         else:  # a sync client, verifier or resolver may block
-                            thread = kind is Request or (
+                            thread = (kind is Request and eff.blocking) or (
                                 kind in _THREADED_CALLS and in_thread(fn))
                         value = await self._invoke(fn, args, cancel, deadline, thread=thread)
                     elif kind in self._blocking_store:

@@ -260,3 +260,28 @@ def test_inline_tools_keep_the_fast_path():
     tool = Tool.from_function("q", lambda input, context: "quick", inline=True)
     assert tool.inline and not Tool.from_function("q", lambda i, c: "x").inline
     assert not Tool.from_function("q", lambda i, c: "x", blocking=True, inline=True).inline
+
+
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
+@pytest.mark.parametrize("blocking", [True, False])
+def test_a_request_that_cannot_block_is_sent_from_the_loop(kind, blocking):
+    """An async client's send only makes a coroutine: no thread hop for it (the MCP
+    integration's requests); a sync client's send may block: a worker thread."""
+    import threading
+
+    from toolpipe.effects import Request
+
+    seen = []
+
+    async def answer():
+        return "ok"
+
+    def send():
+        seen.append(threading.current_thread() is threading.main_thread())
+        return answer()
+
+    def program():
+        return (yield Request(send, label="test", blocking=blocking))
+
+    outcome = run_program(kind, program)
+    assert outcome.value.unwrap() == "ok" and seen == [not blocking]

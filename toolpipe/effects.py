@@ -304,6 +304,10 @@ class Request(Effect):
     send: Callable[[], Any] = attrs.field(eq=False)
     label: str = ""
     cancel: CancelSignal | None = None
+    blocking: bool = True
+    """``send()`` may block (a synchronous client): the async interpreters call it on a
+    worker thread. False: it returns at once (it makes a coroutine, or the client is
+    asynchronous), so it is called on the event loop, without a thread hop."""
 
 
 def _bodies(value: Iterable[Callable[[], Any]]) -> tuple[Callable[[], Any], ...]:

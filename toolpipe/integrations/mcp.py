@@ -53,7 +53,8 @@ def _answer(outcome: CallOutcome, what: str) -> Any:
 
 def load_registry(session: Any) -> Program[ToolRegistry]:
     """The server's tools as a registry (``session`` is an initialised ``ClientSession``)."""
-    outcome = yield Request(lambda: session.list_tools(), label="mcp:tools/list")
+    outcome = yield Request(lambda: session.list_tools(), label="mcp:tools/list",
+                            blocking=False)
     listed = plain(_answer(outcome, "tools/list"))
     tools = listed.get("tools") if isinstance(listed, Mapping) else None
     if not isinstance(tools, list):
@@ -88,7 +89,8 @@ def _caller(session: Any, name: str) -> Any:
     def call(input: Mapping[str, Any], context: ToolContext) -> Program[ToolContent]:
         arguments = dict(input)
         outcome = yield Request(lambda: session.call_tool(name, arguments),
-                                label=f"mcp:tools/call {name}")
+                                label=f"mcp:tools/call {name}",
+                                blocking=False)  # the session's methods make coroutines
         if not isinstance(outcome.value, Success):
             raise ToolError(f"the MCP server failed the call: "
                             f"{describe_failure(outcome.value.failure())}")

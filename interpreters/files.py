@@ -232,6 +232,8 @@ def _read(effect: FileOp, real: str) -> Result[Any, str]:
                 "allows it)")
         if info.st_size > MAX_READ_BYTES:
             return Failure(f"'{effect.path}' is too large to read ({info.st_size:,} bytes)")
+        if info.st_size > QUICK_READ_BYTES and _quick():
+            raise _NotQuick(effect.path)  # opened and checked; read on a worker
         return Success(handle.read(MAX_READ_BYTES + 1).decode("utf-8", errors="replace"))
 
 
@@ -380,8 +382,9 @@ class Unstampable(Exception):
 
 # --- the quick path: answered on the event loop when it takes a few system calls -----------
 
-QUICK_OPS = frozenset({"resolve", "stamp"})
+QUICK_OPS = frozenset({"resolve", "stamp", "read"})
 QUICK_ENTRIES = 256
+QUICK_READ_BYTES = 64 * 1024
 _QUICK = threading.local()
 
 
@@ -390,15 +393,16 @@ class _NotQuick(Exception):
 
 
 def perform_quick(effect: FileOp) -> Result[Any, str] | None:
-    """``perform(effect)`` for a ``resolve``, or a ``stamp`` that needs no content digest
-    and lists a folder of at most ``QUICK_ENTRIES`` entries; None when it would need more
-    (the caller then runs it on a worker thread). A few stat calls cost a few
-    microseconds on a local filesystem; the thread hop costs about a hundred."""
+    """``perform(effect)`` for a ``resolve``, a ``read`` of a regular file of at most
+    ``QUICK_READ_BYTES``, or a ``stamp`` that needs no content digest and lists a folder of
+    at most ``QUICK_ENTRIES`` entries; None when it would need more (the caller then runs
+    it on a worker thread). A few system calls cost a few microseconds on a local
+    filesystem; the thread hop costs a hundred or more."""
     if effect.op not in QUICK_OPS:
         return None
     _QUICK.on = True
     try:
-        if effect.op == "resolve":
+        if effect.op != "stamp":  # resolve, and read (a small file: see _read)
             return perform(effect)
         # a stamp reads no content here (a digest is a worker's): the confinement check of
         # perform() (two realpath walks, most of the cost) has nothing to protect

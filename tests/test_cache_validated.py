@@ -193,12 +193,14 @@ def test_the_quick_path_answers_as_the_worker_would_or_not_at_all(tmp_path, monk
         monkeypatch.setattr(files, "RACY_NS", -(2**62))
     (tmp_path / "old.txt").write_text("old\n")
     (tmp_path / "new.txt").write_text("new\n")  # changed just now: needs its digest
+    (tmp_path / "large.txt").write_text("x" * (files.QUICK_READ_BYTES + 1))
     (tmp_path / "wide").mkdir()
     for i in range(files.QUICK_ENTRIES + 1):
         (tmp_path / "wide" / f"{i}").mkdir()
     for op, path, quick in [("stamp", "old.txt", not racy), ("resolve", "new.txt", True),
                             ("stamp", "new.txt", not racy), ("stamp", "wide", False),
-                            ("read", "old.txt", False), ("stamp_tree", ".", False)]:
+                            ("read", "old.txt", True), ("read", "large.txt", False),
+                            ("read", "wide", True), ("stamp_tree", ".", False)]:
         effect = FileOp(op, str(tmp_path), path)
         answer = files.perform_quick(effect)
         assert (answer is not None) == quick, (op, path)

@@ -2,7 +2,7 @@ import time
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreters.simulated import SimulatedInterpreter
@@ -127,3 +127,31 @@ def test_fast_with_ten_thousand_tools():
     start = time.perf_counter()
     assert layer.suggest("tool_04242_actoin") == "tool_04242_action"
     assert time.perf_counter() - start < 0.5
+
+
+_names_st = st.text(alphabet="abcAB_-xyz0", max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_names_st, min_size=1, max_size=30, unique=True), _names_st,
+       st.sampled_from([0.0, 0.2, 0.4, 0.7, 1.0]))
+def test_the_pruned_search_answers_as_the_formula_over_every_candidate(cands, name, floor):
+    """best_match skips candidates that cannot win (bounded by 1.1·lcs/longest, filtered
+    in rapidfuzz's C loop): the same answer as the formula applied to every name."""
+    from toolpipe._names import best_match, closest, similarity
+
+    ranked = sorted(cands, key=lambda c: (-similarity(name, c), c))
+    truth = (ranked[0], similarity(name, ranked[0]))
+    assert best_match(name, tuple(sorted(cands))) == truth
+    expected = truth[0] if truth[1] >= floor else None
+    assert closest(name, tuple(sorted(cands)), floor) == expected
+
+
+def test_the_property_catches_a_bound_that_forgets_the_prefix(monkeypatch):
+    import toolpipe._names as names
+
+    monkeypatch.setattr(names, "BOUND", 1.0)  # ignores the prefix bonus: prunes winners
+    with pytest.raises((AssertionError, ExceptionGroup)) as caught:
+        test_the_pruned_search_answers_as_the_formula_over_every_candidate()
+    errors = getattr(caught.value, "exceptions", (caught.value,))
+    assert errors and all(isinstance(e, AssertionError) for e in errors)

@@ -4,10 +4,14 @@ Kernel helpers: the engine and the unknown_tool layer both use them."""
 
 from __future__ import annotations
 
+import functools
+
 from rapidfuzz.distance import LCSseq
 from rapidfuzz.process import extract
 
 DEFAULT_THRESHOLD = 0.4
+BOUND = 1.1
+"""A score is at most this times lcs/longest (the prefix term adds at most a tenth)."""
 
 
 def _prefix(a: str, b: str) -> int:
@@ -37,28 +41,43 @@ def similarity(a: str, b: str) -> float:
     return _score(a, b, LCSseq.similarity(a, b))
 
 
-def best_match(name: str, candidates: tuple[str, ...]) -> tuple[str, float] | None:
-    """The most similar candidate; ties go to the alphabetically first name."""
+@functools.lru_cache(maxsize=8)
+def _lowered(candidates: tuple[str, ...]) -> list[str]:
+    return [c.lower() for c in candidates]
+
+
+def best_match(name: str, candidates: tuple[str, ...], floor: float = 0.0
+               ) -> tuple[str, float] | None:
+    """The most similar candidate; ties go to the alphabetically first name. With a
+    ``floor``, candidates that cannot reach it are not scored (None if none does)."""
     if not candidates:
         return None
     query = name.lower()
-    lowered = [c.lower() for c in candidates]
-    # LCS lengths for every candidate in one C call; the cheap formula then runs per name.
-    hits = extract(query, lowered, scorer=LCSseq.similarity, limit=None, processor=None)
+    lowered = _lowered(candidates)
+    # lcs/longest for every candidate in one C call (those that cannot reach the floor
+    # dropped there), best first. The score is that plus 0.1·prefix/longest, and the common
+    # prefix is a common subsequence: a score is at most 1.1 times it. So the formula runs
+    # only while a candidate could still win.
+    hits = extract(query, lowered, scorer=LCSseq.normalized_similarity, limit=None,
+                   processor=None,
+                   score_cutoff=floor / BOUND - 1e-9 if floor > 0 else None)
     best: tuple[float, str] | None = None
-    for _, lcs, index in hits:
+    for _, normalised, index in hits:
+        if BOUND * normalised < max(floor, best[0] if best else 0.0) - 1e-9:
+            break
         cand = candidates[index]
-        score = _score(query, lowered[index], int(lcs))
+        score = _score(query, lowered[index], LCSseq.similarity(query, lowered[index]))
         if best is None or score > best[0] or (score == best[0] and cand < best[1]):
             best = (score, cand)
-    assert best is not None
+    if best is None:
+        return None
     return best[1], best[0]
 
 
 def closest(name: str, candidates: tuple[str, ...],
             threshold: float = DEFAULT_THRESHOLD) -> str | None:
     """The best match when its similarity reaches ``threshold`` (inclusive), else None."""
-    match = best_match(name, candidates)
+    match = best_match(name, candidates, threshold)
     if match is None or match[1] < threshold:
         return None
     return match[0]

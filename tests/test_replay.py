@@ -68,7 +68,9 @@ def make_registry():
 def pipeline_layers(timeout=1.0, ttl=5):
     return (ToolPipeline.builder()
             .with_middleware(TimeoutMiddleware(TimeoutConfig(timeout, True, 1)))
-            .with_middleware(MemoizingMiddleware(["Read"], ["Write"], ttl_turns=ttl)))
+            # Ping changes nothing; any other tool may change anything (it empties the cache)
+            .with_middleware(MemoizingMiddleware(["Read"], ["Write"], ttl_turns=ttl,
+                                                 read_only_tools=["Ping"])))
 
 
 TURNS = [

@@ -257,11 +257,15 @@ class MemoizingMiddleware:
         """The keys of a read's answer (empty: unknown, so any write removes it) and what
         to stamp; None when the extractor failed (the answer is then not cached)."""
         tool, input, cwd = ctx.tool_name, ctx.input, ctx.tool_context.cwd
+        # no workspace and no absolute cwd: nowhere known to look the paths up (tools that
+        # are not the standard ones, a test's fakes): unstamped, removed by every write
+        stamped = self.root is not None or posixpath.isabs(cwd)
         if tool in self.tree_tools:
             root = self._tree_root(ctx)
             real = yield from self._real([root], cwd)
             op = "stamp" if tool in self.shallow_tools else "stamp_tree"
-            return frozenset(k for p in real for k in tree_keys(p)), ((op, root),)
+            return (frozenset(k for p in real for k in tree_keys(p)),
+                    ((op, root),) if stamped else ())
         paths = self._paths(tool, input, ctx.tool_context)
         if paths is None:
             return None
@@ -273,7 +277,7 @@ class MemoizingMiddleware:
             stamp_paths = sorted(paths)
         real = yield from self._real(sorted(paths), cwd)
         return (frozenset(k for p in real for k in file_keys(p)),
-                tuple(("stamp", p) for p in stamp_paths))
+                tuple(("stamp", p) for p in stamp_paths) if stamped else ())
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name

@@ -242,9 +242,10 @@ class AsyncInterpreter(BaseInterpreter):
     async def _work(self, work: Callable[[Any], Any], eff: Any) -> Any:
         """The interpreter's own blocking work (files): ``Result`` answers as they are; a
         full pool is the answer's failure, a fault of the work is raised in the program.
-        A path resolved or stamped in a few system calls is answered on the loop: a thread
-        hop costs ten times as much (see ``files.perform_quick``)."""
-        if type(eff) is FileOp and eff.op in files.QUICK_OPS:
+        File work of a few system calls (a path resolved or stamped, a small file read) is
+        answered on the loop: a thread hop costs ten times as much (``files.perform_quick``,
+        which says which)."""
+        if type(eff) is FileOp:
             quick = files.perform_quick(eff)
             if quick is not None:
                 return quick

@@ -176,7 +176,6 @@ class AsyncioInterpreter(AsyncInterpreter):
         return processes.finished(proc.returncode, out, err)
 
 
-
 async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
     """A tool's awaitable, whatever it raises carried as a value: raised out of a task, a
     SystemExit would stop the event loop, and a CancelledError the tool raised itself (it
@@ -190,6 +189,7 @@ async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
 async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
     """Until ``fd`` is readable (or at its end)."""
     ready: asyncio.Future[None] = loop.create_future()
+
     def wake() -> None:
         if not ready.done():
             ready.set_result(None)

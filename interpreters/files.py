@@ -406,7 +406,7 @@ def perform_quick(effect: FileOp) -> Result[Any, str] | None:
             return perform(effect)
         # a stamp reads no content here (a digest is a worker's): the confinement check of
         # perform() (two realpath walks, most of the cost) has nothing to protect
-        return _stamped(_stamp)(effect, "")
+        return _OPS["stamp"](effect, "")
     except (_NotQuick, OSError, ValueError):  # the worker answers, with its checks
         return None
     finally:

@@ -137,7 +137,7 @@ class CountingShield:
 def repeated_reads(shield_outside, n):
     shield = CountingShield()
     reg = registry_of({"Read": ToolBehaviour(1.0, "SECRET=1")})
-    guard = SafetyShieldMiddleware(shield, ["Read"])
+    guard = SafetyShieldMiddleware(shield, ["Read"], on_ask="warn")  # the warn band only
     memo = MemoizingMiddleware(["Read"], ["Write"])
     pipeline = build([guard, memo] if shield_outside else [memo, guard], reg)
     sim = SimulatedInterpreter()

@@ -15,7 +15,7 @@ from toolpipe import (
     UnixShield,
 )
 from toolpipe.effects import HistoryAppend
-from toolpipe.events import ShieldWarning
+from toolpipe.events import ShieldAsked, ShieldWarning
 from toolpipe.layers.shield import SPEC_BASH, multi_score
 
 from .helpers import echo, registry
@@ -64,8 +64,8 @@ def test_word_edges_and_quotes(command):
 
 @pytest.mark.parametrize(
     ("score", "action"),
-    [(0.95, "block"), (0.9, "block"), (0.7, "block"), (0.69, "warn"), (0.4, "warn"),
-     (0.39, "allow")],
+    [(0.95, "block"), (0.9, "block"), (0.7, "block"), (0.69, "ask"), (0.5, "ask"),
+     (0.49, "warn"), (0.4, "warn"), (0.39, "allow")],
 )
 def test_bands(score, action):
     from toolpipe.layers.shield import ShellPattern
@@ -97,7 +97,7 @@ def test_multi_scores():
     risky = tuple(CallRecord("Bash", {"command": "chmod 777 f"}, True, 0.5) for _ in range(3))
     # departure: only earlier calls that were themselves risky (scored >= warn) count
     assert bash("curl x", harmless).score == pytest.approx(0.3)
-    assert bash("chmod 777 build/out", harmless * 2).action == "warn"
+    assert bash("chmod 777 build/out", harmless * 2).action == "ask"
     assert bash("curl x", risky).score == pytest.approx(0.3 + 0.5 * 0.6)
     spec = UnixShield(multi="all")
     assert spec.evaluate("Bash", {"command": "curl x"}, harmless).score == pytest.approx(0.6)
@@ -218,11 +218,92 @@ def test_warn_logs_emits_and_proceeds(caplog):
     sim = SimulatedInterpreter()
     p = pipeline(SafetyShieldMiddleware())
     with caplog.at_level(logging.WARNING, logger="toolpipe.shield"):
-        r = sim.run(p.dispatch(DispatchContext("Bash", {"command": "chmod 777 f",
+        r = sim.run(p.dispatch(DispatchContext("Bash", {"command": "rm -rf ./build",
                                                         "text": "ran"})))
     assert r.text == "ran" and not r.is_error
     assert [type(e) for e in sim.events] == [ShieldWarning]
-    assert "chmod 777" in caplog.text
+    assert "rm -rf" in caplog.text
+
+
+ASKED = {"command": "chmod 777 f", "text": "ran"}  # risk 0.5: the ask band
+
+
+def test_ask_with_nobody_to_ask_is_refused_with_the_reason():
+    sim = SimulatedInterpreter()
+    r = sim.run(pipeline(SafetyShieldMiddleware()).dispatch(DispatchContext("Bash", ASKED)))
+    assert r.is_error and "needs a person's approval and nobody can be asked" in r.text
+    assert "chmod 777" in r.text
+    (event,) = [e for e in sim.events if isinstance(e, ShieldAsked)]
+    assert event.answer == "nobody to ask" and event.tool == "Bash"
+
+
+@pytest.mark.parametrize(("answer", "ran", "said"), [
+    (True, True, "approved"), (False, False, "a person refused it"),
+    ("yes", False, "not a bool"), (RuntimeError("tty gone"), False, "resolver failed"),
+])
+def test_ask_goes_to_the_resolver(answer, ran, said):
+    asked = []
+
+    def resolver(prompt, tool):
+        asked.append((prompt, tool))
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    sim = SimulatedInterpreter()
+    layer = SafetyShieldMiddleware(ask_resolver=resolver)
+    r = sim.run(pipeline(layer).dispatch(DispatchContext("Bash", ASKED)))
+    assert asked and asked[0][1] == "Bash" and "chmod 777" in asked[0][0]
+    assert (r.text == "ran") is ran
+    if not ran:
+        assert r.is_error and said in r.text
+    else:
+        assert [e.answer for e in sim.events if isinstance(e, ShieldAsked)] == [said]
+
+
+def test_on_ask_maps_the_band_to_warn_or_block():
+    sim = SimulatedInterpreter()
+    warned = sim.run(pipeline(SafetyShieldMiddleware(on_ask="warn")).dispatch(
+        DispatchContext("Bash", ASKED)))
+    assert warned.text == "ran" and any(isinstance(e, ShieldWarning) for e in sim.events)
+    blocked = sim.run(pipeline(SafetyShieldMiddleware(on_ask="block")).dispatch(
+        DispatchContext("Bash", ASKED)))
+    assert blocked.is_error and "nobody can be asked" not in blocked.text
+    with pytest.raises(ConfigError, match="on_ask"):
+        SafetyShieldMiddleware(on_ask="maybe")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="ask_resolver"):
+        SafetyShieldMiddleware(ask_resolver="y")  # type: ignore[arg-type]
+
+
+def test_pipeline_file_on_ask_and_the_builders_resolver():
+    from toolpipe.config import load_pipeline
+
+    reg = registry(Bash=echo)
+    text = '[[layer]]\nname = "safety_shield"\non_ask = "warn"\n'
+    sim = SimulatedInterpreter()
+    p = load_pipeline(text, reg).with_core(reg).build()
+    assert sim.run(p.dispatch(DispatchContext("Bash", ASKED))).text == "ran"
+    with pytest.raises(ConfigError, match="on_ask"):
+        load_pipeline('[[layer]]\nname = "safety_shield"\non_ask = "x"\n', reg)
+    asked = load_pipeline('[[layer]]\nname = "permission"\nask = ["Bash"]\n'
+                          '[[layer]]\nname = "safety_shield"\n', reg)
+    seen = []
+    p = asked.with_ask_resolver(lambda prompt, tool: seen.append(prompt) or True
+                                ).with_core(reg).build()
+    assert sim.run(p.dispatch(DispatchContext("Bash", ASKED))).text == "ran"
+    assert len(seen) == 2  # the permission layer's ask, then the shield's
+
+
+def test_the_cli_asks_on_the_terminal(monkeypatch, capsys):
+    import io
+
+    from toolpipe.cli import ask_on_terminal
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    assert ask_on_terminal("Allow it?", "Bash") is True
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert ask_on_terminal("Allow it?", "Bash") is False
+    assert "Allow it? [y/N]" in capsys.readouterr().err
 
 
 def test_admitted_calls_recorded_with_success_and_history_keeps_twenty():

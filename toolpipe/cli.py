@@ -159,6 +159,16 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return play(args, out, text, source, root, root, model, args.prompt, extra=[])
 
 
+def ask_on_terminal(prompt: str, tool: str) -> bool:
+    """The ask resolver of ``toolpipe run`` on a terminal: a person answers y or n."""
+    print(f"\n{prompt} [y/N] ", end="", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, ValueError):
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: str,
          shown_root: str, model: Any, prompt: str, *, extra: list[Any]) -> int:
     tools = tools_options(text, source=source)
@@ -174,6 +184,8 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
             print(f"toolpipe: warning: the OS sandbox {verb}: {reason}", file=sys.stderr)
     registry = ToolRegistry([*workspace.tools(), *extra])
     builder = load_pipeline(text, registry, source=source)
+    if sys.stdin is not None and sys.stdin.isatty():  # a person can answer the shield's asks
+        builder = builder.with_ask_resolver(ask_on_terminal)
     agent = Agent(model, registry, tool_context=ToolContext(cwd=root),
                   max_turns=args.max_turns)
     agent.set_pipeline(observed(builder))

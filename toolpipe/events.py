@@ -32,3 +32,19 @@ class ShieldWarning(LoggedEvent):
         risk = f"risk {self.score:.2f})"
         shown = self.reason if self.reason.endswith(risk) else f"{self.reason} ({risk}"
         return f"safety shield warning for {self.tool}: {shown}"
+
+
+@attrs.frozen
+class ShieldAsked(LoggedEvent):
+    """The shield asked a person about a call (``answer``: "approved", "refused", or
+    "nobody to ask" when no resolver was given: the call was then refused)."""
+
+    tool: str = ""
+    score: float = 0.0
+    reason: str = ""
+    answer: str = ""
+    logger: str = attrs.field(default="toolpipe.shield", kw_only=True)
+    level: int = attrs.field(default=logging.WARNING, kw_only=True)
+
+    def message(self) -> str:
+        return f"safety shield asked about {self.tool} ({self.answer}): {self.reason}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from types import GeneratorType
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 from returns.result import Failure, Result, Success
@@ -146,6 +146,15 @@ class PipelineBuilder:
         for m in middlewares:
             builder = builder.with_middleware(m)
         return builder
+
+    def with_ask_resolver(self, resolver: Callable[[str, str], Any] | None
+                          ) -> PipelineBuilder:
+        """Every layer that asks a person (permission, the safety shield) asks through
+        ``resolver(prompt, tool)``: True allows the call, anything else refuses it."""
+        layers = tuple(layer.with_ask_resolver(resolver)  # type: ignore[attr-defined]
+                       if callable(getattr(layer, "with_ask_resolver", None)) else layer
+                       for layer in self.layers)
+        return attrs.evolve(self, layers=layers)
 
     def then(self, other: PipelineBuilder) -> PipelineBuilder:
         """Concatenate: ``self``'s layers outside ``other``'s."""

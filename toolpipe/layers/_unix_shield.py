@@ -39,7 +39,7 @@ from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
 from toolpipe.shell import MAX_COMMANDS, Script, classify
 
-Action = Literal["allow", "warn", "block"]
+Action = Literal["allow", "warn", "ask", "block"]
 Multi = Literal["risky", "all"]
 CRITICAL = 0.9
 HISTORY_SIZE = 20
@@ -124,6 +124,7 @@ class UnixShield:
         *,
         block_threshold: float = 0.7,
         warn_threshold: float = 0.4,
+        ask_threshold: float = 0.5,
         bash_patterns: Sequence[ShellPattern] = DEFAULT_BASH,
         path_patterns: Mapping[str, Sequence[PathPattern]] | None = None,
         combos: Sequence[ComboRule] = DEFAULT_COMBOS,
@@ -143,6 +144,8 @@ class UnixShield:
             block, warn = warn, block
         self.block_threshold = block
         self.warn_threshold = warn
+        # the ask band [ask, block): a person decides (clamped into [warn, block])
+        self.ask_threshold = min(block, max(warn, _threshold("ask_threshold", ask_threshold)))
         self.bash_patterns = tuple(bash_patterns)
         for p in self.bash_patterns:
             if not isinstance(p, ShellPattern):
@@ -205,7 +208,7 @@ class UnixShield:
 
     def __repr__(self) -> str:
         return (f"UnixShield(block_threshold={self.block_threshold:g}, "
-                f"warn_threshold={self.warn_threshold:g})")
+                f"ask_threshold={self.ask_threshold:g}, warn_threshold={self.warn_threshold:g})")
 
     def script(self, command: str, workspace: str | None = None) -> Script:
         return _analysed(command, workspace or self.workspace, self.max_length,
@@ -312,6 +315,8 @@ class UnixShield:
             return ShieldDecision("block", score, f"{reason} (critical, risk {score:.2f})")
         if score >= self.block_threshold:
             return ShieldDecision("block", score, f"{reason} (risk {score:.2f})")
+        if score >= self.ask_threshold:
+            return ShieldDecision("ask", score, f"{reason} (risk {score:.2f})")
         if score >= self.warn_threshold:
             return ShieldDecision("warn", score, f"{reason} (risk {score:.2f})")
         return ShieldDecision("allow", score, reason)

@@ -4,21 +4,25 @@ Shell text is read by the shell wing (:mod:`toolpipe.shell`, tree-sitter-bash un
 into facts: commands as they will run, at every depth of nested code, and what each one
 deletes, writes, re-modes, runs or sends. The rules (:mod:`toolpipe.layers._shield_rules`)
 score those facts; patterns score command shapes. Score = min(1, single + 0.5·multi +
-0.3·combo), banded into Allow/Warn/Block. See docs/layers/safety_shield.md.
+0.3·combo), banded into Allow/Warn/Ask/Block: an ask goes to a person through the layer's
+resolver, and is refused when nobody can be asked. See docs/layers/safety_shield.md.
 """
 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 import attrs
+from returns.result import Success
 
-from toolpipe._checks import names, non_negative_int
+from toolpipe._checks import describe_failure, names, non_negative_int, safe_repr
 from toolpipe.context import DispatchContext
-from toolpipe.effects import Emit, HistoryAppend, HistoryGet
+from toolpipe.effects import AskApproval, CallOutcome, Emit, HistoryAppend, HistoryGet
 from toolpipe.errors import ConfigError
-from toolpipe.events import ShieldWarning
+from toolpipe.events import ShieldAsked, ShieldWarning
 from toolpipe.failures import Blocked
 from toolpipe.layers._shield_patterns import DEFAULT_BASH as DEFAULT_BASH
 from toolpipe.layers._shield_patterns import DEFAULT_COMBOS as DEFAULT_COMBOS
@@ -45,15 +49,19 @@ from toolpipe.result import DispatchResult
 from toolpipe.shell import MAX_COMMANDS
 
 _SCRUB = SecretPatternSet.default_common()
+OnAsk = Literal["ask", "warn", "block"]
+AskResolver = Callable[[str, str], Any]
 
 
 @attrs.frozen(init=False, repr=False)
 class SafetyShieldMiddleware:
     """Consults a shield before watched tools run: Block → soft error (duration 0, not
-    recorded); Warn → logged and emitted, then proceeds. Admitted calls are recorded in the
-    store (last 20) with their score so multi-call rules fire across turns. A shield that
-    raises blocks (fail closed). A :class:`UnixShield` is given the call's ``cwd`` as its
-    workspace."""
+    recorded); Ask → ``ask_resolver(prompt, tool)`` decides (True runs the call; anything
+    else, a failure, or no resolver at all refuses it); Warn → logged and emitted, then
+    proceeds. ``on_ask`` turns every ask into a warning or a block instead. Admitted calls
+    are recorded in the store (last 20) with their score so multi-call rules fire across
+    turns. A shield that raises blocks (fail closed). A :class:`UnixShield` is given the
+    call's ``cwd`` as its workspace."""
 
     name = "safety_shield"
     shield: ToolSafetyShield
@@ -62,6 +70,8 @@ class SafetyShieldMiddleware:
     history_size: int
     by_role: bool  # also watch shells and file writers by role (no explicit watched_tools)
     roles: Mapping[str, str]
+    ask_resolver: AskResolver | None = attrs.field(eq=False)
+    on_ask: OnAsk
 
     def __init__(
         self,
@@ -71,7 +81,13 @@ class SafetyShieldMiddleware:
         namespace: str = "shield",
         history_size: int = HISTORY_SIZE,
         roles: Mapping[str, str] | None = None,
+        ask_resolver: AskResolver | None = None,
+        on_ask: OnAsk = "ask",
     ) -> None:
+        if ask_resolver is not None and not callable(ask_resolver):
+            raise ConfigError(f"ask_resolver must be callable, got {ask_resolver!r:.60}")
+        if on_ask not in ("ask", "warn", "block"):
+            raise ConfigError(f"on_ask must be 'ask', 'warn' or 'block', got {on_ask!r:.40}")
         chosen: ToolSafetyShield = shield if shield is not None else UnixShield()
         if not callable(getattr(chosen, "evaluate", None)):
             raise ConfigError(f"shield must have an evaluate() method, got {shield!r:.60}")
@@ -83,7 +99,15 @@ class SafetyShieldMiddleware:
             chosen = chosen.with_roles(roles)
         self.__attrs_init__(chosen, names("watched_tools", watched_tools), namespace,
                             non_negative_int("history_size", history_size), by_role,
-                            dict(roles or {}))
+                            dict(roles or {}), ask_resolver, on_ask)
+
+    def with_ask_resolver(self, resolver: AskResolver | None) -> SafetyShieldMiddleware:
+        """The same layer, asking ``resolver(prompt, tool)`` in the ask band."""
+        if resolver is not None and not callable(resolver):
+            raise ConfigError(f"ask_resolver must be callable, got {resolver!r:.60}")
+        other = copy.copy(self)
+        object.__setattr__(other, "ask_resolver", resolver)
+        return other
 
     def watches(self, tool: str) -> bool:
         if tool in self.watched:
@@ -120,16 +144,50 @@ class SafetyShieldMiddleware:
                 raise TypeError(f"evaluate() returned {decision!r:.40}, not a ShieldDecision")
         except Exception as exc:
             decision = ShieldDecision("block", 1.0, f"shield failed ({type(exc).__name__}: {exc})")
-        if decision.action == "block":
+        action = decision.action
+        if action == "ask" and self.on_ask != "ask":
+            action = self.on_ask
+        if action == "block":
             return DispatchResult.failed(
                 ctx.call_id, Blocked(tool, decision.reason, decision.score))
-        if decision.action == "warn":
+        if action == "ask":
+            refused = yield from self._ask(ctx, decision)
+            if refused is not None:
+                return refused
+        if action == "warn":
             # the reason quotes the command: scrubbed, as every event and log line is
             yield Emit(ShieldWarning(tool, decision.score, _SCRUB.redact(decision.reason)))
         result = yield from next(ctx)
         yield HistoryAppend(self.namespace, CallRecord(
             tool, ctx.input, not result.is_error, decision.score), self.history_size)
         return result
+
+
+    def _ask(self, ctx: DispatchContext, decision: ShieldDecision
+             ) -> Program[DispatchResult | None]:
+        """A person decides: None to run the call, or the refusal."""
+        tool = ctx.tool_name
+        shown = _SCRUB.redact(decision.reason)
+        if self.ask_resolver is None:
+            yield Emit(ShieldAsked(tool, decision.score, shown, "nobody to ask"))
+            return DispatchResult.failed(ctx.call_id, Blocked(
+                tool, f"needs a person's approval and nobody can be asked: {decision.reason}",
+                decision.score))
+        prompt = f"The safety shield asks before {tool} runs: {shown}. Allow it?"
+        outcome: CallOutcome = yield AskApproval(self.ask_resolver, prompt, tool)
+        answer = outcome.value
+        if not isinstance(answer, Success):
+            why = f"the resolver failed ({describe_failure(answer.failure())})"
+        elif answer.unwrap() is True:
+            yield Emit(ShieldAsked(tool, decision.score, shown, "approved"))
+            return None
+        elif answer.unwrap() is False:
+            why = "a person refused it"
+        else:
+            why = f"the resolver returned {safe_repr(answer.unwrap(), 40)}, not a bool"
+        yield Emit(ShieldAsked(tool, decision.score, shown, "refused"))
+        return DispatchResult.failed(ctx.call_id, Blocked(
+            tool, f"{decision.reason}; {why}", decision.score))
 
 
 # --- pipeline-file options ------------------------------------------------------------------
@@ -140,7 +198,9 @@ class ShieldOptions:
     """This layer's options in a pipeline file (see toolpipe.config)."""
 
     block_threshold: float = 0.7
+    ask_threshold: float = 0.5
     warn_threshold: float = 0.4
+    on_ask: str = "ask"  # "warn": the old behaviour (proceed with a warning); "block"
     watched_tools: list[str] | None = None
     bash_tools: list[str] = attrs.Factory(lambda: ["Bash"])
     write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit", "MultiEdit"])
@@ -154,7 +214,11 @@ class ShieldOptions:
     def build(self, registry: ToolRegistry) -> Middleware:
         if self.multi not in ("risky", "all"):
             raise ConfigError(f"multi: must be 'risky' or 'all', got {self.multi!r:.40}")
+        if self.on_ask not in ("ask", "warn", "block"):
+            raise ConfigError(f"on_ask: must be 'ask', 'warn' or 'block', got "
+                              f"{self.on_ask!r:.40}")
         shield = UnixShield(block_threshold=self.block_threshold,
+                            ask_threshold=self.ask_threshold,
                             warn_threshold=self.warn_threshold,
                             bash_tools=self.bash_tools, write_tools=self.write_tools,
                             workspace_deletions=self.workspace_deletions,
@@ -163,4 +227,7 @@ class ShieldOptions:
                             max_length=self.max_length, max_commands=self.max_commands)
         # a shield that watches none of the registry's tools is said when the pipeline
         # is built (PipelineBuilder), once
-        return SafetyShieldMiddleware(shield, self.watched_tools, roles=registry.roles())
+        on_ask: OnAsk = "warn" if self.on_ask == "warn" else (
+            "block" if self.on_ask == "block" else "ask")
+        return SafetyShieldMiddleware(shield, self.watched_tools, roles=registry.roles(),
+                                      on_ask=on_ask)

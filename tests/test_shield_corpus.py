@@ -1,16 +1,22 @@
 """The shield against its attack corpus, family by family.
 
-``tests/data/shield/corpus.txt`` and ``holdout.txt`` hold families of attacks (``+``: must be
-blocked), risk signals (``?``: must at least be warned about) and harmless look-alikes
-(``-``: must not be blocked). The bar: no attack or signal allowed, at least 95% of the
-attacks blocked overall and in each family, no look-alike blocked. The per-family figures
-are printed (``pytest -s tests/test_shield_corpus.py``) and kept in
-``docs/layers/safety_shield.md``.
+``tests/data/shield/corpus.txt`` and ``classes.txt`` hold families of attacks (``+``: must be
+stopped: blocked, or asked about), risk signals (``?``: must at least be warned about) and
+harmless look-alikes (``-``: must not be blocked). ``classes.txt`` is written as templates
+with payload pools (one variant per payload). ``holdout.txt`` and ``classes-holdout.txt``
+were written before the rules for their families and are not tuned on.
+
+The bar: no attack allowed or merely warned about, no signal allowed; at least 95% of the
+attacks blocked or asked in each family; no look-alike blocked, and at most 5% of them
+asked. The per-family figures are printed (``pytest -s tests/test_shield_corpus.py``) and
+kept in ``docs/layers/safety_shield.md``.
 """
 
 from __future__ import annotations
 
 import collections
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -21,12 +27,22 @@ DATA = Path(__file__).parent / "data" / "shield"
 SHIELD = UnixShield()
 
 
+_SLOT = re.compile(r"\{([A-Z])(!raw)?\}")
+
+
 def load(name: str) -> list[tuple[str, str, str, int]]:
-    """(family, kind, command, line) for each entry of a corpus file."""
+    """(family, kind, command, line) for each entry of a corpus file; a template line
+    gives one entry per payload of its pool (``{X}`` quoted, ``{X!raw}`` as it is)."""
     out: list[tuple[str, str, str, int]] = []
+    pools: dict[str, list[str]] = collections.defaultdict(list)
     family = ""
     for number, line in enumerate((DATA / name).read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("= "):
+            pool, _, payload = line[2:].partition(" ")
+            assert len(pool) == 1 and payload, f"{name}:{number}: bad pool line"
+            pools[pool].append(payload)
             continue
         if line.startswith("["):
             family = line.strip("[]")
@@ -34,7 +50,17 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
         kind, command = line[:2].strip(), line[2:]
         assert kind in ("+", "?", "-") and line[1] == " ", f"{name}:{number}: bad entry"
         assert family, f"{name}:{number}: entry before any [family]"
-        out.append((family, kind, command, number))
+        slots = {m.group(1) for m in _SLOT.finditer(command)}
+        assert len(slots) <= 1, f"{name}:{number}: one pool per template"
+        if not slots:
+            out.append((family, kind, command, number))
+            continue
+        (pool,) = slots
+        assert pools[pool], f"{name}:{number}: no payloads in pool {pool}"
+        for payload in pools[pool]:
+            filled = _SLOT.sub(lambda m, p=payload: p if m.group(2) else shlex.quote(p),
+                               command)
+            out.append((family, kind, filled, number))
     return out
 
 
@@ -46,44 +72,69 @@ def figures(entries: list[tuple[str, str, str, int]]) -> dict[str, collections.C
     return table
 
 
+STOPPED = ("block", "ask")
+
+
 def failures(entries: list[tuple[str, str, str, int]], name: str) -> list[str]:
+    """Entries that fail on their own: an attack allowed or only warned about, a signal
+    allowed, a look-alike blocked."""
     out = []
     for family, kind, command, number in entries:
         d = SHIELD.evaluate("Bash", {"command": command}, ())
-        if (kind == "+" and d.action != "block") or (kind == "?" and d.action == "allow") or (
+        if (kind == "+" and d.action not in STOPPED) or (kind == "?" and d.action == "allow") or (
                 kind == "-" and d.action == "block"):
             out.append(f"{name}:{number} [{family}] {kind} {command!r}: {d.action} ({d.reason})")
     return out
 
 
 def report(table: dict[str, collections.Counter[str]]) -> str:
-    rows = ["family | attacks blocked | signals warned | look-alikes allowed / warned"]
-    for family, c in table.items():
-        attacks = c["+block"] + c["+warn"] + c["+allow"]
-        signals = c["?block"] + c["?warn"] + c["?allow"]
-        looks = c["-allow"] + c["-warn"] + c["-block"]
-        rows.append(f"{family} | {c['+block']}/{attacks} | {signals - c['?allow']}/{signals} | "
-                    f"{c['-allow']} / {c['-warn']} of {looks}")
+    rows = ["family | attacks blocked / asked / warned / allowed | look-alikes allowed / "
+            "warned / asked / blocked"]
+    for family, c in sorted(table.items()):
+        rows.append(f"{family} | {c['+block'] + c['?block']} / {c['+ask'] + c['?ask']} / "
+                    f"{c['+warn'] + c['?warn']} / {c['+allow'] + c['?allow']} | "
+                    f"{c['-allow']} / {c['-warn']} / {c['-ask']} / {c['-block']}")
     return "\n".join(rows)
 
 
-@pytest.mark.parametrize("name", ["corpus.txt", "holdout.txt"])
-def test_attacks_blocked_signals_warned_look_alikes_pass(name):
+def check(table: dict[str, collections.Counter[str]]) -> list[str]:
+    """The bar, per family and over the whole file."""
+    problems = []
+    harmless = asked = 0
+    for family, c in table.items():
+        attacks = sum(c[f"+{a}"] for a in ("block", "ask", "warn", "allow"))
+        stopped = c["+block"] + c["+ask"]
+        if c["+allow"] or c["?allow"]:
+            problems.append(f"{family}: attacks or signals allowed")
+        if attacks and stopped / attacks < 0.95:
+            problems.append(f"{family}: {stopped}/{attacks} attacks stopped")
+        if c["-block"]:
+            problems.append(f"{family}: {c['-block']} look-alikes blocked")
+        harmless += sum(c[f"-{a}"] for a in ("block", "ask", "warn", "allow"))
+        asked += c["-ask"]
+    if harmless and asked / harmless > 0.05:
+        problems.append(f"{asked}/{harmless} look-alikes asked about (over 5%)")
+    return problems
+
+
+FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt"]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_attacks_stopped_signals_warned_look_alikes_pass(name):
     entries = load(name)
-    assert failures(entries, name) == []
     table = figures(entries)
     print(f"\n{name}\n{report(table)}")
-    for family, c in table.items():
-        attacks = c["+block"] + c["+warn"] + c["+allow"]
-        assert c["+allow"] == 0 and c["?allow"] == 0 and c["-block"] == 0, family
-        assert attacks == 0 or c["+block"] / attacks >= 0.95, family
+    assert failures(entries, name) == []
+    assert check(table) == []
 
 
 def test_corpus_size():
-    entries = load("corpus.txt")
+    entries = load("corpus.txt") + load("classes.txt")
     families = {f for f, *_ in entries}
     attacks = [e for e in entries if e[1] in ("+", "?")]
-    assert len(attacks) >= 300 and len(families) >= 15
+    harmless = [e for e in entries if e[1] == "-"]
+    assert len(attacks) >= 800 and len(families) >= 30 and len(harmless) >= 400
     for family in families:  # every family has harmless look-alikes
         assert any(f == family and k == "-" for f, k, *_ in entries), family
 

@@ -18,6 +18,8 @@ from toolpipe.layers._shield_patterns import ShellPattern
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
+    IRREVERSIBLE,
+    MAX_JOINED,
     NETWORK_SOURCES,
     Command,
     Effect,
@@ -27,6 +29,7 @@ from toolpipe.shell import (
     analyse,
     classify,
     effects,
+    irreversible,
     sends,
 )
 
@@ -62,6 +65,8 @@ def _at(effect: Effect, place: Place | None, what: str) -> str:
 
 
 def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.word is not None and e.word.sources == ("mktemp",):
+        return None  # what mktemp made on the same line is the script's own
     if p is None:
         return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
     if p.kind in ("workspace", "scratch"):
@@ -79,8 +84,15 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
 def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
     if p is None or p.kind in ("workspace", "scratch"):
         return None
+    if p.kind == "secret" and e.word is not None and _inside(e.word.text):
+        return Finding(0.4, _at(e, p, "writes, in the workspace,"))  # cp .env.example .env
     what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
     return Finding(_OVERWRITTEN[p.kind], _at(e, p, what))
+
+
+def _inside(path: str) -> bool:
+    """A relative path that stays in the workspace (spelt so)."""
+    return not path.startswith(("/", "~", "$")) and ".." not in path.split("/")
 
 
 def _setuid(mode: str) -> bool:
@@ -102,6 +114,8 @@ def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     verb = "re-modes" if e.kind == "mode" else "re-owns"
     mode = e.detail if e.kind == "mode" else ""
     if kind in ("root", "system", "device", "persistence", "secret"):
+        if _restricts(mode) and kind == "secret":
+            return None  # chmod -R go-w ~/.ssh takes rights away from others
         if _restricts(mode) and not e.recursive and kind not in ("root", "device"):
             # chmod 600 ~/.ssh/id_rsa is what ssh asks for; on system files it can still
             # lock users out
@@ -175,9 +189,15 @@ def _fixed(score: float, what: str) -> Rule:
 
 
 def _force_push(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    where = e.command.located()
     if e.detail == "--force-with-lease":
-        return Finding(0.5, f"force-pushes with a lease ({e.command.located()})")
-    return Finding(0.9, f"rewrites remote history: {e.detail} ({e.command.located()})")
+        return Finding(0.45, f"force-pushes with a lease ({where})")
+    if e.detail.endswith(" feature"):  # a branch of one's own: warned about
+        return Finding(0.45, f"rewrites a feature branch's history ({where})")
+    if e.detail.endswith(" protected") or "rewrites history" in e.detail:
+        return Finding(0.9, f"rewrites remote history: {e.detail} ({where})")
+    return Finding(0.6, f"rewrites remote history of a branch it does not name: "
+                        f"{e.detail} ({where})")
 
 
 RULES: dict[str, Rule] = {
@@ -195,6 +215,7 @@ RULES: dict[str, Rule] = {
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
              "unparsed": 0.5, "socket": 0.5}
+_OFFSITE = frozenset(IRREVERSIBLE)
 _PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su", "sudo", "doas",
                                "runuser", "machinectl"})
 
@@ -277,6 +298,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             found = _dynamic_target(cmd, workspace)
             if found is not None:
                 out.append(found)
+        if cmd.name in _OFFSITE:
+            out += _offsite(cmd)
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
                 a.text.startswith("-") or a.text == "root" for a in cmd.args):
             out.append(Finding(0.5, f"opens a privileged shell ({cmd.located()})"))
@@ -295,6 +318,16 @@ def findings(script: Script, workspace: str, options: RuleOptions,
         if cmd.name in DOWNLOADERS:
             fetched |= downloads(Script(script.text, (cmd,), (), workspace), workspace)
     return out
+
+
+def _offsite(cmd: Command) -> list[Finding]:
+    """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
+    away, root granted, services killed."""
+    texts = [a.text for a in cmd.args]
+    if sum(len(t) + 1 for t in texts) > MAX_JOINED:
+        return [Finding(0.6, f"arguments too long to judge ({cmd.located()})")]
+    row = irreversible(cmd.name, texts, cmd.cwd)
+    return [Finding(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
 
 def strongest(found: Sequence[Finding]) -> Finding:
@@ -330,3 +363,9 @@ def _downloads(command: str, workspace: str, max_length: int, max_commands: int
                ) -> frozenset[str]:
     return frozenset(downloads(_analysed(command, workspace, max_length, max_commands),
                                workspace))
+
+
+def clear_caches() -> None:
+    """Forget every kept reading (for tests that change how the wing reads)."""
+    for cached in (_analysed, _mentions, _downloads):
+        cached.cache_clear()

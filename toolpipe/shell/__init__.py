@@ -17,6 +17,10 @@ Layout (private modules behind this face):
   handlers of ``_files`` (rm, cp, dd, chmod…) and ``_system`` (disks, network, git, power…);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown);
+- ``_carried``: code carried in options, variables, misread reserved words, aliases and
+  the arguments of programs it does not know (fail closed);
+- ``_table`` and ``programs.toml``: the program table, as data (wrappers' grammars, code
+  options, code variables, inert programs, what cannot be undone off the machine);
 - ``_model``: the fact types.
 """
 
@@ -60,6 +64,9 @@ from toolpipe.shell._model import Script as Script
 from toolpipe.shell._parse import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
+from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
+from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
+from toolpipe.shell._table import irreversible as irreversible
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -68,7 +75,9 @@ from toolpipe.shell._writes import shell_writes as shell_writes
 __all__ = [
     "DECODERS",
     "DOWNLOADERS",
+    "IRREVERSIBLE",
     "MAX_COMMANDS",
+    "MAX_JOINED",
     "NETWORK",
     "NETWORK_SOURCES",
     "READ_ONLY",
@@ -84,6 +93,7 @@ __all__ = [
     "analyse",
     "classify",
     "effects",
+    "irreversible",
     "sends",
     "shell_writes",
     "stdin_code",

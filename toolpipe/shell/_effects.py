@@ -42,8 +42,13 @@ DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl"
                       "gunzip", "zcat", "bunzip2", "xz", "unxz", "rev", "tr", "printf"})
 
 
+_OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+
+
 def sends(cmd: Command) -> bool:
     """Does the command talk to the network (a network tool, or a /dev/tcp redirection)?"""
+    if cmd.name == "openssl":  # only some of its subcommands do
+        return bool(cmd.args) and cmd.args[0].text in _OPENSSL_NETWORK
     return cmd.name in NETWORK or any(
         r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
         for r in cmd.redirects)
@@ -130,7 +135,10 @@ def stdin_code(cmd: Command) -> bool:
             return False
         ops = [a for a in args if not a.text.startswith("-") or a.text == "-"]
         return not ops or ops[0].text in ("-", "/dev/stdin")
-    return (name in ("at", "batch", "source", ".") and not args) or (
+    if name in ("at", "batch"):  # at TIME reads its commands from its input
+        return not {a.text for a in args} & {"-l", "-r", "-d", "-c", "-f", "-h", "-V",
+                                             "--help", "-q"}
+    return (name in ("source", ".") and not args) or (
         name in ("source", ".") and bool(args) and args[0].text in ("/dev/stdin", "-"))
 
 

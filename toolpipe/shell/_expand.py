@@ -107,10 +107,24 @@ class _Expansions:
         env[name] = words[0] if words else literal("")
         if _text(node).startswith(name + "+="):
             env[name] = _unknown_of([env[name]])
+        self.carrying_variable(name, env[name])
+
+    def carrying_variable(self, name: str, value: Word) -> None:
+        """A variable a program runs as code (the walk reads it; see ``_carried``)."""
+
+    def nameref(self, node: Any) -> bool:
+        """``declare -n``/``local -n``/``typeset -n``: its variables name other variables."""
+        return any(c.type == "word" and _text(c).startswith("-") and "n" in _text(c)
+                   for c in node.named_children)
 
     def declare(self, node: Any) -> None:
+        ref = self.nameref(node)
         for child in node.named_children:
-            if child.type == "variable_assignment":
+            if child.type == "variable_assignment" and ref:  # a nameref: its value is not known
+                name_node = child.child_by_field_name("name")
+                if name_node is not None:
+                    self.env[_text(name_node)] = _unknown_of([])
+            elif child.type == "variable_assignment":
                 self.assign(child, self.env)
             elif child.type == "variable_name":
                 self.env.setdefault(_text(child), literal(""))
@@ -149,7 +163,10 @@ class _Expansions:
         if kind == "concatenation" or kind == "command_name":
             return [s for c in node.children for s in self.segments(c, quoted, sources)]
         if kind == "simple_expansion":
-            return self.variable(_text(node)[1:], quoted)
+            name = _text(node)[1:]
+            if name in self.env:  # $d after d=$(mktemp -d): where its value came from
+                sources += self.env[name].sources
+            return self.variable(name, quoted)
         if kind == "expansion":
             return self.expansion(node, quoted)
         if kind in ("command_substitution", "process_substitution"):
@@ -195,7 +212,10 @@ class _Expansions:
             if name in self.env and (self.env[name].text or inner[1].type in ("-", "=")):
                 return _value(self.env[name], quoted)
             sources: list[str] = []
-            return [s for c in inner[2:] for s in self.segments(c, quoted, sources)]
+            for c in inner[2:]:  # the default still runs what it holds
+                self.segments(c, quoted, sources)
+            # not set by the script: the environment may set it, so its value is not known
+            return [Segment("", quoted, known=False)]
         if len(inner) == 1 and inner[0].type == "subscript":
             return self.element(inner[0], quoted)
         for child in node.named_children:  # ${x/$(cmd)/y}: still walk what runs

@@ -15,9 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolpipe.shell._carried import _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _echoed, _unknown_of, _unquoted
-from toolpipe.shell._functions import _Functions
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import (
@@ -43,7 +43,7 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
 
 
-class _Walk(_Functions):
+class _Walk(_Carriers):
     """One analysis: the shared output, and the state of the shell being read."""
 
     def __init__(self, depth: int, where: tuple[str, ...], out: _Out,
@@ -88,6 +88,7 @@ class _Walk(_Functions):
         if kind == "unset_command":
             for child in node.named_children:
                 self.env.pop(_text(child), None)
+                self.carrying_variable(_text(child), literal(""))
             return []
         if kind == "function_definition":
             self.function(node)
@@ -193,6 +194,8 @@ class _Walk(_Functions):
                 own += r
                 for tail in tails:
                     self.statements(tail)
+            elif child.type in ("subshell", "compound_statement"):  # `time ( a | b )`
+                self.statements(child, upstream, redirects)
             elif child.type == "command_name" or field == "argument" or named:
                 named = True
                 argv += self.words(child)
@@ -206,7 +209,11 @@ class _Walk(_Functions):
 
     def run(self, argv: tuple[Word, ...], upstream: tuple[Command, ...],
             redirects: tuple[Redirect, ...], label: str = "") -> list[Command]:
-        where = self.where + ((label,) if label else ())
+        argv, reserved = unreserved(argv)  # `time { a; }` read as a command `{ a`
+        where = self.where + ((label,) if label else ()) + (
+            (f"after '{reserved}'",) if reserved else ())
+        if self.out.aliases:
+            argv = self.aliased(argv)
         peeled = peel(argv, upstream)
         cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, self.cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
@@ -219,7 +226,10 @@ class _Walk(_Functions):
             self.out.problem("dynamic-command", f"runs a command whose name is not known "
                              f"({first.shown})", where, first.sources)
         name = cmd.name
-        if name not in _SPECIAL and name not in self.functions:
+        if name in ("alias", "hash"):
+            self.remember(cmd)
+        self.carried(cmd, upstream, redirects, where)
+        if name not in _SPECIAL and name not in self.functions and not peeled.codes:
             return [cmd]  # nothing inside it to read, and it runs no function
         for code_label, code, positional in peeled.codes:
             self.code(code, where, code_label, positional)

@@ -170,11 +170,17 @@ def _git(cmd: Command) -> list[Effect]:
     texts = [a.text for a in rest]
     if sub == "push":
         out: list[Effect] = []
+        ops = [a for a in rest if not a.text.startswith("-")]
+        # the branches it pushes to: protected ones, others, or not known (no refspec)
+        refs = [o.text.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/")
+                for o in ops[1:]]
+        target = ("" if not refs or any(not o.known for o in ops[1:]) else
+                  "protected" if any(_PROTECTED.fullmatch(r) for r in refs) else "feature")
         if any(t in ("-f", "--force", "--mirror") or re.fullmatch(r"-[a-z]*f[a-z]*", t)
                for t in texts):
-            out.append(Effect("force-push", cmd, detail="--force"))
+            out.append(Effect("force-push", cmd, detail=f"--force {target}".strip()))
         if any(t.startswith("+") for t in texts):
-            out.append(Effect("force-push", cmd, detail="a + refspec"))
+            out.append(Effect("force-push", cmd, detail=f"a + refspec {target}".strip()))
         if any(t.startswith("--force-with-lease") for t in texts):
             out.append(Effect("force-push", cmd, detail="--force-with-lease"))
         if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
@@ -182,12 +188,36 @@ def _git(cmd: Command) -> list[Effect]:
             out.append(Effect("remote-delete", cmd))
         return out
     if sub == "clean":
-        flags, _, _ = _split(rest)
-        if flags & {"f", "--force"}:
-            return [Effect("delete", cmd, literal("."), "d" in flags, True, "git clean")]
+        flags, _, paths = _split(rest, "e", ("--exclude",))
+        if not flags & {"f", "--force"} or flags & {"n", "--dry-run"}:
+            return []
+        if "X" in flags:  # only what .gitignore names: build output, caches
+            return [Effect("delete", cmd, Word("./{}", "<ignored files>"), "d" in flags,
+                           True, "git clean -X")]
+        targets = [p for p in paths if p.known] or [literal(".")]
+        return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
         return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
     return []
+
+
+_PROTECTED = re.compile(r"(?i)(?:main|master|trunk|develop|dev|release.*|prod.*|production|"
+                        r"stable|live|HEAD|gh-pages)")
+
+
+@handles("openssl")
+def _openssl(cmd: Command) -> list[Effect]:
+    """Key and certificate work writes its -out and -keyout files; s_client talks."""
+    if not cmd.args:
+        return []
+    _, values, _ = _split(cmd.args[1:], "", ("-out", "-keyout", "-in", "-key", "-signkey",
+                                             "-connect"))
+    out = [Effect("write", cmd, values[k]) for k in ("-out", "-keyout") if k in values]
+    out += [Effect("read", cmd, values[k]) for k in ("-in", "-key", "-signkey")
+            if k in values and cmd.args[0].text in ("rsa", "pkey", "ec", "enc", "base64")]
+    if cmd.args[0].text in ("s_client", "s_server", "s_time", "ocsp"):
+        out.append(Effect("fetch", cmd))
+    return out
 
 
 @handles("crontab")

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import attrs
 
 from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
+from toolpipe.shell._table import WRAPPERS as WRAPPERS
+from toolpipe.shell._table import Grammar, carried_code
 from toolpipe.shell._words import UNKNOWN, Word, literal
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
@@ -18,48 +20,11 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "
 PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "runuser", "sudoedit", "run0"})
 
 
-@attrs.frozen
-class _Grammar:
-    """Option words of a wrapper: short letters and long names that take a value, and how
-    many operands come before the wrapped command."""
-
-    short: str = ""
-    long: frozenset[str] = frozenset()
-    assignments: bool = False  # NAME=value words before the command (env, sudo)
-    operands: int = 0  # e.g. timeout's DURATION, chroot's NEWROOT
-    numeric_flags: bool = False  # nice -10
-
-
 def _g(short: str = "", long: str = "", assignments: bool = False, operands: int = 0,
-       numeric: bool = False) -> _Grammar:
-    return _Grammar(short, frozenset(long.split()), assignments, operands, numeric)
+       numeric: bool = False) -> Grammar:
+    return Grammar(short, frozenset(long.split()), assignments, operands, numeric)
 
 
-WRAPPERS: dict[str, _Grammar] = {
-    "sudo": _g("ugCDhpRrtTU", "--user --group --chdir --close-from --host --prompt --role "
-               "--type --other-user --command-timeout --chroot", assignments=True),
-    "doas": _g("uC"), "pkexec": _g("", "--user"), "run0": _g("uDg", "--user --chdir"),
-    "env": _g("uCS", "--unset --chdir --split-string", assignments=True),
-    "timeout": _g("sk", "--signal --kill-after", operands=1),
-    "nice": _g("n", "--adjustment", numeric=True), "ionice": _g("cnt", "--class "
-               "--classdata"), "chrt": _g("T", "", operands=1), "taskset": _g("", "", operands=1),
-    "nohup": _g(), "setsid": _g(), "stdbuf": _g("ioe", "--input --output --error"),
-    "time": _g("fo", "--format --output"), "unbuffer": _g(), "eatmydata": _g(),
-    "chronic": _g(), "caffeinate": _g("tw"), "faketime": _g("f", "", operands=1),
-    "firejail": _g(), "proxychains": _g("f"), "proxychains4": _g("f"), "torsocks": _g(),
-    "tsocks": _g(), "catchsegv": _g(), "numactl": _g("CcimNnp"), "strace": _g(
-        "abeEIoOpPsSUX", "--output"), "ltrace": _g("aAeEfnopsSu"), "nsenter": _g(
-        "tSGmunipUCr", "--target"), "unshare": _g("", ""), "chroot": _g("", "--userspec "
-        "--groups", operands=1), "systemd-run": _g("pEu", "--unit --property --setenv "
-        "--uid --gid --working-directory --description --slice"), "command": _g(),
-    "builtin": _g(), "exec": _g("a"), "flock": _g("wEF", "--timeout --conflict-exit-code",
-                                                   operands=1),
-    "xargs": _g("adEILnPsel", "--arg-file --delimiter --eof --replace --max-lines "
-                "--max-args --max-procs --max-chars --process-slot-var"),
-    "busybox": _g(), "toybox": _g(), "doas-keepenv": _g(),
-    "sg": _g("", "", operands=1), "watch": _g("ndq", "--interval --differences "
-                                              "--chgexit"),
-}
 # Wrappers that run their arguments as one shell string, not as a command.
 _SHELL_STRING = frozenset({"watch", "ssh"})
 SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
@@ -79,8 +44,11 @@ def _name(word: Word) -> str:
     return posixpath.basename(word.text).lower() if word.known else ""
 
 
-def skip_options(args: Sequence[Word], g: _Grammar) -> int:
+def skip_options(args: Sequence[Word], g: Grammar) -> int:
     """Index of the first word after the options (and fixed operands) of a wrapper."""
+    if g.after:  # xterm -e CMD…: the command is what follows the word
+        texts = [a.text for a in args]
+        return texts.index(g.after) + 1 if g.after in texts else len(args)
     i = 0
     while i < len(args):
         a = args[i].text
@@ -88,6 +56,9 @@ def skip_options(args: Sequence[Word], g: _Grammar) -> int:
             i += 1
             break
         if a.startswith("--"):
+            if a in g.pairs:
+                i += 3
+                continue
             i += 2 if a.split("=", 1)[0] in g.long and "=" not in a else 1
         elif a.startswith("-") and len(a) > 1:
             if g.numeric_flags and a[1:].isdigit():
@@ -149,6 +120,10 @@ def _items(upstream: Sequence[object]) -> Word:
     for cmd in reversed(upstream):
         if not isinstance(cmd, Command):
             continue
+        if cmd.name == "find":  # a test that rules the root out: names under it
+            _, item, _ = find_item(cmd.args)
+            if item.known:
+                return Word(item.text, "<names from find>", tame=True)
         if cmd.name in ("find", "ls", "fd", "fdfind", "locate"):
             roots = [a for a in cmd.args if a.known and not a.text.startswith("-")]
             root = roots[0].text if roots and cmd.name != "locate" else (
@@ -282,7 +257,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 codes.append((name, join_words(args[i:]), ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
         found_g = WRAPPERS.get(name)
-        if found_g is None:
+        if found_g is None or (found_g.not_with and found_g.not_with & {
+                a.text for a in args[:skip_options(args, found_g)]}):
             break
         g = found_g
         if name == "env":
@@ -305,6 +281,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
         i = skip_options(args, g)
         inner = tuple(args[i:])
+        for label, text in carried_code(name, [a.text for a in args[:i]]):
+            codes.append((label, literal(text), ()))  # strace -o '|…'
         if name == "xargs":
             items = _echoed_items(upstream)
             item = items[0] if len(items) == 1 else _items(upstream)

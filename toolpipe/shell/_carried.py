@@ -1,0 +1,151 @@
+"""Code carried where a command does not say it runs code: in an option of a known program
+(``tar --checkpoint-action=exec=…``, ``git -c core.sshCommand=…``: the table's ``[[code]]``
+rows), in a variable a program runs (``GIT_SSH_COMMAND``, ``PAGER``), after a reserved word
+tree-sitter read as a command name (``time { … }``, ``coproc``), behind an alias or a
+``hash -p``, and in the arguments of a program the wing does not know.
+
+Fail closed: a program that is neither inert nor modelled is judged at least as strictly
+as any command its arguments hold, as a command line (``acme-run rm -rf /``) or as a string
+(``acme-run 'rm -rf /'``)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+
+from toolpipe.shell._effects import _HANDLERS, POWER
+from toolpipe.shell._functions import _Functions
+from toolpipe.shell._model import Command, Redirect
+from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._table import CODE, CODE_ENV, FILE_ENV, INERT, IRREVERSIBLE, carried_code
+from toolpipe.shell._words import Word, literal
+from toolpipe.shell._wrappers import PEELED, SHELLS
+
+# Words tree-sitter-bash can leave in command position (`time { … }` becomes a command
+# named `{`); what follows them is read again as the command it is.
+RESERVED = frozenset({"{", "}", "(", ")", "coproc", "then", "do", "done", "fi", "else",
+                      "elif", "esac", "in", "function", "select", "!", "time", "until",
+                      "while", "if"})
+# Programs with a modelled effect: one of them among an unknown program's arguments is
+# read as the command it would run.
+RUNNABLE = (frozenset(_HANDLERS) | PEELED | SHELLS | frozenset(LANGUAGES) | frozenset(CODE)
+            | frozenset(IRREVERSIBLE) | POWER)
+KNOWN = INERT | RUNNABLE | RESERVED
+_QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
+_SHELLISH = re.compile(r"[\s;|&]")
+MAX_CANDIDATES = 6
+_HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
+
+
+def candidates(text: str) -> list[str]:
+    """The pieces of one argument that may be a command line: all of it, the value after
+    ``=``, the text after a leading ``:``/``!``/``|``, and each quoted part."""
+    if not _SHELLISH.search(text):
+        return []
+    out = [text]
+    if "=" in text:
+        out.append(text.split("=", 1)[1])
+    stripped = text.lstrip(":!|+ \\")
+    if stripped != text:
+        out.append(stripped)
+    out += [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
+    seen: list[str] = []
+    for c in out:
+        if c and c not in seen and _SHELLISH.search(c.strip()):
+            seen.append(c)
+    return seen[:MAX_CANDIDATES]
+
+
+def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
+    """The command behind reserved words tree-sitter left in command position (``time {
+    rm -rf /; }`` is read as a command ``{ rm -rf /``; ``coproc NAME { … }``), and the
+    first such word ('' if none); a lone closing ``)`` or ``}`` at the end is dropped."""
+    first = ""
+    rest = list(argv)
+    while len(rest) > 1 and rest[0].known and rest[0].text in RESERVED:
+        first = first or rest[0].text
+        word = rest.pop(0).text
+        if word == "coproc" and len(rest) >= 2 and rest[1].text in ("{", "("):
+            rest = rest[2:]
+    while len(rest) > 1 and rest[-1].text in (")", "}"):
+        rest.pop()
+    return tuple(rest), first
+
+
+def _base(word: Word) -> str:
+    return posixpath.basename(word.text).lower() if word.known else ""
+
+
+class _Carriers(_Functions):
+    """The walk's readings of carried code (mixed into the walk of ``_grammar``)."""
+
+    def run(self, argv: tuple[Word, ...], upstream: tuple[Command, ...],
+            redirects: tuple[Redirect, ...], label: str = "") -> list[Command]:
+        raise NotImplementedError  # the walk's
+
+    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
+               zero: Word | None = None) -> None:
+        raise NotImplementedError  # the walk's
+
+    def aliased(self, argv: tuple[Word, ...]) -> tuple[Word, ...]:
+        """``ll /`` after ``alias ll='rm -rf'`` (or ``hash -p /bin/rm ll``)."""
+        if argv and argv[0].known and argv[0].text in self.out.aliases:
+            return (*self.out.aliases[argv[0].text], *argv[1:])
+        return argv
+
+    def remember(self, cmd: Command) -> None:
+        """What ``alias`` and ``hash -p`` make a name run."""
+        if cmd.name == "alias":
+            for a in cmd.args:
+                if "=" in a.text and a.known:
+                    name, body = a.text.split("=", 1)
+                    self.out.aliases[name] = tuple(literal(t) for t in body.split())
+        elif cmd.name == "hash":
+            texts = [a.text for a in cmd.args]
+            if "-p" in texts:
+                k = texts.index("-p")
+                if k + 2 < len(texts):
+                    self.out.aliases[texts[k + 2]] = (cmd.args[k + 1],)
+
+    def carried(self, cmd: Command, upstream: tuple[Command, ...],
+                redirects: tuple[Redirect, ...], where: tuple[str, ...]) -> None:
+        name = cmd.name
+        if name in CODE:
+            for label, code in carried_code(name, [a.text for a in cmd.args]):
+                self.nested(code, (*where, label))
+        if name and name not in KNOWN and name not in self.functions:
+            self.unknown_program(cmd, where)
+
+
+    def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
+        label = f"argument of {cmd.name}"
+        args = cmd.args
+        for k, a in enumerate(args):
+            if not a.text.startswith("-") and _base(a) in RUNNABLE:
+                self.run(tuple(args[k:]), (), (), label)
+                break
+        for a in args:
+            if a.known:
+                for text in candidates(a.text):
+                    self.probe(text, (*where, label))
+
+    def probe(self, text: str, where: tuple[str, ...]) -> None:
+        """Read a string that may be a command line; keep only what it would do that the
+        model knows (prose is not a parse error, a word is not an unknown command)."""
+        before_c, before_p = len(self.out.commands), len(self.out.problems)
+        self.nested(text, where)
+        kept = [c for c in self.out.commands[before_c:] if c.name in KNOWN]
+        self.out.commands[before_c:] = kept
+        self.out.problems[before_p:] = [p for p in self.out.problems[before_p:]
+                                        if p.kind not in ("unparsed", "dynamic-command")]
+
+    def carrying_variable(self, name: str, value: Word) -> None:
+        """``GIT_SSH_COMMAND='…'``: the value is code; ``BASH_ENV=f``: ``f`` is run;
+        ``HISTFILE=/dev/null``: the history is not kept."""
+        if name in _HISTORY and value.text in ("", "/dev/null", "0"):
+            self.run((literal("history"), literal("-c")), (), (), f"${name}={value.text}")
+        elif name in CODE_ENV and value.known and value.text.strip():
+            self.nested(value.text.lstrip("|"), (*self.where, f"${name}"))
+        elif name in FILE_ENV and value.text.strip():
+            self.run((literal("source"), value), (), (), f"${name}")

@@ -1,0 +1,221 @@
+"""The program table (``programs.toml``): wrappers' option grammars, programs that run code
+from an option or an argument, variables that carry code, inert programs, and what cannot
+be undone off the machine. Read once at import; a malformed row is an error naming it."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from toolpipe.errors import ConfigError
+
+TABLE = Path(__file__).with_name("programs.toml")
+MAX_JOINED = 4096  # arguments longer than this (joined) are not matched against rows
+
+
+@attrs.frozen
+class Grammar:
+    """Option words of a wrapper: short letters and long names that take a value, and how
+    many operands come before the wrapped command."""
+
+    short: str = ""
+    long: frozenset[str] = frozenset()
+    assignments: bool = False  # NAME=value words before the command (env, sudo)
+    operands: int = 0  # e.g. timeout's DURATION, chroot's NEWROOT
+    numeric_flags: bool = False  # nice -10
+    pairs: frozenset[str] = frozenset()  # options that take two values (bwrap --bind A B)
+    after: str = ""  # the command follows this word (xterm -e CMD)
+    not_with: frozenset[str] = frozenset()  # with one of these words it wraps nothing
+
+
+@attrs.frozen
+class OptionCode:
+    option: str
+    value: re.Pattern[str]
+
+
+@attrs.frozen
+class CodeRow:
+    programs: tuple[str, ...]
+    options: tuple[OptionCode, ...] = ()
+    arguments: tuple[re.Pattern[str], ...] = ()
+    operands: str = ""  # "code": every operand is a shell command
+    after: frozenset[str] = frozenset()
+    example: str = ""
+    harmless: str = ""
+
+
+@attrs.frozen
+class Irreversible:
+    programs: tuple[str, ...]
+    args: re.Pattern[str]
+    unless: re.Pattern[str] | None
+    score: float
+    reason: str
+    example: str = ""
+    harmless: str = ""
+
+    def matches(self, joined: str) -> bool:
+        if self.args.search(joined) is None:
+            return False
+        return self.unless is None or self.unless.search(joined) is None
+
+
+def _pattern(text: object, where: str) -> re.Pattern[str]:
+    if not isinstance(text, str):
+        raise ConfigError(f"{TABLE.name}: {where}: a regular expression must be a string")
+    try:
+        return re.compile(text, re.DOTALL)
+    except re.error as exc:
+        raise ConfigError(f"{TABLE.name}: {where}: bad regular expression: {exc}") from None
+
+
+def _names(value: object, where: str) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(v, str) and v for v in items):
+        raise ConfigError(f"{TABLE.name}: {where}: expected a name or a list of names")
+    return tuple(items)
+
+
+def _grammar(name: str, row: Mapping[str, Any]) -> Grammar:
+    return Grammar(str(row.get("short", "")), frozenset(str(row.get("long", "")).split()),
+                   bool(row.get("assignments", False)), int(row.get("operands", 0)),
+                   bool(row.get("numeric", False)),
+                   frozenset(str(row.get("pairs", "")).split()), str(row.get("after", "")),
+                   frozenset(str(row.get("not_with", "")).split()))
+
+
+def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
+    where = f"[[code]] #{i + 1}"
+    programs = _names(row.get("program"), where + " program")
+    options = []
+    for opt in row.get("options", []):
+        if not isinstance(opt, dict) or not isinstance(opt.get("option"), str):
+            raise ConfigError(f"{TABLE.name}: {where}: options need an 'option' name")
+        options.append(OptionCode(opt["option"], _pattern(
+            opt.get("value", "(?P<code>.+)"), f"{where} {opt['option']}")))
+    arguments = tuple(_pattern(p, f"{where} arguments") for p in row.get("arguments", []))
+    operands = str(row.get("operands", ""))
+    if operands not in ("", "code"):
+        raise ConfigError(f"{TABLE.name}: {where}: operands must be 'code'")
+    return CodeRow(programs, tuple(options), arguments, operands,
+                   frozenset(_names(row.get("after", []), where + " after")
+                             if row.get("after") else ()),
+                   str(row.get("example", "")), str(row.get("harmless", "")))
+
+
+def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
+    where = f"[[irreversible]] #{i + 1}"
+    score = row.get("score")
+    if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
+        raise ConfigError(f"{TABLE.name}: {where}: score must be in (0, 1]")
+    unless = row.get("unless")
+    return Irreversible(_names(row.get("program"), where + " program"),
+                        _pattern(row.get("args", ""), where + " args"),
+                        _pattern(unless, where + " unless") if unless else None,
+                        float(score), str(row.get("reason", "cannot be undone")),
+                        str(row.get("example", "")), str(row.get("harmless", "")))
+
+
+def load(text: str) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{TABLE.name}: {exc}") from None
+    wrappers = {name: _grammar(name, row) for name, row in data.get("wrapper", {}).items()}
+    code: dict[str, CodeRow] = {}
+    for i, row in enumerate(data.get("code", [])):
+        made = _code_row(i, row)
+        for p in made.programs:
+            code[p] = made
+    irreversible: dict[str, list[Irreversible]] = {}
+    for i, row in enumerate(data.get("irreversible", [])):
+        made_i = _irreversible(i, row)
+        for p in made_i.programs:
+            irreversible.setdefault(p, []).append(made_i)
+    env = data.get("code_env", {})
+    return {
+        "wrappers": wrappers, "code": code, "irreversible": irreversible,
+        "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
+        "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
+        "inert": frozenset(_names(data.get("inert", {}).get("names", []), "[inert] names")),
+        "rows": data,
+    }
+
+
+_LOADED = load(TABLE.read_text(encoding="utf-8"))
+WRAPPERS: dict[str, Grammar] = _LOADED["wrappers"]
+CODE: dict[str, CodeRow] = _LOADED["code"]
+IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]
+CODE_ENV: frozenset[str] = _LOADED["code_env"]
+FILE_ENV: frozenset[str] = _LOADED["file_env"]
+INERT: frozenset[str] = _LOADED["inert"]
+ROWS: dict[str, Any] = _LOADED["rows"]
+
+
+def option_values(args: Sequence[str], option: str) -> list[str]:
+    """Every value given to ``option``: ``-o V``, ``-oV`` (one letter), ``--opt=V``,
+    ``--opt V``, ``-ex V`` (a multi-letter short option, whole words only)."""
+    out: list[str] = []
+    i = 0
+    long = option.startswith("--")
+    while i < len(args):  # not stopped by `--`: capsh -- -c CODE gives it to bash
+        a = args[i]
+        if a == option and i + 1 < len(args):
+            out.append(args[i + 1])
+            i += 2
+            continue
+        if long and a.startswith(option + "="):
+            out.append(a[len(option) + 1:])
+        elif not long and len(option) == 2 and a.startswith(option) and len(a) > 2 and (
+                not a.startswith("--")):
+            out.append(a[2:])
+        i += 1
+    return out
+
+
+def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
+    """(label, code) for each piece of shell code the row of ``name`` finds in ``args``."""
+    row = CODE.get(name)
+    if row is None:
+        return []
+    found: list[tuple[str, str]] = []
+    for opt in row.options:
+        for value in option_values(args, opt.option):
+            m = opt.value.match(value)
+            if m is not None:
+                code = m.groupdict().get("code") or m.group(0)
+                found.append((f"{name} {opt.option}", code))
+    start = 0
+    if row.after:
+        start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))
+    if row.arguments:
+        for a in args[start:]:
+            for p in row.arguments:
+                for m in p.finditer(a):
+                    code = m.groupdict().get("code")
+                    if code:
+                        found.append((f"{name} argument", code))
+                if len(found) > 16:
+                    return found
+    if row.operands == "code":
+        for a in args[start:]:
+            if a and not a.startswith("-") and a not in row.after:
+                found.append((f"{name} command", a))
+    return found
+
+
+def irreversible(name: str, args: Sequence[str], cwd: str | None = "."
+                 ) -> Irreversible | None:
+    rows = IRREVERSIBLE.get(name)
+    if not rows:
+        return None
+    joined = " ".join((f"@cwd={cwd or '?'}", *args))
+    if len(joined) > MAX_JOINED:
+        return None
+    return next((r for r in rows if r.matches(joined)), None)

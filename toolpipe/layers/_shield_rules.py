@@ -232,10 +232,39 @@ def problem_score(problem: Problem, script: Script) -> Finding:
     return Finding(_PROBLEMS.get(problem.kind, 0.5), text)
 
 
-def _place(effect: Effect, workspace: str) -> Place | None:
+def _place(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
+           ) -> Place | None:
     if effect.word is None:
         return None
-    return classify(effect.word, effect.command.cwd, workspace)
+    place = classify(effect.word, effect.command.cwd, workspace)
+    if escaped and effect.word.known and place.kind in ("workspace", "secret"):
+        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
+        if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
+            return Place("outside", f"{place.path} (a link out of the workspace)")
+    return place
+
+
+def link_checks(script: Script, workspace: str) -> list[str]:
+    """Paths inside the workspace, by their spelling, that a risky effect goes through:
+    the real filesystem says whether a link takes one out (a deletion without a trailing
+    slash removes the link itself: its folder is what counts)."""
+    out: list[str] = []
+    for cmd in script.commands:
+        for e in effects(cmd):
+            if e.kind not in ("delete", "write", "mode", "owner", "send") or e.word is None:
+                continue
+            w = e.word
+            text = w.text.split("\x00", 1)[0]
+            if w.glob:
+                text = text[:min((text.find(c) for c in "*?[" if c in text), default=len(text))]
+            if e.kind == "delete" and text == w.text and not text.endswith("/"):
+                text = posixpath.dirname(text.rstrip("/"))
+            if text.startswith(("/", "~", "$", "-")) or cmd.cwd is None:
+                continue
+            k = posixpath.normpath(posixpath.join(cmd.cwd or ".", text))
+            if k not in (".", "") and not k.startswith("../") and k not in out:
+                out.append(k)
+    return out[:16]
 
 
 def _dynamic_target(cmd: Command, workspace: str) -> Finding | None:
@@ -286,7 +315,8 @@ def _runs_download(e: Effect, cmd: Command, earlier: set[str], fetched: set[str]
 
 
 def findings(script: Script, workspace: str, options: RuleOptions,
-             downloaded: Iterable[str] = ()) -> list[Finding]:
+             downloaded: Iterable[str] = (), escaped: frozenset[str] = frozenset()
+             ) -> list[Finding]:
     """Every finding in one script; ``downloaded``: files earlier calls downloaded."""
     out = [problem_score(p, script) for p in script.problems]
     if any(p.kind == "too-long" for p in script.problems):
@@ -312,7 +342,7 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             rule = RULES.get(e.kind)
             if rule is None:
                 continue
-            found = rule(e, _place(e, workspace), script, options)
+            found = rule(e, _place(e, workspace, escaped), script, options)
             if found is not None and found.score > 0:
                 out.append(found)
         if cmd.name in DOWNLOADERS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
@@ -16,6 +17,15 @@ import attrs
 
 from toolpipe._checks import names, positive_int
 from toolpipe.errors import ConfigError
+from toolpipe.layers._shield_flow import (
+    EMPTY,
+    SessionFacts,
+    judged,
+    runs,
+    sent_secrets,
+    written_by_shell,
+    written_by_tool,
+)
 from toolpipe.layers._shield_patterns import (
     DEFAULT_BASH,
     DEFAULT_COMBOS,
@@ -29,15 +39,15 @@ from toolpipe.layers._shield_rules import (
     Finding,
     RuleOptions,
     _analysed,
-    _downloads,
     _mentions,
     findings,
+    link_checks,
     strongest,
 )
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
-from toolpipe.shell import MAX_COMMANDS, Script, classify
+from toolpipe.shell import MAX_COMMANDS, Place, Script, classify
 
 Action = Literal["allow", "warn", "ask", "block"]
 Multi = Literal["risky", "all"]
@@ -54,12 +64,14 @@ class ShieldDecision:
 
 @attrs.frozen
 class CallRecord:
-    """An admitted call, as the shield's history keeps it (``score``: its shield risk)."""
+    """An admitted call, as the shield's history keeps it (``score``: its shield risk;
+    ``facts``: the session's data flow after it, see ``_shield_flow``)."""
 
     tool: str
     input: Mapping[str, Any]
     success: bool
     score: float = 0.0
+    facts: SessionFacts | None = attrs.field(default=None, eq=False, repr=False)
 
 
 class ToolSafetyShield(Protocol):
@@ -217,9 +229,11 @@ class UnixShield:
     # single ------------------------------------------------------------------------------
 
     def single(self, tool: str, input: Mapping[str, Any], workspace: str | None = None,
-               downloaded: Iterable[str] = ()) -> Finding:
-        """The strongest pattern or rule finding of this call alone (given what earlier
-        calls downloaded)."""
+               downloaded: Iterable[str] = (), facts: SessionFacts = EMPTY,
+               escaped: frozenset[str] = frozenset()) -> Finding:
+        """The strongest pattern or rule finding of this call (given what earlier calls
+        downloaded and wrote: ``facts``; ``escaped``: paths inside the workspace by their
+        spelling that a link takes out of it)."""
         ws = workspace or self.workspace
         found: list[Finding] = []
         if self.is_shell(tool):
@@ -228,7 +242,9 @@ class UnixShield:
                 return Finding(0.0, "")
             script = self.script(command, ws)
             found += self._pattern_findings(script)
-            found += findings(script, ws, self.options, downloaded)
+            found += findings(script, ws, self.options, downloaded, escaped)
+            if facts.files:
+                found += self._flow(script, ws, facts)
             return strongest(found)
         for path in _paths(input):
             patterns = self.path_patterns.get(tool)
@@ -240,10 +256,75 @@ class UnixShield:
                                          f"path matches '{path_pattern.text}'"))
             if self.is_write(tool):
                 place = classify(path, ".", ws)
+                if place.kind in ("workspace", "secret") and posixpath.normpath(
+                        path) in escaped:
+                    place = Place("outside", f"{path} (a link out of the workspace)")
                 score = _FILE_WRITE.get(place.kind)
                 if score is not None:
                     found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
         return strongest(found)
+
+    def link_checks(self, tool: str, input: Mapping[str, Any], workspace: str | None = None
+                    ) -> list[str]:
+        """Paths of this call to look up on the real filesystem before deciding (each
+        relative to the workspace): a link there may lead out of it."""
+        ws = workspace or self.workspace
+        if self.is_shell(tool):
+            command = _command_text(input)
+            return [] if command is None else link_checks(self.script(command, ws), ws)
+        if self.is_write(tool):
+            return [posixpath.normpath(p) for p in _paths(input)
+                    if not p.startswith(("/", "~")) and posixpath.normpath(p) != "."]
+        return []
+
+    def _judge(self, code: str, workspace: str) -> tuple[float, str]:
+        script = self.script(code, workspace)
+        best = strongest(self._pattern_findings(script) + findings(script, workspace,
+                                                                   self.options))
+        return best.score, best.reason
+
+    def _flow(self, script: Script, workspace: str, facts: SessionFacts) -> list[Finding]:
+        """Files earlier calls wrote, run or sent by this one."""
+        out: list[Finding] = []
+        for cmd in script.commands:
+            for path, fact, how in runs(cmd, workspace, facts):
+                found = judged(path, fact, how, lambda code, _how: self._judge(code,
+                                                                               workspace))
+                if found is not None:
+                    out.append(Finding(found[0], f"{found[1]} ({cmd.located()})"))
+        for path, cmd in sent_secrets(script, workspace, facts):
+            out.append(Finding(1.0, f"sends {path}, a copy of a secret made by an earlier "
+                                    f"call ({cmd.located()})"))
+        return out
+
+    def facts_of(self, history: Sequence[CallRecord], workspace: str | None = None
+                 ) -> SessionFacts:
+        """The session's facts: kept by the last record, or (for a history made by hand)
+        gathered from every record."""
+        if history and history[-1].facts is not None:
+            return history[-1].facts
+        facts = EMPTY
+        for record in history:
+            facts = self.after(record.tool, record.input, facts, workspace)
+        return facts
+
+    def after(self, tool: str, input: Mapping[str, Any], facts: SessionFacts,
+              workspace: str | None = None) -> SessionFacts:
+        """The session's facts once this call has run."""
+        ws = workspace or self.workspace
+        fired = {i for i, rule in enumerate(self.combos)
+                 if i not in facts.fired and self._triggers(tool, input, rule.first, ws)}
+        if fired:
+            facts = attrs.evolve(facts, fired=facts.fired | fired)
+        if self.is_shell(tool):
+            command = _command_text(input)
+            if command is not None:
+                facts = facts.with_files(written_by_shell(self.script(command, ws), ws,
+                                                          facts))
+        elif self.is_write(tool):
+            for path in _paths(input):
+                facts = facts.with_files(written_by_tool(input, path, ws, facts))
+        return facts
 
     def _pattern_findings(self, script: Script) -> list[Finding]:
         """The bash patterns some command of the script matches (each once, in order)."""
@@ -270,39 +351,36 @@ class UnixShield:
                          self.max_commands)
 
     def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
-              workspace: str | None = None) -> tuple[float, str]:
+              workspace: str | None = None, facts: SessionFacts | None = None
+              ) -> tuple[float, str]:
         ws = workspace or self.workspace
         best = (0.0, "")
         if not history:
             return best
-        for rule in self.combos:
-            if rule.score <= best[0] or not self._triggers(tool, input, rule.second, ws):
+        fired = (facts if facts is not None else self.facts_of(history, ws)).fired
+        for i, rule in enumerate(self.combos):
+            if rule.score <= best[0] or i not in fired:
                 continue
-            if any(self._triggers(h.tool, h.input, rule.first, ws) for h in history):
+            if self._triggers(tool, input, rule.second, ws):
                 best = (rule.score, rule.reason)
         return best
 
     def downloaded(self, history: Sequence[CallRecord], workspace: str | None = None
                    ) -> set[str]:
         """Files earlier shell calls downloaded (running one is a download-then-execute)."""
-        ws = workspace or self.workspace
-        out: set[str] = set()
-        for record in history:
-            text = _command_text(record.input) if self.is_shell(record.tool) else None
-            if text is not None:
-                out |= _downloads(text, ws, self.max_length, self.max_commands)
-        return out
+        return self.facts_of(history, workspace).downloads()
 
     def evaluate(
         self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
-        workspace: str | None = None,
+        workspace: str | None = None, escaped: frozenset[str] = frozenset(),
     ) -> ShieldDecision:
         ws = workspace or self.workspace
-        single = self.single(tool, input, ws, self.downloaded(history, ws))
+        facts = self.facts_of(history, ws)
+        single = self.single(tool, input, ws, facts.downloads(), facts, escaped)
         counted = [h for h in history if h.tool == tool and (
             self.multi == "all" or h.score >= self.warn_threshold)]
         multi = multi_score(len(counted))
-        combo, combo_reason = self.combo(tool, input, history, ws)
+        combo, combo_reason = self.combo(tool, input, history, ws, facts)
         score = round(min(1.0, single.score + 0.5 * multi + 0.3 * combo), 9)
         parts = [single.reason] if single.reason else []
         if combo:

@@ -16,14 +16,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
-from returns.result import Success
+from returns.result import Failure, Success
 
 from toolpipe._checks import describe_failure, names, non_negative_int, safe_repr
 from toolpipe.context import DispatchContext
-from toolpipe.effects import AskApproval, CallOutcome, Emit, HistoryAppend, HistoryGet
+from toolpipe.effects import (
+    AskApproval,
+    CallOutcome,
+    Emit,
+    FileOp,
+    HistoryAppend,
+    HistoryGet,
+)
 from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldAsked, ShieldWarning
 from toolpipe.failures import Blocked
+from toolpipe.layers._shield_flow import FileFact as FileFact
+from toolpipe.layers._shield_flow import SessionFacts as SessionFacts
 from toolpipe.layers._shield_patterns import DEFAULT_BASH as DEFAULT_BASH
 from toolpipe.layers._shield_patterns import DEFAULT_COMBOS as DEFAULT_COMBOS
 from toolpipe.layers._shield_patterns import DEFAULT_EDIT as DEFAULT_EDIT
@@ -127,10 +136,25 @@ class SafetyShieldMiddleware:
     def __repr__(self) -> str:
         return f"SafetyShieldMiddleware({self.shield!r}, watched={sorted(self.watched)})"
 
-    def _evaluate(self, ctx: DispatchContext, history: Sequence[CallRecord]) -> ShieldDecision:
+    def _escaped(self, ctx: DispatchContext) -> Program[frozenset[str]]:
+        """Paths of the call that a link takes out of the workspace, asked of the real
+        filesystem at decision time (the sandbox bounds what changes after it)."""
+        cwd = ctx.tool_context.cwd
+        if not isinstance(self.shield, UnixShield) or not cwd.startswith("/"):
+            return frozenset()
+        out: set[str] = set()
+        for path in self.shield.link_checks(ctx.tool_name, ctx.input, cwd):
+            answer = yield FileOp("resolve", cwd, path)
+            if isinstance(answer, Failure) and "No such file" not in answer.failure():
+                out.add(path)  # outside the workspace, or not resolvable: not inside
+        return frozenset(out)
+
+    def _evaluate(self, ctx: DispatchContext, history: Sequence[CallRecord],
+                  escaped: frozenset[str]) -> ShieldDecision:
         if isinstance(self.shield, UnixShield):
             cwd = ctx.tool_context.cwd
-            return self.shield.evaluate(ctx.tool_name, ctx.input, history, cwd or None)
+            return self.shield.evaluate(ctx.tool_name, ctx.input, history, cwd or None,
+                                        escaped)
         return self.shield.evaluate(ctx.tool_name, ctx.input, history)
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
@@ -139,7 +163,8 @@ class SafetyShieldMiddleware:
             return (yield from next(ctx))
         history = yield HistoryGet(self.namespace)
         try:
-            decision = self._evaluate(ctx, history)
+            escaped = yield from self._escaped(ctx)
+            decision = self._evaluate(ctx, history, escaped)
             if not isinstance(decision, ShieldDecision):
                 raise TypeError(f"evaluate() returned {decision!r:.40}, not a ShieldDecision")
         except Exception as exc:
@@ -159,8 +184,21 @@ class SafetyShieldMiddleware:
             yield Emit(ShieldWarning(tool, decision.score, _SCRUB.redact(decision.reason)))
         result = yield from next(ctx)
         yield HistoryAppend(self.namespace, CallRecord(
-            tool, ctx.input, not result.is_error, decision.score), self.history_size)
+            tool, ctx.input, not result.is_error, decision.score,
+            self._facts(ctx, history)), self.history_size)
         return result
+
+    def _facts(self, ctx: DispatchContext, history: Sequence[CallRecord]
+               ) -> SessionFacts | None:
+        """The session's data flow after this call (None: gathered again next time)."""
+        if not isinstance(self.shield, UnixShield):
+            return None
+        cwd = ctx.tool_context.cwd or None
+        try:
+            return self.shield.after(ctx.tool_name, ctx.input,
+                                     self.shield.facts_of(history, cwd), cwd)
+        except Exception:  # a reading that fails now is tried again, whole, next time
+            return None
 
 
     def _ask(self, ctx: DispatchContext, decision: ShieldDecision

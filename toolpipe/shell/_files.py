@@ -165,3 +165,40 @@ def _modes(cmd: Command) -> list[Effect]:
                                                   mode.text):
             ops, mode = [mode, *ops], odd[0]
     return [Effect(kind, cmd, w, recursive, detail=mode.text) for w in ops]
+
+
+@handles("tar", "gtar", "bsdtar")
+def _tar(cmd: Command) -> list[Effect]:
+    """tar c writes its archive and reads what it packs; tar x writes under -C."""
+    args = list(cmd.args)
+    if args and args[0].known and not args[0].text.startswith("-"):  # tar czf …
+        args[0] = Word("-" + args[0].text, args[0].raw, False, args[0].tame, args[0].sources)
+    flags, values, operands = _split(args, "fCTXbgKLNV", (
+        "--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--transform",
+        "--checkpoint-action", "--to-command", "--use-compress-program", "--rsh-command",
+        "--info-script", "--new-volume-script", "--owner", "--group", "--mode", "--format"))
+    archive = values.get("f") or values.get("--file")
+    if flags & {"c", "r", "u", "A", "--create", "--append", "--update"}:
+        out = [Effect("read", cmd, w) for w in operands]
+        if archive is not None and archive.text != "-":
+            out.append(Effect("write", cmd, archive))
+        return out
+    if flags & {"x", "--extract", "--get"}:
+        into = values.get("C") or values.get("--directory") or literal(".")
+        base = into.text.rstrip("/") + "/" if into.known else into.text
+        return [Effect("write", cmd, Word(base + "\x00", into.raw, tame=True),
+                       detail="extracts")]
+    return []
+
+
+@handles("zip", "7z", "7za", "rar")
+def _zip(cmd: Command) -> list[Effect]:
+    """zip ARCHIVE FILES…: writes the archive, reads the files."""
+    _, _, operands = _split(cmd.args, "bnPtx", ("--password",))
+    if cmd.name != "zip":
+        if not operands or operands[0].text not in ("a", "u"):
+            return []
+        operands = operands[1:]
+    if not operands:
+        return []
+    return [Effect("write", cmd, operands[0]), *(Effect("read", cmd, w) for w in operands[1:])]

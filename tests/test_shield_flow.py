@@ -1,0 +1,190 @@
+"""Session data flow: write-then-run, download-then-run and copy-secret-then-upload,
+through the default pipeline, stopped at the call that runs or sends
+(``tests/data/shield/sequences.txt``); and the facts kept per call, not gathered again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreters.simulated import SimulatedInterpreter
+from toolpipe import DispatchContext, ToolContext
+from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
+from toolpipe.layers import _shield_flow
+from toolpipe.layers.shield import CallRecord, UnixShield
+from toolpipe.registry import Tool, ToolRegistry
+
+DATA = Path(__file__).parent / "data" / "shield" / "sequences.txt"
+
+
+def load() -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
+    """(family, calls, what the last call must do: "!" stopped or "=" run, line)."""
+    out = []
+    family, calls, number = "", [], 0
+    for n, line in enumerate([*DATA.read_text().splitlines(), ""], 1):
+        if line.startswith("#"):
+            continue
+        if line.startswith("["):
+            family = line.strip("[]")
+            continue
+        if not line.strip():
+            if calls:
+                raise AssertionError(f"{DATA.name}:{number}: a sequence without ! or =")
+            continue
+        mark = line[0] if line[:2] in ("! ", "= ") else ""
+        body = line[2:] if mark else line
+        tool_name, _, rest = body.partition(" ")
+        if tool_name == "Bash":
+            call = {"command": rest.replace("\\N", "\n")}
+        elif tool_name in ("Write", "Edit"):
+            path, _, text = rest.partition(" ")
+            text = text.replace("\\n", "\n").replace("\\t", "\t")
+            call = ({"file_path": path, "content": text} if tool_name == "Write" else
+                    {"file_path": path, "old_string": "", "new_string": text})
+        else:
+            raise AssertionError(f"{DATA.name}:{n}: unknown tool {tool_name}")
+        number = number or n
+        calls.append((tool_name, call))
+        if mark:
+            out.append((family, calls, mark, number))
+            calls, number = [], 0
+    return out
+
+
+SEQUENCES = load()
+
+
+def _done(input: object, context: object) -> str:
+    return "done"
+
+
+TOOLS = [Tool.from_function("Bash", _done, role="shell"),
+         Tool.from_function("Write", _done, role="file_write"),
+         Tool.from_function("Edit", _done, role="file_write")]
+
+
+def play(calls: list[tuple[str, dict[str, str]]]) -> list[tuple[str, bool]]:
+    """Each call through the default pipeline (a person approves every question): what
+    happened ("ran", "asked", "blocked") and whether a question was asked."""
+    registry = ToolRegistry(TOOLS)
+    asked: list[str] = []
+    builder = load_pipeline(DEFAULT_PIPELINE, registry).with_ask_resolver(
+        lambda prompt, tool_name: asked.append(prompt) or True)
+    pipeline = builder.with_core(registry).build()
+    sim = SimulatedInterpreter()
+    out = []
+    for i, (tool_name, call) in enumerate(calls):
+        before = len(asked)
+        r = sim.run(pipeline.dispatch(DispatchContext(
+            tool_name, call, call_id=f"c{i}", tool_context=ToolContext(cwd="/ws"))))
+        was_asked = len(asked) > before
+        out.append(("blocked" if r.is_error and "safety shield" in r.text else
+                    "asked" if was_asked else "ran" if not r.is_error else r.text,
+                    was_asked))
+    return out
+
+
+def test_there_are_sequences_of_each_kind():
+    families = {f for f, *_ in SEQUENCES}
+    assert families == {"write-then-run", "download-then-run", "copy-secret-then-upload",
+                        "harmless"}
+    assert sum(1 for *_, m, _ in SEQUENCES if m == "!") >= 30
+
+
+@pytest.mark.parametrize(("family", "calls", "mark", "line"), SEQUENCES,
+                         ids=[f"{f}:{n}" for f, _, _, n in SEQUENCES])
+def test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line):
+    outcomes = play(calls)
+    *earlier, last = outcomes
+    assert all(o != "blocked" for o, _ in earlier), (line, outcomes)
+    if mark == "!":
+        assert last[0] in ("blocked", "asked"), (line, outcomes)
+    else:
+        assert last == ("ran", False), (line, outcomes)
+
+
+def test_the_check_catches_a_shield_that_forgets(monkeypatch):
+    """With the facts not kept, write-then-run sequences pass: the test can fail."""
+    monkeypatch.setattr(_shield_flow, "written_by_tool", lambda *a, **k: {})
+    monkeypatch.setattr(_shield_flow, "written_by_shell", lambda *a, **k: {})
+    monkeypatch.setattr("toolpipe.layers._unix_shield.written_by_tool", lambda *a, **k: {})
+    monkeypatch.setattr("toolpipe.layers._unix_shield.written_by_shell", lambda *a, **k: {})
+    passed = [line for f, calls, mark, line in SEQUENCES
+              if mark == "!" and play(calls)[-1][0] == "ran"]
+    assert len(passed) >= 10
+
+
+def test_facts_are_kept_by_the_last_record_and_not_gathered_again(monkeypatch):
+    shield = UnixShield()
+    facts = shield.after("Write", {"file_path": "run.sh", "content": "rm -rf ~"},
+                         _shield_flow.EMPTY, "/ws")
+    history = [CallRecord("Bash", {"command": f"ls {i}"}, True) for i in range(19)]
+    history.append(CallRecord("Write", {"file_path": "run.sh", "content": "rm -rf ~"},
+                              True, 0.0, facts))
+    calls = []
+    real = shield.after
+    monkeypatch.setattr(shield, "after", lambda *a, **k: calls.append(a) or real(*a, **k))
+    d = shield.evaluate("Bash", {"command": "bash run.sh"}, history, "/ws")
+    assert d.action == "block" and "run.sh written by an earlier call" in d.reason
+    assert calls == []  # nothing earlier read again
+    # a history made by hand (no facts) is gathered once, from every record
+    d = shield.evaluate("Bash", {"command": "bash run.sh"}, history[:-1] + [
+        CallRecord("Write", {"file_path": "run.sh", "content": "rm -rf ~"}, True)], "/ws")
+    assert d.action == "block" and len(calls) == 20
+
+
+def test_the_store_bounds_what_a_session_remembers():
+    facts = _shield_flow.EMPTY
+    for i in range(_shield_flow.MAX_FILES + 50):
+        facts = facts.with_files({f"f{i}": _shield_flow.FileFact("write", "x")})
+    assert len(facts.files) == _shield_flow.MAX_FILES and "f0" not in facts.files
+
+
+# --- places against the real filesystem ---------------------------------------------------
+
+
+@pytest.fixture
+def linked(tmp_path):
+    ws = tmp_path / "ws"
+    outside = tmp_path / "outside"
+    (ws / "build").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "precious.txt").write_text("x")
+    (ws / "root").symlink_to("/")
+    (ws / "away").symlink_to(outside)
+    (ws / "loop").symlink_to(ws / "loop")
+    return ws
+
+
+def decide(ws, tool_name, call):
+    registry = ToolRegistry(TOOLS)
+    pipeline = load_pipeline(DEFAULT_PIPELINE, registry).with_core(registry).build()
+    r = SimulatedInterpreter().run(pipeline.dispatch(DispatchContext(
+        tool_name, call, tool_context=ToolContext(cwd=str(ws)))))
+    return r
+
+
+@pytest.mark.parametrize(("tool_name", "call"), [
+    ("Bash", {"command": "rm -rf root/"}),
+    ("Bash", {"command": "rm -rf away/*"}),
+    ("Bash", {"command": "cd away && rm -rf *"}),
+    ("Bash", {"command": "chmod -R 777 away/"}),
+    ("Bash", {"command": "echo x > away/precious.txt"}),
+    ("Write", {"file_path": "away/precious.txt", "content": "gone"}),
+])
+def test_a_link_out_of_the_workspace_is_outside(linked, tool_name, call):
+    r = decide(linked, tool_name, call)
+    assert r.is_error and "safety shield" in r.text and "link out of the workspace" in r.text
+
+
+@pytest.mark.parametrize("command", ["rm -rf build/", "rm -f root", "rm -rf away",
+                                     "echo x > build/out.txt", "rm -rf new/"])
+def test_real_folders_and_the_links_themselves_stay_inside(linked, command):
+    r = decide(linked, "Bash", {"command": command})
+    assert not r.is_error, r.text
+
+
+def test_the_check_catches_a_shield_that_trusts_spelling(linked, monkeypatch):
+    monkeypatch.setattr(UnixShield, "link_checks", lambda self, *a, **k: [])
+    assert not decide(linked, "Bash", {"command": "rm -rf away/*"}).is_error

@@ -1,0 +1,245 @@
+"""Session data flow: what each file written during a session holds, kept call by call.
+
+A ``Write`` of ``run.sh`` then ``bash run.sh``; a download then ``./x``; a key copied into
+the workspace then uploaded; a ``Makefile``, a git hook, ``conftest.py`` or
+``sitecustomize.py`` written, then ``make``, ``git commit``, ``pytest`` or ``python``: each
+call alone looks harmless. The facts (:class:`SessionFacts`) are carried forward in the
+shield's history, one value per call (the last record holds them all), so a call costs the
+same however long the session is: nothing earlier is read again.
+
+A file run later is judged by what it holds when that is known (its text is read like a
+command line), asks when it is not, and blocks when it was downloaded or decoded. A copy
+of a secret stays a secret: sending it is sending the secret.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import shlex
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal
+
+import attrs
+
+from toolpipe.shell import DECODERS, DOWNLOADERS, Command, Script, classify, effects, sends
+
+Origin = Literal["write", "download", "decoded", "secret"]
+MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
+MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
+
+
+@attrs.frozen
+class FileFact:
+    origin: Origin
+    content: str | None = None  # None: written, but what it holds is not known
+
+
+@attrs.frozen
+class SessionFacts:
+    files: Mapping[str, FileFact] = attrs.field(factory=dict)
+    fired: frozenset[int] = frozenset()  # combo rules whose first step an earlier call took
+
+    def with_files(self, new: Mapping[str, FileFact]) -> SessionFacts:
+        if not new:
+            return self
+        files = {k: v for k, v in self.files.items() if k not in new}
+        files.update(new)
+        while len(files) > MAX_FILES:
+            del files[next(iter(files))]
+        return attrs.evolve(self, files=files)
+
+    def downloads(self) -> set[str]:
+        return {p for p, f in self.files.items() if f.origin == "download"}
+
+
+EMPTY = SessionFacts()
+
+
+def key(path: str, cwd: str | None, workspace: str) -> str:
+    """A file's name as the session knows it: relative to the workspace when inside."""
+    joined = posixpath.normpath(posixpath.join(cwd or ".", path))
+    if workspace.startswith("/") and joined.startswith("/"):
+        ws = posixpath.normpath(workspace)
+        if joined == ws or joined.startswith(ws.rstrip("/") + "/"):
+            joined = posixpath.relpath(joined, ws)
+    return joined
+
+
+# --- what a call writes -------------------------------------------------------------------
+
+
+def _text(value: object) -> str | None:
+    return value[:MAX_CONTENT] if isinstance(value, str) else None
+
+
+def written_by_tool(tool_input: Mapping[str, Any], path: str, workspace: str,
+                    before: SessionFacts) -> dict[str, FileFact]:
+    """A file tool's write: ``content`` whole (Write), or the new text (Edit: what it puts
+    in is what can run)."""
+    k = key(path, ".", workspace)
+    content = _text(tool_input.get("content"))
+    if content is None:
+        edits = [e for e in tool_input.get("edits", []) if isinstance(e, Mapping)]
+        new = [_text(tool_input.get("new_string"))] + [_text(e.get("new_string")) for e in edits]
+        known = [n for n in new if n is not None]
+        old = before.files.get(k)
+        base = old.content if old is not None and old.content is not None else ""
+        content = "\n".join([base, *known]) if known else None
+    return {k: FileFact("write", content)}
+
+
+def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
+    for c in (*cmd.upstream, cmd):
+        for e in effects(c):
+            if e.kind in ("read", "send") and e.word is not None and e.word.known:
+                if classify(e.word, c.cwd, workspace).kind == "secret":
+                    return True
+                fact = facts.files.get(key(e.word.text, c.cwd, workspace))
+                if fact is not None and fact.origin == "secret":
+                    return True
+    return False
+
+
+def written_by_shell(script: Script, workspace: str, facts: SessionFacts
+                     ) -> dict[str, FileFact]:
+    """Each file a command line writes, with what it holds when the line says so."""
+    out: dict[str, FileFact] = {}
+    for cmd in script.commands:
+        feeds = {c.name for c in (*cmd.upstream, cmd)}
+        secret = _reads_secret(cmd, workspace, facts)
+        for e in effects(cmd):
+            if e.kind != "write" or e.word is None or not e.word.known:
+                continue
+            k = key(e.word.text, cmd.cwd, workspace)
+            if secret:
+                out[k] = FileFact("secret")
+            elif feeds & DOWNLOADERS:
+                out[k] = FileFact("download")
+            elif feeds & DECODERS and cmd.name not in ("echo", "printf", "cat"):
+                out[k] = FileFact("decoded")
+            elif e.detail == "redirect":
+                out[k] = FileFact("write", _echoed(cmd))
+            else:
+                out[k] = FileFact("write")
+        if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
+            src, dst = cmd.args[-2], cmd.args[-1]
+            if src.known and dst.known and not src.text.startswith("-"):
+                fact = facts.files.get(key(src.text, cmd.cwd, workspace))
+                if fact is not None and not secret:
+                    out[key(dst.text, cmd.cwd, workspace)] = fact
+    return out
+
+
+def _echoed(cmd: Command) -> str | None:
+    """What ``echo X > f``, ``printf X > f`` or ``cat <<EOF > f`` writes (None if unknown)."""
+    if cmd.name == "cat" and not cmd.args and cmd.stdin_data:
+        data = cmd.stdin_data[0]
+        return data.text if data.known else None
+    if cmd.name in ("echo", "printf") and all(a.known for a in cmd.args):
+        words = [a.text for a in cmd.args if not (cmd.name == "echo" and a.text in
+                                                    ("-e", "-n", "-E"))]
+        text = " ".join(words)
+        return text.replace("\\n", "\n") if cmd.name == "printf" or "-e" in [
+            a.text for a in cmd.args] else text
+    return None
+
+
+# --- what a call runs ---------------------------------------------------------------------
+
+Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, reason)
+
+_HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
+                     "cherry-pick", "revert", "clone", "worktree"})
+_NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
+_NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci", "publish",
+                       "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})
+
+
+def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, FileFact, str]]:
+    """(file, its fact, how it runs) for each session file this command runs."""
+    found: list[tuple[str, str]] = []
+    for e in effects(cmd):
+        if e.kind == "exec" and e.word is not None and e.word.known:
+            found.append((key(e.word.text, cmd.cwd, workspace), "file"))
+    texts = [a.text for a in cmd.args]
+    where = cmd.cwd or "."
+    if cmd.name in ("make", "gmake"):
+        named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--file")]
+        for name in named or ["Makefile", "makefile", "GNUmakefile"]:
+            found.append((key(name, where, workspace), "make"))
+    elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
+        found.append((key("package.json", where, workspace), "npm"))
+    elif cmd.name == "git" and set(texts) & _HOOKED:
+        found += [(p, "file") for p in facts.files if "/.git/hooks/" in "/" + p]
+    if cmd.name in ("pytest", "py.test", "tox") or (
+            cmd.name.startswith("python") and "pytest" in texts):
+        found += [(p, "python") for p in facts.files if p.endswith("conftest.py")]
+    if cmd.name.startswith("python"):
+        found += [(p, "python") for p in facts.files
+                  if posixpath.basename(p) in ("sitecustomize.py", "usercustomize.py")
+                  or p.endswith(".pth")]
+    out = []
+    for path, how in found:
+        fact = facts.files.get(path)
+        if fact is not None:
+            out.append((path, fact, how))
+    return out
+
+
+def _language(path: str, how: str, content: str) -> str:
+    if how in ("make", "npm", "python"):
+        return how
+    if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
+        return "python"
+    return "shell"
+
+
+def code_of(content: str, language: str) -> str:
+    """A file's text as a command line the wing can read."""
+    if language == "python":
+        return "python3 -c " + shlex.quote(content)
+    if language == "make":
+        return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
+    if language == "npm":
+        try:
+            scripts = json.loads(content).get("scripts", {})
+        except (ValueError, AttributeError):
+            return "\x00unreadable"
+        if not isinstance(scripts, dict):
+            return "\x00unreadable"
+        return "\n".join(v for v in scripts.values() if isinstance(v, str))
+    return content
+
+
+def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, str] | None:
+    if fact.origin == "download":
+        return 1.0, f"runs {path}, downloaded by an earlier call"
+    if fact.origin == "decoded":
+        return 0.9, f"runs {path}, decoded by an earlier call"
+    if fact.content is None:
+        return 0.6, f"runs {path}, written by an earlier call with text it cannot read"
+    code = code_of(fact.content, _language(path, how, fact.content))
+    if code.startswith("\x00"):
+        return 0.6, f"runs {path}, written by an earlier call and not readable as {how}"
+    score, reason = judge(code, how)
+    if score <= 0:
+        return None
+    return score, f"{reason}, in {path} written by an earlier call"
+
+
+def sent_secrets(script: Script, workspace: str, facts: SessionFacts
+                 ) -> Iterable[tuple[str, Command]]:
+    """Copies of secrets (made by earlier calls) this line reads or sends while it talks
+    to the network."""
+    if not any(f.origin == "secret" for f in facts.files.values()):
+        return
+    for cmd in script.commands:
+        if not (script.networked or sends(cmd)):
+            continue
+        for e in effects(cmd):
+            if e.kind in ("read", "send") and e.word is not None and e.word.known:
+                k = key(e.word.text, cmd.cwd, workspace)
+                fact = facts.files.get(k)
+                if fact is not None and fact.origin == "secret":
+                    yield k, cmd

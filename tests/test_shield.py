@@ -181,7 +181,7 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     lines = (DATA / "tldr-linux-examples.txt").read_text().splitlines()
     destructive = set((DATA / "tldr-destructive.txt").read_text().splitlines())
     assert len(lines) == 8293 and len(destructive) == 64 and destructive <= set(lines)
-    blocked, warned, missed = [], [], []
+    blocked, warned, asked, missed = [], [], [], []
     for line in lines:
         decision = bash(render(line))
         if line in destructive:
@@ -191,10 +191,15 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
             blocked.append(line)
         elif decision.action == "warn":
             warned.append(line)
+        elif decision.action == "ask":
+            asked.append(line)
     benign = len(lines) - len(destructive)
     assert missed == []
     assert len(blocked) / benign <= 0.005, blocked[:40]
     assert len(warned) / benign < 0.10, warned[:40]
+    # the ask band: power, services, secrets, and the keyboard shortcuts (`<Ctrl x>`) some
+    # pages list, which are not shell: about 2.4% today
+    assert len(asked) / benign < 0.04, asked[:40]
 
 
 def pipeline(shield_layer, *inner):

@@ -11,7 +11,7 @@ import shutil
 import pytest
 import tree_sitter
 import tree_sitter_bash
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreters.asyncio import AsyncioInterpreter
@@ -177,3 +177,55 @@ def test_without_the_shield_the_same_commands_do_delete(tmp_path):
         dispatch_all(str(workspace), [d.format(v=victim) for d in disguises],
                      with_shield=False, sandbox="required")
         assert (tmp_path / "victim" / "precious.txt").read_text() == "keep me"
+
+
+# --- the law in general: any program not known to be inert ------------------------------
+
+from toolpipe.shell import _carried, _table  # noqa: E402
+
+NAMES = st.from_regex(r"[a-z][a-z0-9_-]{1,11}", fullmatch=True).filter(
+    lambda n: n not in _carried.KNOWN and n not in _table.INERT)
+TABLE_WRAPPERS = sorted(n for n, g in _table.WRAPPERS.items()
+                        if not g.operands and not g.after and n not in ("xargs", "watch"))
+FORMS = {
+    "P 'X'": (lambda p, x: f"{p} {q(x)}", False),
+    "P --cmd='X'": (lambda p, x: f"{p} --cmd={q(x)}", False),
+    "P run -- 'X'": (lambda p, x: f"{p} run -- {q(x)}", False),
+    "P X": (lambda p, x: f"{p} {x}", True),
+    "P -q exec X": (lambda p, x: f"{p} -q exec {x}", True),
+}
+
+
+def never_weaker_in_general(shield: UnixShield, examples: int = 200,
+                            shrink: bool = True) -> None:
+    phases = list(Phase) if shrink else [Phase.generate]
+
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              phases=phases,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(st.one_of(NAMES, st.sampled_from(TABLE_WRAPPERS)), st.sampled_from(sorted(FORMS)),
+           st.data())
+    def law(program: str, form: str, data: st.DataObject) -> None:
+        wrap, needs_simple = FORMS[form]
+        if program in _table.WRAPPERS and form != "P X":
+            return  # a known wrapper's own grammar: only its command form applies
+        x = data.draw(st.sampled_from(SIMPLE if needs_simple else ATTACKS), label="X")
+        plain = shield.evaluate("Bash", {"command": x}, ())
+        wrapped = shield.evaluate("Bash", {"command": wrap(program, x)}, ())
+        assert RANK[wrapped.action] >= RANK[plain.action], (program, form, x, wrapped.reason)
+
+    law()
+
+
+def test_any_program_not_known_to_be_inert_is_at_least_as_strict():
+    never_weaker_in_general(UnixShield())
+
+
+def test_the_general_law_catches_a_shield_that_trusts_unknown_programs(monkeypatch):
+    monkeypatch.setattr(_carried._Carriers, "unknown_program", lambda self, cmd, where: None)
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            never_weaker_in_general(UnixShield(), examples=60, shrink=False)
+    finally:
+        clear_caches()

@@ -131,14 +131,12 @@ class _Carriers(_Functions):
                     self.probe(text, (*where, label))
 
     def probe(self, text: str, where: tuple[str, ...]) -> None:
-        """Read a string that may be a command line; keep only what it would do that the
-        model knows (prose is not a parse error, a word is not an unknown command)."""
-        before_c, before_p = len(self.out.commands), len(self.out.problems)
+        """Read a string that may be a command line, for what it would do: prose that does
+        not parse, or a word in command position, is not in itself a risk here."""
+        before = len(self.out.problems)
         self.nested(text, where)
-        kept = [c for c in self.out.commands[before_c:] if c.name in KNOWN]
-        self.out.commands[before_c:] = kept
-        self.out.problems[before_p:] = [p for p in self.out.problems[before_p:]
-                                        if p.kind not in ("unparsed", "dynamic-command")]
+        self.out.problems[before:] = [p for p in self.out.problems[before:]
+                                      if p.kind not in ("unparsed", "dynamic-command")]
 
     def carrying_variable(self, name: str, value: Word) -> None:
         """``GIT_SSH_COMMAND='…'``: the value is code; ``BASH_ENV=f``: ``f`` is run;

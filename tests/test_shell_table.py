@@ -1,0 +1,63 @@
+"""The program table (toolpipe/shell/programs.toml), row by row: each row's example is
+stopped (blocked or asked about) and its harmless look-alike is not; a malformed table is
+an error naming the row."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolpipe.errors import ConfigError
+from toolpipe.layers.shield import UnixShield
+from toolpipe.shell import _table
+
+SHIELD = UnixShield()
+
+
+def rows() -> list[tuple[str, str, str]]:
+    data = _table.ROWS
+    out = [(f"wrapper.{name}", row["example"], row["harmless"])
+           for name, row in data["wrapper"].items()]
+    for section in ("code", "irreversible"):
+        for i, row in enumerate(data[section]):
+            out.append((f"{section}.{i + 1}.{row['program'][0]}", row["example"],
+                        row["harmless"]))
+    env = data["code_env"]
+    out.append(("code_env", env["example"], env["harmless"]))
+    return out
+
+
+ROWS = rows()
+
+
+def test_every_row_has_an_example_and_a_harmless_look_alike():
+    assert len(ROWS) >= 90
+    assert all(example and harmless for _, example, harmless in ROWS)
+
+
+@pytest.mark.parametrize(("row", "example", "harmless"), ROWS, ids=[r[0] for r in ROWS])
+def test_row(row, example, harmless):
+    stopped = SHIELD.evaluate("Bash", {"command": example}, ())
+    assert stopped.action in ("block", "ask"), (row, example, stopped.reason)
+    passed = SHIELD.evaluate("Bash", {"command": harmless}, ())
+    assert passed.action in ("allow", "warn"), (row, harmless, passed.reason)
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('[[code]]\nprogram = "x"\noptions = [{ option = "-c", value = "(" }]\n',
+     "[[code]] #1 -c: bad regular expression"),
+    ('[[irreversible]]\nprogram = ["x"]\nargs = "y"\nscore = 2\n',
+     "[[irreversible]] #1: score must be in (0, 1]"),
+    ('[[code]]\nprogram = 3\n', "[[code]] #1 program: expected a name"),
+    ('[[code]]\nprogram = "x"\noperands = "argv"\n', "operands must be 'code'"),
+    ('not toml = = =', "programs.toml"),
+])
+def test_a_malformed_table_names_the_row(text, said):
+    with pytest.raises(ConfigError, match=__import__("re").escape(said)):
+        _table.load(text)
+
+
+def test_option_values_in_every_spelling():
+    args = ["-oProxyCommand=a", "-o", "ProxyCommand b", "--rsh=c", "--rsh", "d", "-ex", "e"]
+    assert _table.option_values(args, "-o") == ["ProxyCommand=a", "ProxyCommand b"]
+    assert _table.option_values(args, "--rsh") == ["c", "d"]
+    assert _table.option_values(args, "-ex") == ["e"]

@@ -129,8 +129,9 @@ def test_facts_are_kept_by_the_last_record_and_not_gathered_again(monkeypatch):
     assert d.action == "block" and "run.sh written by an earlier call" in d.reason
     assert calls == []  # nothing earlier read again
     # a history made by hand (no facts) is gathered once, from every record
-    d = shield.evaluate("Bash", {"command": "bash run.sh"}, history[:-1] + [
-        CallRecord("Write", {"file_path": "run.sh", "content": "rm -rf ~"}, True)], "/ws")
+    by_hand = [*history[:-1], CallRecord("Write", {"file_path": "run.sh",
+                                                   "content": "rm -rf ~"}, True)]
+    d = shield.evaluate("Bash", {"command": "bash run.sh"}, by_hand, "/ws")
     assert d.action == "block" and len(calls) == 20
 
 

@@ -39,6 +39,23 @@ class FileFact:
 class SessionFacts:
     files: Mapping[str, FileFact] = attrs.field(factory=dict)
     fired: frozenset[int] = frozenset()  # combo rules whose first step an earlier call took
+    downloaded: frozenset[str] = frozenset()  # the files of ``files`` that were downloaded
+    # the calls the history holds, oldest first, (tool, risky), and how many of each tool's
+    # there are (all, risky): the multi-call term without counting the history again
+    recent: tuple[tuple[str, bool], ...] = ()
+    counts: Mapping[str, tuple[int, int]] = attrs.field(factory=dict)
+
+    def recorded(self, tool: str, risky: bool, keep: int) -> SessionFacts:
+        """These facts once a call of ``tool`` is in a history that keeps ``keep``."""
+        recent = (*self.recent, (tool, risky))
+        counts = dict(self.counts)
+        for name, was_risky in recent[:max(0, len(recent) - keep)]:
+            n_all, n_risky = counts[name]
+            counts[name] = (n_all - 1, n_risky - was_risky)
+        n_all, n_risky = counts.get(tool, (0, 0))
+        counts[tool] = (n_all + 1, n_risky + risky)
+        return attrs.evolve(self, recent=recent[-keep:] if keep else (),
+                            counts={k: v for k, v in counts.items() if v[0]})
 
     def with_files(self, new: Mapping[str, FileFact]) -> SessionFacts:
         if not new:
@@ -47,10 +64,13 @@ class SessionFacts:
         files.update(new)
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
-        return attrs.evolve(self, files=files)
+        downloaded = self.downloaded & files.keys() - {
+            k for k, f in new.items() if f.origin != "download"}
+        downloaded |= {k for k, f in new.items() if f.origin == "download"}
+        return attrs.evolve(self, files=files, downloaded=frozenset(downloaded))
 
-    def downloads(self) -> set[str]:
-        return {p for p, f in self.files.items() if f.origin == "download"}
+    def downloads(self) -> frozenset[str]:
+        return self.downloaded
 
 
 EMPTY = SessionFacts()

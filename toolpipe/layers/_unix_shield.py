@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 import posixpath
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
@@ -53,6 +54,7 @@ Action = Literal["allow", "warn", "ask", "block"]
 Multi = Literal["risky", "all"]
 CRITICAL = 0.9
 HISTORY_SIZE = 20
+DECISIONS = 1024  # command lines whose findings a shield keeps
 
 
 @attrs.frozen
@@ -181,6 +183,7 @@ class UnixShield:
         self.multi: Multi = multi
         self.max_length = positive_int("max_length", max_length)
         self.max_commands = positive_int("max_commands", max_commands)
+        self._decisions: OrderedDict[tuple[object, ...], Finding] = OrderedDict()
         self._by_text = {p.text: p for p in self.bash_patterns}
         self._by_name: dict[str, list[tuple[int, ShellPattern]]] = {}
         for i, p in enumerate(self.bash_patterns):  # a pattern can only match its name
@@ -197,6 +200,7 @@ class UnixShield:
         """The same shield, told the registry's declared roles."""
         other = copy.copy(self)
         other.roles = {**self.roles, **roles}
+        other._decisions = OrderedDict()
         return other
 
     def role(self, tool: str) -> str:
@@ -240,12 +244,10 @@ class UnixShield:
             command = _command_text(input)
             if command is None:
                 return Finding(0.0, "")
-            script = self.script(command, ws)
-            found += self._pattern_findings(script)
-            found += findings(script, ws, self.options, downloaded, escaped)
-            if facts.files:
-                found += self._flow(script, ws, facts)
-            return strongest(found)
+            best = self._readings(command, ws, frozenset(downloaded), escaped)
+            if not facts.files:
+                return best
+            return strongest([best, *self._flow(self.script(command, ws), ws, facts)])
         for path in _paths(input):
             patterns = self.path_patterns.get(tool)
             if patterns is None:  # a writer by role (write_file, …) is judged as Write
@@ -276,6 +278,23 @@ class UnixShield:
             return [posixpath.normpath(p) for p in _paths(input)
                     if not p.startswith(("/", "~")) and posixpath.normpath(p) != "."]
         return []
+
+    def _readings(self, command: str, workspace: str, downloaded: frozenset[str],
+                  escaped: frozenset[str]) -> Finding:
+        """The strongest pattern or rule finding of a command line, kept: a text seen again
+        (the same workspace, downloads and links) is decided without reading it again."""
+        key = (command, workspace, downloaded, escaped)
+        kept = self._decisions.get(key)
+        if kept is not None:
+            self._decisions.move_to_end(key)
+            return kept
+        script = self.script(command, workspace)
+        found = strongest(self._pattern_findings(script) + findings(
+            script, workspace, self.options, downloaded, escaped))
+        self._decisions[key] = found
+        if len(self._decisions) > DECISIONS:
+            self._decisions.popitem(last=False)
+        return found
 
     def _judge(self, code: str, workspace: str) -> tuple[float, str]:
         script = self.script(code, workspace)
@@ -366,7 +385,7 @@ class UnixShield:
         return best
 
     def downloaded(self, history: Sequence[CallRecord], workspace: str | None = None
-                   ) -> set[str]:
+                   ) -> frozenset[str]:
         """Files earlier shell calls downloaded (running one is a download-then-execute)."""
         return self.facts_of(history, workspace).downloads()
 
@@ -376,10 +395,15 @@ class UnixShield:
     ) -> ShieldDecision:
         ws = workspace or self.workspace
         facts = self.facts_of(history, ws)
-        single = self.single(tool, input, ws, facts.downloads(), facts, escaped)
-        counted = [h for h in history if h.tool == tool and (
-            self.multi == "all" or h.score >= self.warn_threshold)]
-        multi = multi_score(len(counted))
+        single = self.single(tool, input, ws, facts.downloaded, facts, escaped)
+        if not history:  # the common first call: nothing else to weigh
+            return self._decision(single.score, single.reason)
+        if len(facts.recent) == len(history):  # kept by the layer: no need to count
+            counted = facts.counts.get(tool, (0, 0))[0 if self.multi == "all" else 1]
+        else:
+            counted = sum(1 for h in history if h.tool == tool and (
+                self.multi == "all" or h.score >= self.warn_threshold))
+        multi = multi_score(counted)
         combo, combo_reason = self.combo(tool, input, history, ws, facts)
         score = round(min(1.0, single.score + 0.5 * multi + 0.3 * combo), 9)
         parts = [single.reason] if single.reason else []
@@ -387,8 +411,13 @@ class UnixShield:
             parts.append(combo_reason)
         if multi:
             risky = " risky" if self.multi == "risky" else ""
-            parts.append(f"{len(counted)} earlier{risky} {tool} call(s)")
-        reason = ", ".join(parts) or "no risk found"
+            parts.append(f"{counted} earlier{risky} {tool} call(s)")
+        return self._decision(score, ", ".join(parts))
+
+    def _decision(self, score: float, reason: str) -> ShieldDecision:
+        if score <= 0:
+            return ShieldDecision("allow", 0.0, reason or "no risk found")
+        reason = reason or "no risk found"
         if score >= CRITICAL:
             return ShieldDecision("block", score, f"{reason} (critical, risk {score:.2f})")
         if score >= self.block_threshold:

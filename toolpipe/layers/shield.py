@@ -183,9 +183,12 @@ class SafetyShieldMiddleware:
             # the reason quotes the command: scrubbed, as every event and log line is
             yield Emit(ShieldWarning(tool, decision.score, _SCRUB.redact(decision.reason)))
         result = yield from next(ctx)
+        facts = self._facts(ctx, history)
+        if facts is not None:
+            risky = decision.score >= self.shield.warn_threshold  # type: ignore[attr-defined]
+            facts = facts.recorded(tool, risky, self.history_size)
         yield HistoryAppend(self.namespace, CallRecord(
-            tool, ctx.input, not result.is_error, decision.score,
-            self._facts(ctx, history)), self.history_size)
+            tool, ctx.input, not result.is_error, decision.score, facts), self.history_size)
         return result
 
     def _facts(self, ctx: DispatchContext, history: Sequence[CallRecord]

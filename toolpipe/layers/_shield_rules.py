@@ -29,6 +29,7 @@ from toolpipe.shell import (
     analyse,
     classify,
     effects,
+    holds_secrets,
     irreversible,
     sends,
 )
@@ -149,7 +150,25 @@ def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     return Finding(score, _at(e, p, "sends")) if score else None
 
 
+def _recursive(cmd: Command) -> bool:
+    """Does it read the folders it is given, and everything in them?"""
+    texts = {a.text for a in cmd.args}
+    short = {c for t in texts if t.startswith("-") and not t.startswith("--") for c in t[1:]}
+    if cmd.name in ("rg", "ag", "ack", "tar", "zip", "7z", "rsync"):
+        return True
+    if cmd.name in ("grep", "egrep", "fgrep", "zgrep"):
+        return bool(short & {"r", "R"} or texts & {"--recursive", "--dereference-recursive"})
+    if cmd.name in ("cp", "scp"):
+        return bool(short & {"r", "R", "a"} or texts & {"--recursive", "--archive"})
+    return False
+
+
 def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if p is not None and p.kind in ("outside", "root") and e.word is not None and (
+            e.word.known and holds_secrets(p.path) and _recursive(e.command)):
+        verb = "sends" if s.networked else "reads"
+        return Finding(1.0 if s.networked else 0.5, _at(e, p, f"{verb} everything in a "
+                                                              f"folder that holds secrets,"))
     if p is not None and p.kind not in ("system", "persistence", "secret"):
         return None
     networked = s.networked
@@ -216,6 +235,7 @@ RULES: dict[str, Rule] = {
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
              "unparsed": 0.5, "socket": 0.5}
 _OFFSITE = frozenset(IRREVERSIBLE)
+_ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
 _PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su", "sudo", "doas",
                                "runuser", "machinectl"})
 
@@ -236,6 +256,8 @@ def _place(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
            ) -> Place | None:
     if effect.word is None:
         return None
+    if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
+        return Place("scratch", effect.word.shown)
     place = classify(effect.word, effect.command.cwd, workspace)
     if escaped and effect.word.known and place.kind in ("workspace", "secret"):
         k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
@@ -354,6 +376,8 @@ def _offsite(cmd: Command) -> list[Finding]:
     """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
     away, root granted, services killed."""
     texts = [a.text for a in cmd.args]
+    if _ASKS_FOR_HELP & set(texts):
+        return []  # prints its usage and acts on nothing
     if sum(len(t) + 1 for t in texts) > MAX_JOINED:
         return [Finding(0.6, f"arguments too long to judge ({cmd.located()})")]
     row = irreversible(cmd.name, texts, cmd.cwd)

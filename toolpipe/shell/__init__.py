@@ -64,6 +64,7 @@ from toolpipe.shell._model import Script as Script
 from toolpipe.shell._parse import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
+from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
 from toolpipe.shell._table import irreversible as irreversible
@@ -93,6 +94,7 @@ __all__ = [
     "analyse",
     "classify",
     "effects",
+    "holds_secrets",
     "irreversible",
     "sends",
     "shell_writes",

@@ -25,13 +25,18 @@ from toolpipe.shell._wrappers import PEELED, SHELLS
 # Words tree-sitter-bash can leave in command position (`time { … }` becomes a command
 # named `{`); what follows them is read again as the command it is.
 RESERVED = frozenset({"{", "}", "(", ")", "coproc", "then", "do", "done", "fi", "else",
-                      "elif", "esac", "in", "function", "select", "!", "time", "until",
-                      "while", "if"})
+                      "elif", "esac", "in", "function", "select", "!", "until", "while",
+                      "if"})
 # Programs with a modelled effect: one of them among an unknown program's arguments is
 # read as the command it would run.
 RUNNABLE = (frozenset(_HANDLERS) | PEELED | SHELLS | frozenset(LANGUAGES) | frozenset(CODE)
             | frozenset(IRREVERSIBLE) | POWER)
-KNOWN = INERT | RUNNABLE | RESERVED
+KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
+
+
+def modelled(name: str) -> bool:
+    """Does the wing know what this program does (``mkfs.xfs`` is one of ``mkfs``)?"""
+    return name in RUNNABLE or name.startswith("mkfs.")
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
 _SHELLISH = re.compile(r"[\s;|&]")
 MAX_CANDIDATES = 6
@@ -114,7 +119,7 @@ class _Carriers(_Functions):
         if name in CODE:
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.nested(code, (*where, label))
-        if name and name not in KNOWN and name not in self.functions:
+        if name and name not in KNOWN and not modelled(name) and name not in self.functions:
             self.unknown_program(cmd, where)
 
 
@@ -122,7 +127,7 @@ class _Carriers(_Functions):
         label = f"argument of {cmd.name}"
         args = cmd.args
         for k, a in enumerate(args):
-            if not a.text.startswith("-") and _base(a) in RUNNABLE:
+            if not a.text.startswith("-") and modelled(_base(a)):
                 self.run(tuple(args[k:]), (), (), label)
                 break
         for a in args:

@@ -185,8 +185,14 @@ def _tar(cmd: Command) -> list[Effect]:
         return out
     if flags & {"x", "--extract", "--get"}:
         into = values.get("C") or values.get("--directory") or literal(".")
-        base = into.text.rstrip("/") + "/" if into.known else into.text
-        return [Effect("write", cmd, Word(base + "\x00", into.raw, tame=True),
+        if not into.known:
+            return [Effect("write", cmd, into, detail="extracts")]
+        base = into.text.rstrip("/") + "/"
+        # names it cannot know: under a folder of the workspace they are files inside it;
+        # under an absolute folder, anything there (`-C /` overwrites the system)
+        inside = not base.startswith(("/", "~"))
+        return [Effect("write", cmd, Word(base + ("{}" if inside else "\x00"),
+                                          "<files from the archive>", tame=True),
                        detail="extracts")]
     return []
 

@@ -15,7 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolpipe.shell._carried import _Carriers, unreserved
+import attrs
+
+from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _echoed, _unknown_of, _unquoted
 from toolpipe.shell._model import Command, Redirect, Script
@@ -215,6 +217,12 @@ class _Walk(_Carriers):
         if self.out.aliases:
             argv = self.aliased(argv)
         peeled = peel(argv, upstream)
+        if peeled.wrappers and peeled.argv and peeled.argv[0].text in RESERVED:
+            inner, _ = unreserved(peeled.argv)  # `time -p { … }`: after the wrapper
+            again = peel(inner, upstream)
+            peeled = attrs.evolve(again, wrappers=peeled.wrappers + again.wrappers,
+                                  privileged=peeled.privileged or again.privileged,
+                                  codes=peeled.codes + again.codes)
         cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, self.cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)

@@ -48,6 +48,9 @@ _SECRET_NAMES = re.compile(
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
     r"[\w.-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
     r"wallet\.dat)$")
+# Names next to secrets that hold none: public keys, known hosts, templates of .env files.
+_NOT_SECRET = re.compile(r"(\.pub|/known_hosts(\.old)?|\.env\.(example|sample|template|"
+                         r"dist|defaults|tmpl|schema|ci)|\.(crt|cert|csr))$")
 _PERSISTENCE = re.compile(
     r"^(~|/root|/home/[^/]+)/(\.(bash|zsh)rc|\.bash_profile|\.bash_login|\.bash_logout|"
     r"\.profile|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.cshrc|\.tcshrc|\.inputrc|"
@@ -156,7 +159,8 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
             return Place("workspace-root" if partial or not inner else "workspace", shown)
         if partial and not tame:
             return Place("workspace", shown)
-        return Place("secret" if _SECRET_NAMES.search(inner) else "workspace", shown)
+        secret = _SECRET_NAMES.search(inner) and not _NOT_SECRET.search(inner)
+        return Place("secret" if secret else "workspace", shown)
     if path.startswith("@"):
         return Place("outside", shown)
     if path.startswith("/dev/"):
@@ -171,8 +175,8 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
             return Place("root", shown)
         if _PERSISTENCE.match(home):
             return Place("persistence", shown)
-        if any(home == s or home.startswith(s + "/") for s in _SECRET_HOME) or (
-                _SECRET_NAMES.search(home) and not home.endswith(".pub")):
+        if (any(home == s or home.startswith(s + "/") for s in _SECRET_HOME) or
+                _SECRET_NAMES.search(home)) and not _NOT_SECRET.search(home):
             return Place("secret", shown)
         if bare.startswith("/root"):
             return Place("system", shown)
@@ -194,3 +198,13 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
     if any(bare.startswith(s + "/") for s in SYSTEM):
         return Place("system", shown)
     return Place("outside", shown)
+
+
+def holds_secrets(path: str) -> bool:
+    """Is this folder above a place that holds secrets (``~``, ``~/.config``, ``/etc``)?
+    Reading it recursively reads them too."""
+    bare = path.rstrip("/") or "/"
+    home = _home_relative(bare) if bare.startswith(("~", "/root", "/home", "/Users")) else None
+    if home is not None:
+        return any(s == home or s.startswith(home.rstrip("/") + "/") for s in _SECRET_HOME)
+    return bare in ("/", "/etc", "/root", "/home", "/Users", "/var", "/var/lib", "/opt")

@@ -250,6 +250,9 @@ def _kill(cmd: Command) -> list[Effect]:
 @handles(*POWER, "init", "telinit", "systemctl")
 def _power(cmd: Command) -> list[Effect]:
     texts = [a.text for a in cmd.args]
+    if ({"--help", "--version", "-h"} & set(texts) and cmd.name != "shutdown") or (
+            cmd.name == "shutdown" and {"--help", "--version"} & set(texts)):
+        return []  # prints its usage (shutdown -h is halt: only the long options)
     if cmd.name in POWER or (cmd.name in ("init", "telinit") and texts[:1] in (["0"], ["6"])):
         return [Effect("power", cmd)]
     if cmd.name == "systemctl" and set(texts) & {"poweroff", "reboot", "halt", "kexec"}:

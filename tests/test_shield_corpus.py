@@ -4,7 +4,9 @@
 stopped: blocked, or asked about), risk signals (``?``: must at least be warned about) and
 harmless look-alikes (``-``: must not be blocked). ``classes.txt`` is written as templates
 with payload pools (one variant per payload). ``holdout.txt`` and ``classes-holdout.txt``
-were written before the rules for their families and are not tuned on.
+were written before the rules for their families (the second was tuned on, by class, after
+its first run: see docs/layers/safety_shield.md); ``classes-fresh.txt`` was written after
+that and never tuned on.
 
 The bar: no attack allowed or merely warned about, no signal allowed; at least 95% of the
 attacks blocked or asked in each family; no look-alike blocked, and at most 5% of them
@@ -117,7 +119,7 @@ def check(table: dict[str, collections.Counter[str]]) -> list[str]:
     return problems
 
 
-FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt"]
+FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "classes-fresh.txt"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -39,7 +39,11 @@ class FileFact:
 class SessionFacts:
     files: Mapping[str, FileFact] = attrs.field(factory=dict)
     fired: frozenset[int] = frozenset()  # combo rules whose first step an earlier call took
-    downloaded: frozenset[str] = frozenset()  # the files of ``files`` that were downloaded
+    # indexes of ``files``, kept as they change: downloaded files, copies of secrets, and
+    # files run without being named (git hooks, conftest.py, sitecustomize.py, *.pth)
+    downloaded: frozenset[str] = frozenset()
+    secrets: frozenset[str] = frozenset()
+    special: frozenset[str] = frozenset()
     # the calls the history holds, oldest first, (tool, risky), and how many of each tool's
     # there are (all, risky): the multi-call term without counting the history again
     recent: tuple[tuple[str, bool], ...] = ()
@@ -64,16 +68,30 @@ class SessionFacts:
         files.update(new)
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
-        downloaded = self.downloaded & files.keys() - {
-            k for k, f in new.items() if f.origin != "download"}
-        downloaded |= {k for k, f in new.items() if f.origin == "download"}
-        return attrs.evolve(self, files=files, downloaded=frozenset(downloaded))
+        gone = (self.files.keys() | new.keys()) - files.keys()
+        return attrs.evolve(
+            self, files=files,
+            downloaded=_index(self.downloaded, new, gone, lambda k, f: f.origin == "download"),
+            secrets=_index(self.secrets, new, gone, lambda k, f: f.origin == "secret"),
+            special=_index(self.special, new, gone, lambda k, f: _special(k)))
 
     def downloads(self) -> frozenset[str]:
         return self.downloaded
 
 
 EMPTY = SessionFacts()
+
+
+def _index(old: frozenset[str], new: Mapping[str, FileFact], gone: set[str],
+           belongs: Callable[[str, FileFact], bool]) -> frozenset[str]:
+    kept = (old - new.keys()) - gone
+    return frozenset(kept | {k for k, f in new.items() if belongs(k, f)})
+
+
+def _special(path: str) -> bool:
+    name = posixpath.basename(path)
+    return ("/.git/hooks/" in "/" + path or name in (
+        "conftest.py", "sitecustomize.py", "usercustomize.py") or name.endswith(".pth"))
 
 
 def key(path: str, cwd: str | None, workspace: str) -> str:
@@ -191,12 +209,12 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
         found.append((key("package.json", where, workspace), "npm"))
     elif cmd.name == "git" and set(texts) & _HOOKED:
-        found += [(p, "file") for p in facts.files if "/.git/hooks/" in "/" + p]
+        found += [(p, "file") for p in facts.special if "/.git/hooks/" in "/" + p]
     if cmd.name in ("pytest", "py.test", "tox") or (
             cmd.name.startswith("python") and "pytest" in texts):
-        found += [(p, "python") for p in facts.files if p.endswith("conftest.py")]
+        found += [(p, "python") for p in facts.special if p.endswith("conftest.py")]
     if cmd.name.startswith("python"):
-        found += [(p, "python") for p in facts.files
+        found += [(p, "python") for p in facts.special
                   if posixpath.basename(p) in ("sitecustomize.py", "usercustomize.py")
                   or p.endswith(".pth")]
     out = []
@@ -252,7 +270,7 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                  ) -> Iterable[tuple[str, Command]]:
     """Copies of secrets (made by earlier calls) this line reads or sends while it talks
     to the network."""
-    if not any(f.origin == "secret" for f in facts.files.values()):
+    if not facts.secrets:
         return
     for cmd in script.commands:
         if not (script.networked or sends(cmd)):

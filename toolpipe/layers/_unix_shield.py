@@ -184,6 +184,10 @@ class UnixShield:
         self.max_length = positive_int("max_length", max_length)
         self.max_commands = positive_int("max_commands", max_commands)
         self._decisions: OrderedDict[tuple[object, ...], Finding] = OrderedDict()
+        self._mentioned: dict[tuple[str, ...], bool] = {}
+        # the session's files each kept finding was made with (the same object: unchanged)
+        self._flows: OrderedDict[tuple[str, ...], tuple[object, list[Finding]]] = (
+            OrderedDict())
         self._by_text = {p.text: p for p in self.bash_patterns}
         self._by_name: dict[str, list[tuple[int, ShellPattern]]] = {}
         for i, p in enumerate(self.bash_patterns):  # a pattern can only match its name
@@ -201,6 +205,8 @@ class UnixShield:
         other = copy.copy(self)
         other.roles = {**self.roles, **roles}
         other._decisions = OrderedDict()
+        other._flows = OrderedDict()
+        other._mentioned = {}
         return other
 
     def role(self, tool: str) -> str:
@@ -247,7 +253,8 @@ class UnixShield:
             best = self._readings(command, ws, frozenset(downloaded), escaped)
             if not facts.files:
                 return best
-            return strongest([best, *self._flow(self.script(command, ws), ws, facts)])
+            flowed = self._flowed(command, ws, facts)
+            return strongest([best, *flowed]) if flowed else best
         for path in _paths(input):
             patterns = self.path_patterns.get(tool)
             if patterns is None:  # a writer by role (write_file, …) is judged as Write
@@ -294,6 +301,18 @@ class UnixShield:
         self._decisions[key] = found
         if len(self._decisions) > DECISIONS:
             self._decisions.popitem(last=False)
+        return found
+
+    def _flowed(self, command: str, workspace: str, facts: SessionFacts) -> list[Finding]:
+        """``_flow``'s findings, kept while the session's files stay the same."""
+        key = ("flow", command, workspace)
+        kept = self._flows.get(key)
+        if kept is not None and kept[0] is facts.files:
+            return kept[1]
+        found = self._flow(self.script(command, workspace), workspace, facts)
+        self._flows[key] = (facts.files, found)
+        if len(self._flows) > DECISIONS:
+            self._flows.popitem(last=False)
         return found
 
     def _judge(self, code: str, workspace: str) -> tuple[float, str]:
@@ -366,8 +385,15 @@ class UnixShield:
         command = _command_text(input)
         if command is None:
             return False
-        return _mentions(self._by_text[pattern_text], command, workspace, self.max_length,
-                         self.max_commands)
+        key = ("mentions", pattern_text, command, workspace)
+        kept = self._mentioned.get(key)
+        if kept is None:
+            kept = self._mentioned[key] = _mentions(
+                self._by_text[pattern_text], command, workspace, self.max_length,
+                self.max_commands)
+            if len(self._mentioned) > DECISIONS:
+                self._mentioned.pop(next(iter(self._mentioned)))
+        return kept
 
     def combo(self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],
               workspace: str | None = None, facts: SessionFacts | None = None
@@ -377,8 +403,11 @@ class UnixShield:
         if not history:
             return best
         fired = (facts if facts is not None else self.facts_of(history, ws)).fired
-        for i, rule in enumerate(self.combos):
-            if rule.score <= best[0] or i not in fired:
+        for i in sorted(fired):
+            if i >= len(self.combos):
+                continue  # facts another shield kept
+            rule = self.combos[i]
+            if rule.score <= best[0]:
                 continue
             if self._triggers(tool, input, rule.second, ws):
                 best = (rule.score, rule.reason)
@@ -404,7 +433,10 @@ class UnixShield:
             counted = sum(1 for h in history if h.tool == tool and (
                 self.multi == "all" or h.score >= self.warn_threshold))
         multi = multi_score(counted)
-        combo, combo_reason = self.combo(tool, input, history, ws, facts)
+        combo, combo_reason = self.combo(tool, input, history, ws, facts) if (
+            facts.fired) else (0.0, "")
+        if not multi and not combo:
+            return self._decision(single.score, single.reason)
         score = round(min(1.0, single.score + 0.5 * multi + 0.3 * combo), 9)
         parts = [single.reason] if single.reason else []
         if combo:

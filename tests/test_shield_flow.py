@@ -109,8 +109,8 @@ def test_the_check_catches_a_shield_that_forgets(monkeypatch):
     """With the facts not kept, write-then-run sequences pass: the test can fail."""
     monkeypatch.setattr(_shield_flow, "written_by_tool", lambda *a, **k: {})
     monkeypatch.setattr(_shield_flow, "written_by_shell", lambda *a, **k: {})
-    monkeypatch.setattr("toolpipe.layers._unix_shield.written_by_tool", lambda *a, **k: {})
-    monkeypatch.setattr("toolpipe.layers._unix_shield.written_by_shell", lambda *a, **k: {})
+    monkeypatch.setattr("toolpipe.layers._shield_session.written_by_tool", lambda *a, **k: {})
+    monkeypatch.setattr("toolpipe.layers._shield_session.written_by_shell", lambda *a, **k: {})
     passed = [line for f, calls, mark, line in SEQUENCES
               if mark == "!" and play(calls)[-1][0] == "ran"]
     assert len(passed) >= 10

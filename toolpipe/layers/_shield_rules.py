@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 
 from toolpipe.layers._shield_patterns import ShellPattern
+from toolpipe.layers._shield_places import OFFSITE, offsite, place_of
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
-    IRREVERSIBLE,
-    MAX_JOINED,
     NETWORK_SOURCES,
     Command,
     Effect,
@@ -30,7 +29,6 @@ from toolpipe.shell import (
     classify,
     effects,
     holds_secrets,
-    irreversible,
     sends,
 )
 
@@ -234,8 +232,6 @@ RULES: dict[str, Rule] = {
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
              "unparsed": 0.5, "socket": 0.5}
-_OFFSITE = frozenset(IRREVERSIBLE)
-_ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
 _PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su", "sudo", "doas",
                                "runuser", "machinectl"})
 
@@ -250,43 +246,6 @@ def problem_score(problem: Problem, script: Script) -> Finding:
             return Finding(0.9, f"runs decoded {what}: {text}")
         return Finding(0.6, text)
     return Finding(_PROBLEMS.get(problem.kind, 0.5), text)
-
-
-def _place(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
-           ) -> Place | None:
-    if effect.word is None:
-        return None
-    if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
-        return Place("scratch", effect.word.shown)
-    place = classify(effect.word, effect.command.cwd, workspace)
-    if escaped and effect.word.known and place.kind in ("workspace", "secret"):
-        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
-        if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
-            return Place("outside", f"{place.path} (a link out of the workspace)")
-    return place
-
-
-def link_checks(script: Script, workspace: str) -> list[str]:
-    """Paths inside the workspace, by their spelling, that a risky effect goes through:
-    the real filesystem says whether a link takes one out (a deletion without a trailing
-    slash removes the link itself: its folder is what counts)."""
-    out: list[str] = []
-    for cmd in script.commands:
-        for e in effects(cmd):
-            if e.kind not in ("delete", "write", "mode", "owner", "send") or e.word is None:
-                continue
-            w = e.word
-            text = w.text.split("\x00", 1)[0]
-            if w.glob:
-                text = text[:min((text.find(c) for c in "*?[" if c in text), default=len(text))]
-            if e.kind == "delete" and text == w.text and not text.endswith("/"):
-                text = posixpath.dirname(text.rstrip("/"))
-            if text.startswith(("/", "~", "$", "-")) or cmd.cwd is None:
-                continue
-            k = posixpath.normpath(posixpath.join(cmd.cwd or ".", text))
-            if k not in (".", "") and not k.startswith("../") and k not in out:
-                out.append(k)
-    return out[:16]
 
 
 def _dynamic_target(cmd: Command, workspace: str) -> Finding | None:
@@ -350,8 +309,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             found = _dynamic_target(cmd, workspace)
             if found is not None:
                 out.append(found)
-        if cmd.name in _OFFSITE:
-            out += _offsite(cmd)
+        if cmd.name in OFFSITE:
+            out += [Finding(score, reason) for score, reason in offsite(cmd)]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
                 a.text.startswith("-") or a.text == "root" for a in cmd.args):
             out.append(Finding(0.5, f"opens a privileged shell ({cmd.located()})"))
@@ -364,24 +323,12 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             rule = RULES.get(e.kind)
             if rule is None:
                 continue
-            found = rule(e, _place(e, workspace, escaped), script, options)
+            found = rule(e, place_of(e, workspace, escaped), script, options)
             if found is not None and found.score > 0:
                 out.append(found)
         if cmd.name in DOWNLOADERS:
             fetched |= downloads(Script(script.text, (cmd,), (), workspace), workspace)
     return out
-
-
-def _offsite(cmd: Command) -> list[Finding]:
-    """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
-    away, root granted, services killed."""
-    texts = [a.text for a in cmd.args]
-    if _ASKS_FOR_HELP & set(texts):
-        return []  # prints its usage and acts on nothing
-    if sum(len(t) + 1 for t in texts) > MAX_JOINED:
-        return [Finding(0.6, f"arguments too long to judge ({cmd.located()})")]
-    row = irreversible(cmd.name, texts, cmd.cwd)
-    return [Finding(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
 
 def strongest(found: Sequence[Finding]) -> Finding:

@@ -21,11 +21,6 @@ from toolpipe.errors import ConfigError
 from toolpipe.layers._shield_flow import (
     EMPTY,
     SessionFacts,
-    judged,
-    runs,
-    sent_secrets,
-    written_by_shell,
-    written_by_tool,
 )
 from toolpipe.layers._shield_patterns import (
     DEFAULT_BASH,
@@ -42,10 +37,11 @@ from toolpipe.layers._shield_rules import (
     _analysed,
     _mentions,
     findings,
-    link_checks,
     strongest,
 )
-from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
+from toolpipe.layers._shield_session import DECISIONS as DECISIONS
+from toolpipe.layers._shield_session import CallRecord as CallRecord
+from toolpipe.layers._shield_session import _command_text, _paths, _SessionReading
 from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
 from toolpipe.shell import MAX_COMMANDS, Place, Script, classify
@@ -54,7 +50,6 @@ Action = Literal["allow", "warn", "ask", "block"]
 Multi = Literal["risky", "all"]
 CRITICAL = 0.9
 HISTORY_SIZE = 20
-DECISIONS = 1024  # command lines whose findings a shield keeps
 
 
 @attrs.frozen
@@ -62,18 +57,6 @@ class ShieldDecision:
     action: Action
     score: float
     reason: str = ""
-
-
-@attrs.frozen
-class CallRecord:
-    """An admitted call, as the shield's history keeps it (``score``: its shield risk;
-    ``facts``: the session's data flow after it, see ``_shield_flow``)."""
-
-    tool: str
-    input: Mapping[str, Any]
-    success: bool
-    score: float = 0.0
-    facts: SessionFacts | None = attrs.field(default=None, eq=False, repr=False)
 
 
 class ToolSafetyShield(Protocol):
@@ -84,25 +67,6 @@ class ToolSafetyShield(Protocol):
 
 _FILE_WRITE = {"persistence": 0.9, "system": 0.8, "secret": 0.8, "root": 0.9, "device": 1.0,
                "outside": 0.5}
-
-
-def _command_text(input: Mapping[str, Any]) -> str | None:
-    """The command a shell tool was given: ``command``/``cmd``, a list of commands
-    (``commands``, as LangChain's shell tool takes), a ``script``; failing those, every
-    string the call holds, one per line (fail closed: an input we cannot read is read
-    whole, never skipped)."""
-    for field in (*COMMAND_FIELDS, "commands", "script", "shell_command", "code", "input"):
-        value = input.get(field)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
-            return "\n".join(value)
-    strings = [v for v in input.values() if isinstance(v, str)]
-    return "\n".join(strings) if strings else None
-
-
-def _paths(input: Mapping[str, Any]) -> list[str]:
-    return [v for f in PATH_FIELDS if isinstance(v := input.get(f), str)]
 
 
 # --- the shield -------------------------------------------------------------------------------
@@ -120,7 +84,7 @@ def multi_score(prior_same_tool: int) -> float:
     )
 
 
-class UnixShield:
+class UnixShield(_SessionReading):
     """The default shield: shell facts and rules, Bash/Write/Edit patterns, combos.
 
     ``write_tools``: file tools whose ``path`` is a file they write, classified like a shell
@@ -273,19 +237,6 @@ class UnixShield:
                     found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
         return strongest(found)
 
-    def link_checks(self, tool: str, input: Mapping[str, Any], workspace: str | None = None
-                    ) -> list[str]:
-        """Paths of this call to look up on the real filesystem before deciding (each
-        relative to the workspace): a link there may lead out of it."""
-        ws = workspace or self.workspace
-        if self.is_shell(tool):
-            command = _command_text(input)
-            return [] if command is None else link_checks(self.script(command, ws), ws)
-        if self.is_write(tool):
-            return [posixpath.normpath(p) for p in _paths(input)
-                    if not p.startswith(("/", "~")) and posixpath.normpath(p) != "."]
-        return []
-
     def _readings(self, command: str, workspace: str, downloaded: frozenset[str],
                   escaped: frozenset[str]) -> Finding:
         """The strongest pattern or rule finding of a command line, kept: a text seen again
@@ -302,67 +253,6 @@ class UnixShield:
         if len(self._decisions) > DECISIONS:
             self._decisions.popitem(last=False)
         return found
-
-    def _flowed(self, command: str, workspace: str, facts: SessionFacts) -> list[Finding]:
-        """``_flow``'s findings, kept while the session's files stay the same."""
-        key = ("flow", command, workspace)
-        kept = self._flows.get(key)
-        if kept is not None and kept[0] is facts.files:
-            return kept[1]
-        found = self._flow(self.script(command, workspace), workspace, facts)
-        self._flows[key] = (facts.files, found)
-        if len(self._flows) > DECISIONS:
-            self._flows.popitem(last=False)
-        return found
-
-    def _judge(self, code: str, workspace: str) -> tuple[float, str]:
-        script = self.script(code, workspace)
-        best = strongest(self._pattern_findings(script) + findings(script, workspace,
-                                                                   self.options))
-        return best.score, best.reason
-
-    def _flow(self, script: Script, workspace: str, facts: SessionFacts) -> list[Finding]:
-        """Files earlier calls wrote, run or sent by this one."""
-        out: list[Finding] = []
-        for cmd in script.commands:
-            for path, fact, how in runs(cmd, workspace, facts):
-                found = judged(path, fact, how, lambda code, _how: self._judge(code,
-                                                                               workspace))
-                if found is not None:
-                    out.append(Finding(found[0], f"{found[1]} ({cmd.located()})"))
-        for path, cmd in sent_secrets(script, workspace, facts):
-            out.append(Finding(1.0, f"sends {path}, a copy of a secret made by an earlier "
-                                    f"call ({cmd.located()})"))
-        return out
-
-    def facts_of(self, history: Sequence[CallRecord], workspace: str | None = None
-                 ) -> SessionFacts:
-        """The session's facts: kept by the last record, or (for a history made by hand)
-        gathered from every record."""
-        if history and history[-1].facts is not None:
-            return history[-1].facts
-        facts = EMPTY
-        for record in history:
-            facts = self.after(record.tool, record.input, facts, workspace)
-        return facts
-
-    def after(self, tool: str, input: Mapping[str, Any], facts: SessionFacts,
-              workspace: str | None = None) -> SessionFacts:
-        """The session's facts once this call has run."""
-        ws = workspace or self.workspace
-        fired = {i for i, rule in enumerate(self.combos)
-                 if i not in facts.fired and self._triggers(tool, input, rule.first, ws)}
-        if fired:
-            facts = attrs.evolve(facts, fired=facts.fired | fired)
-        if self.is_shell(tool):
-            command = _command_text(input)
-            if command is not None:
-                facts = facts.with_files(written_by_shell(self.script(command, ws), ws,
-                                                          facts))
-        elif self.is_write(tool):
-            for path in _paths(input):
-                facts = facts.with_files(written_by_tool(input, path, ws, facts))
-        return facts
 
     def _pattern_findings(self, script: Script) -> list[Finding]:
         """The bash patterns some command of the script matches (each once, in order)."""

@@ -4,6 +4,8 @@ rows), in a variable a program runs (``GIT_SSH_COMMAND``, ``PAGER``), after a re
 tree-sitter read as a command name (``time { … }``, ``coproc``), behind an alias or a
 ``hash -p``, and in the arguments of a program the wing does not know.
 
+Loops too: a ``for`` over plain names of the workspace is read once, not once per name.
+
 Fail closed: a program that is neither inert nor modelled is judged at least as strictly
 as any command its arguments hold, as a command line (``acme-run rm -rf /``) or as a string
 (``acme-run 'rm -rf /'``)."""
@@ -13,11 +15,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from toolpipe.shell._effects import _HANDLERS, POWER
-from toolpipe.shell._functions import _Functions
+from toolpipe.shell._expand import _unknown_of
+from toolpipe.shell._functions import _Functions, _matters
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._parse import _text
 from toolpipe.shell._table import CODE, CODE_ENV, FILE_ENV, INERT, IRREVERSIBLE, carried_code
 from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
@@ -93,6 +98,25 @@ class _Carriers(_Functions):
                zero: Word | None = None) -> None:
         raise NotImplementedError  # the walk's
 
+    def for_loop(self, node: Any, upstream: tuple[Command, ...],
+                 redirects: tuple[Redirect, ...]) -> list[Command]:
+        var = node.child_by_field_name("variable")
+        values: list[Word] = []
+        for child in node.children_by_field_name("value"):
+            values += self.words(child)
+        body = node.child_by_field_name("body")
+        if body is None:
+            return []
+        got: list[Command] = []
+        name = _text(var) if var is not None else ""
+        choices = values[:3] if values and len(values) <= 3 else [_unknown_of(values)]
+        if len(choices) > 1 and all(_alike(v, self.cwd) for v in choices):
+            choices = choices[:1]  # `for f in a.txt b.txt`: the body reads the same for each
+        for value in choices:
+            self.env[name] = value
+            got += self.statements(body, upstream, redirects)
+        return got
+
     def aliased(self, argv: tuple[Word, ...]) -> tuple[Word, ...]:
         """``ll /`` after ``alias ll='rm -rf'`` (or ``hash -p /bin/rm ll``)."""
         if argv and argv[0].known and argv[0].text in self.out.aliases:
@@ -152,3 +176,10 @@ class _Carriers(_Functions):
             self.nested(value.text.lstrip("|"), (*self.where, f"${name}"))
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+
+
+def _alike(value: Word, cwd: str | None) -> bool:
+    """A loop value that reads like any other plain name of the workspace: not an option,
+    a number, a program the wing knows, a secret or a path out of the workspace."""
+    return value.known and not modelled(value.text.lower()) and (
+        value.text.lower() not in KNOWN) and not _matters(value, cwd)

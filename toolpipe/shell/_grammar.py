@@ -17,10 +17,9 @@ from typing import Any
 
 import attrs
 
-from toolpipe.shell._carried import KNOWN, RESERVED, _Carriers, modelled, unreserved
+from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _echoed, _unknown_of, _unquoted
-from toolpipe.shell._functions import _matters
+from toolpipe.shell._expand import _echoed, _unquoted
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import (
@@ -341,25 +340,6 @@ class _Walk(_Carriers):
 
 
 
-    def for_loop(self, node: Any, upstream: tuple[Command, ...],
-                 redirects: tuple[Redirect, ...]) -> list[Command]:
-        var = node.child_by_field_name("variable")
-        values: list[Word] = []
-        for child in node.children_by_field_name("value"):
-            values += self.words(child)
-        body = node.child_by_field_name("body")
-        if body is None:
-            return []
-        got: list[Command] = []
-        name = _text(var) if var is not None else ""
-        choices = values[:3] if values and len(values) <= 3 else [_unknown_of(values)]
-        if len(choices) > 1 and all(_alike(v, self.cwd) for v in choices):
-            choices = choices[:1]  # `for f in a.txt b.txt`: the body reads the same for each
-        for value in choices:
-            self.env[name] = value
-            got += self.statements(body, upstream, redirects)
-        return got
-
     def inner(self, where: tuple[str, ...], env: dict[str, Word],
               positional: Sequence[Word] | None = None, defining: bool | None = None
               ) -> _Walk:
@@ -368,13 +348,6 @@ class _Walk(_Carriers):
         return _Walk(self.depth + 1, where, self.out, env,
                      self.positional if positional is None else positional, self.cwd,
                      self.functions, self.defining if defining is None else defining)
-
-
-def _alike(value: Word, cwd: str | None) -> bool:
-    """A loop value that reads like any other plain name of the workspace: not an option,
-    a number, a program the wing knows, a secret or a path out of the workspace."""
-    return value.known and not modelled(value.text.lower()) and (
-        value.text.lower() not in KNOWN) and not _matters(value, cwd)
 
 
 def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,

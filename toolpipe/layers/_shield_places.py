@@ -1,0 +1,71 @@
+"""Where the shield's facts land: each effect's place (with the links the real filesystem
+showed), the paths to ask the filesystem about, and the table's rows of what cannot be
+undone off the machine."""
+
+from __future__ import annotations
+
+import posixpath
+
+from toolpipe.shell import (
+    IRREVERSIBLE,
+    MAX_JOINED,
+    Command,
+    Effect,
+    Place,
+    Script,
+    classify,
+    effects,
+    irreversible,
+)
+
+OFFSITE = frozenset(IRREVERSIBLE)
+_ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
+
+
+def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
+           ) -> Place | None:
+    if effect.word is None:
+        return None
+    if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
+        return Place("scratch", effect.word.shown)
+    place = classify(effect.word, effect.command.cwd, workspace)
+    if escaped and effect.word.known and place.kind in ("workspace", "secret"):
+        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
+        if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
+            return Place("outside", f"{place.path} (a link out of the workspace)")
+    return place
+
+
+def link_checks(script: Script, workspace: str) -> list[str]:
+    """Paths inside the workspace, by their spelling, that a risky effect goes through:
+    the real filesystem says whether a link takes one out (a deletion without a trailing
+    slash removes the link itself: its folder is what counts)."""
+    out: list[str] = []
+    for cmd in script.commands:
+        for e in effects(cmd):
+            if e.kind not in ("delete", "write", "mode", "owner", "send") or e.word is None:
+                continue
+            w = e.word
+            text = w.text.split("\x00", 1)[0]
+            if w.glob:
+                text = text[:min((text.find(c) for c in "*?[" if c in text), default=len(text))]
+            if e.kind == "delete" and text == w.text and not text.endswith("/"):
+                text = posixpath.dirname(text.rstrip("/"))
+            if text.startswith(("/", "~", "$", "-")) or cmd.cwd is None:
+                continue
+            k = posixpath.normpath(posixpath.join(cmd.cwd or ".", text))
+            if k not in (".", "") and not k.startswith("../") and k not in out:
+                out.append(k)
+    return out[:16]
+
+
+def offsite(cmd: Command) -> list[tuple[float, str]]:
+    """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
+    away, root granted, services killed."""
+    texts = [a.text for a in cmd.args]
+    if _ASKS_FOR_HELP & set(texts):
+        return []  # prints its usage and acts on nothing
+    if sum(len(t) + 1 for t in texts) > MAX_JOINED:
+        return [(0.6, f"arguments too long to judge ({cmd.located()})")]
+    row = irreversible(cmd.name, texts, cmd.cwd)
+    return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []

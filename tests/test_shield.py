@@ -390,3 +390,26 @@ def test_warning_events_never_carry_a_raw_secret():
 ])
 def test_a_loop_read_once_for_alike_values_still_sees_each_that_matters(command):
     assert bash(command).action in ("block", "ask")
+
+
+def test_calls_alike_but_for_a_message_are_read_once_and_still_judged():
+    """`log "built $X"` and `log "tested $Y"` read alike; a path or option still counts."""
+    from toolpipe.shell import _functions
+
+    walks = []
+    real = _functions._Functions.call
+
+    def counting(self, name, args):  # type: ignore[no-untyped-def]
+        before = self.out.calls
+        real(self, name, args)
+        walks.extend([name] * (self.out.calls - before))
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(_functions._Functions, "call", counting):
+        script = 'log() { echo "$*" >> build.log; }\nlog "built $X"\nlog "tested $Y"\n'
+        from toolpipe.shell import analyse
+
+        analyse(script)
+    assert walks == ["log"]
+    assert bash('f() { rm -rf "$1"; }\nf "a b $X"\nf "$Y/.."').action == "block"

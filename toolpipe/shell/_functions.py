@@ -10,7 +10,7 @@ from typing import Any
 from toolpipe.shell._expand import _Expansions
 from toolpipe.shell._parse import MAX_CALLS, MAX_DEPTH, _text
 from toolpipe.shell._places import classify
-from toolpipe.shell._words import Word
+from toolpipe.shell._words import UNKNOWN, Word
 
 
 class _Functions(_Expansions):
@@ -79,9 +79,10 @@ _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 def _matters(arg: Word, cwd: str | None) -> bool:
     """Could this argument's value change what a function's body does to the machine?"""
-    if not arg.known:
-        return True
     text = arg.text
+    if not arg.known:  # a message with a value in it reads like any other message
+        plain = text.replace(UNKNOWN, "")
+        return not (" " in plain and "/" not in plain and not plain.startswith("-"))
     if text.startswith(("-", "+")) or text.isdigit() or not text:
         return True
     if " " in text and "/" not in text:

@@ -71,6 +71,8 @@ def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
     """The command behind reserved words tree-sitter left in command position (``time {
     rm -rf /; }`` is read as a command ``{ rm -rf /``; ``coproc NAME { … }``), and the
     first such word ('' if none); a lone closing ``)`` or ``}`` at the end is dropped."""
+    if len(argv) < 2 or (argv[0].text not in RESERVED and argv[-1].text not in (")", "}")):
+        return argv, ""  # the common case
     first = ""
     rest = list(argv)
     while len(rest) > 1 and rest[0].known and rest[0].text in RESERVED:

@@ -132,16 +132,18 @@ class _Expansions:
                 self.words(child)
 
     def words(self, node: Any, split: bool = True) -> list[Word]:
-        if node.type == "command_name" and node.child_count == 1:
-            node = node.children[0]
-        if node.type == "word":
-            text = _text(node)
-            if _PLAIN.fullmatch(text):  # the common case: nothing to expand, quote or split
-                return [Word(text, text, _GLOB.search(text) is not None)]
+        kind = node.type
+        if kind == "command_name" and node.child_count == 1:
+            node = node.child(0)
+            kind = node.type
+        text = _text(node)
+        if kind == "word" and _PLAIN.fullmatch(text):
+            # the common case: nothing to expand, quote or split
+            return [Word(text, text, _GLOB.search(text) is not None)]
         sources: list[str] = []
         segs = self.segments(node, False, sources)
         ifs = self.env.get("IFS")
-        return build(segs, _text(node), sources, split=split,
+        return build(segs, text, sources, split=split,
                      ifs=ifs.text if ifs is not None and ifs.known else IFS)
 
     def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:

@@ -2,7 +2,7 @@ import time
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from interpreters.simulated import SimulatedInterpreter
@@ -135,6 +135,7 @@ _names_st = st.text(alphabet="abcAB_-xyz0", max_size=12)
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_names_st, min_size=1, max_size=30, unique=True), _names_st,
        st.sampled_from([0.0, 0.2, 0.4, 0.7, 1.0]))
+@example(["00"], "00000000000", 0.2)  # a score exactly at the floor (found beside `yes`)
 def test_the_pruned_search_answers_as_the_formula_over_every_candidate(cands, name, floor):
     """best_match skips candidates that cannot win (bounded by 1.1·lcs/longest, filtered
     in rapidfuzz's C loop): the same answer as the formula applied to every name."""

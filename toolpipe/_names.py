@@ -12,6 +12,10 @@ from rapidfuzz.process import extract
 DEFAULT_THRESHOLD = 0.4
 BOUND = 1.1
 """A score is at most this times lcs/longest (the prefix term adds at most a tenth)."""
+CUTOFF_MARGIN = 1e-4
+"""rapidfuzz turns a similarity cutoff into a distance bound with some rounding: a
+candidate exactly at the bound (``0.2/1.1`` for 2 of 11 characters) was dropped with a
+margin of 1e-9. The exact test below still decides; the margin only scores a few more."""
 
 
 def _prefix(a: str, b: str) -> int:
@@ -60,7 +64,7 @@ def best_match(name: str, candidates: tuple[str, ...], floor: float = 0.0
     # only while a candidate could still win.
     hits = extract(query, lowered, scorer=LCSseq.normalized_similarity, limit=None,
                    processor=None,
-                   score_cutoff=floor / BOUND - 1e-9 if floor > 0 else None)
+                   score_cutoff=max(0.0, floor / BOUND - CUTOFF_MARGIN) if floor > 0 else None)
     best: tuple[float, str] | None = None
     for _, normalised, index in hits:
         if BOUND * normalised < max(floor, best[0] if best else 0.0) - 1e-9:

@@ -65,9 +65,7 @@ def one_liners(shield: UnixShield, repeats: int) -> tuple[float, float, float, f
     lines = [render(line) for line in TLDR.read_text().splitlines()]
     best: tuple[float, float, float, float] | None = None
     for r in range(repeats):
-        for cache in (_shield_rules._analysed, _shield_rules._mentions,
-                      _shield_rules._downloads):  # every pass reads the texts anew
-            cache.cache_clear()
+        _shield_rules.clear_caches()  # every pass reads the texts anew
         evals = sorted(timed(lambda c=f"{c} # {r}": shield.evaluate(
             "Bash", {"command": c}, ())) for c in lines)
         parses = sorted(timed(lambda c=c: parse_tree(c)) for c in lines)

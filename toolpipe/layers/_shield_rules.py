@@ -359,14 +359,7 @@ def _mentions(pattern: ShellPattern, command: str, workspace: str, max_length: i
     return any(pattern.matches(c) for c in script.commands)
 
 
-@functools.lru_cache(maxsize=256)
-def _downloads(command: str, workspace: str, max_length: int, max_commands: int
-               ) -> frozenset[str]:
-    return frozenset(downloads(_analysed(command, workspace, max_length, max_commands),
-                               workspace))
-
-
 def clear_caches() -> None:
     """Forget every kept reading (for tests that change how the wing reads)."""
-    for cached in (_analysed, _mentions, _downloads):
+    for cached in (_analysed, _mentions):
         cached.cache_clear()

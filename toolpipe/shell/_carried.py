@@ -37,15 +37,15 @@ RESERVED = frozenset({"{", "}", "(", ")", "coproc", "then", "do", "done", "fi", 
 RUNNABLE = (frozenset(_HANDLERS) | PEELED | SHELLS | frozenset(LANGUAGES) | frozenset(CODE)
             | frozenset(IRREVERSIBLE) | POWER)
 KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
+_QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
+_SHELLISH = re.compile(r"[\s;|&]")
+MAX_CANDIDATES = 6
+_HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 
 
 def modelled(name: str) -> bool:
     """Does the wing know what this program does (``mkfs.xfs`` is one of ``mkfs``)?"""
     return name in RUNNABLE or name.startswith("mkfs.")
-_QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
-_SHELLISH = re.compile(r"[\s;|&]")
-MAX_CANDIDATES = 6
-_HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 
 
 def candidates(text: str) -> list[str]:
@@ -147,7 +147,6 @@ class _Carriers(_Functions):
                 self.nested(code, (*where, label))
         if name and name not in KNOWN and not modelled(name) and name not in self.functions:
             self.unknown_program(cmd, where)
-
 
     def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
         label = f"argument of {cmd.name}"

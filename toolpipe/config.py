@@ -227,6 +227,7 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
     if not isinstance(layers, list) or not layers:
         raise PipelineFileError(f"{source}: no [[layer]] tables: a pipeline needs layers")
     builder = PipelineBuilder()
+    cap = 0  # the tightest output_limit outside the layer being built (0: none)
     for index, table in enumerate(layers):
         where = f"{source}:{lines.line(index)}: layer {index + 1}"
         if not isinstance(table, dict):
@@ -249,6 +250,11 @@ def load_pipeline(text: str, registry: ToolRegistry, *,
                 f"{source}:{lines.line(index, option)}: layer {index + 1} ({name}): option "
                 f"'{option}': {text}" for option, text in problems
             )) from None
+        if isinstance(options, OutputLimitOptions) and options.max_chars > 0:
+            cap = min(cap or options.max_chars, options.max_chars)
+        elif isinstance(options, RedactionOptions) and options.scan_limit is None and cap:
+            # the cap outside keeps `cap` characters: redaction reads those (and a margin)
+            options = attrs.evolve(options, scan_limit=cap)
         try:
             _check_ranges(options)
             layer = build_layer(options, registry)

@@ -8,11 +8,12 @@ detector matches a ``[REDACTED:<kind>]`` label.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from toolpipe._checks import non_negative_int
 from toolpipe.context import DispatchContext
 from toolpipe.errors import ConfigError
 from toolpipe.pipeline import Middleware, Next
@@ -32,18 +33,44 @@ from toolpipe.secrets import shannon_entropy as shannon_entropy
 
 ECHO_LABEL = "[REDACTED:tool_input]"
 
+SCAN_MARGIN = 8192
+"""Characters scanned past what the outer cap keeps: longer than any detector's span (a
+quoted value of 4,096, an entropy run of 1,024), so a secret that starts in what the cap
+keeps is read whole. A private-key block is matched from its BEGIN line, so one cut at the
+window's end is still redacted from its start."""
+
+
+def _windowed(scrub: Callable[[str], str], text: str, limit: int) -> str:
+    """``scrub`` of the head of ``text`` an outer cap of ``limit`` characters keeps, plus
+    ``SCAN_MARGIN``; the rest, which the cap drops, is dropped here unread. Redactions that
+    shorten the head make the window grow until the cap's cut falls in scanned text."""
+    window = limit + SCAN_MARGIN
+    while True:
+        if window >= len(text):
+            return scrub(text)
+        head = scrub(text[:window])
+        if len(head) - SCAN_MARGIN >= limit:
+            return head
+        window *= 2
+
+
 def redact_content(patterns: SecretPatternSet, content: ToolContent,
-                   echoed: Sequence[str] = ()) -> ToolContent:
+                   echoed: Sequence[str] = (), scan_limit: int = 0) -> ToolContent:
     """The content with every secret replaced; ``echoed`` are literal strings (a call's
-    own input values) replaced by ``[REDACTED:tool_input]`` first."""
+    own input values) replaced by ``[REDACTED:tool_input]`` first. ``scan_limit``: an outer
+    cap keeps only that many characters of each text, so only those (and a margin) are
+    read, and the rest is dropped (0: everything is read and kept)."""
     def scrub(text: str) -> str:
         for value in echoed:
             if value in text:
                 text = text.replace(value, ECHO_LABEL)
         return patterns.redact(text)
 
+    def read(text: str) -> str:
+        return _windowed(scrub, text, scan_limit) if scan_limit else scrub(text)
+
     if isinstance(content, TextContent):
-        scrubbed = scrub(content.text)
+        scrubbed = read(content.text)
         return content if scrubbed == content.text else TextContent(scrubbed)
     if isinstance(content, ImageContent):
         return content
@@ -51,7 +78,7 @@ def redact_content(patterns: SecretPatternSet, content: ToolContent,
     changed = False
     for part in content.parts:
         if isinstance(part, TextContent):
-            scrubbed = scrub(part.text)
+            scrubbed = read(part.text)
             if scrubbed != part.text:
                 changed = True
                 part = TextContent(scrubbed)
@@ -92,15 +119,21 @@ class RedactingMiddleware:
     ``echoed_inputs``: ``True`` also replaces each string the call was given (of at least
     ``min_echo`` characters) wherever the output repeats it, ``("password", …)`` only the
     strings under those input fields; for tools that are handed a secret and may print
-    it back (a login step, a ``curl -u``), whatever its shape."""
+    it back (a login step, a ``curl -u``), whatever its shape.
+
+    ``scan_limit``: an output cap outside this layer keeps that many characters, so only
+    those (and ``SCAN_MARGIN`` more) are read; what the cap would drop is dropped here. A
+    pipeline file sets it from the ``output_limit`` layer outside; 0 reads everything."""
 
     name = "redaction"
     patterns: SecretPatternSet
     echoed_inputs: bool | tuple[str, ...]
     min_echo: int
+    scan_limit: int
 
     def __init__(self, patterns: SecretPatternSet | None = None, *,
-                 echoed_inputs: bool | Iterable[str] = False, min_echo: int = 8) -> None:
+                 echoed_inputs: bool | Iterable[str] = False, min_echo: int = 8,
+                 scan_limit: int = 0) -> None:
         if patterns is not None and not isinstance(patterns, SecretPatternSet):
             raise ConfigError(f"patterns must be a SecretPatternSet, got {patterns!r:.60}")
         if not isinstance(echoed_inputs, bool):
@@ -113,7 +146,7 @@ class RedactingMiddleware:
             raise ConfigError(f"min_echo must be a positive int, got {min_echo!r}")
         self.__attrs_init__(
             patterns if patterns is not None else SecretPatternSet.default_common(),
-            echoed_inputs, min_echo)
+            echoed_inputs, min_echo, non_negative_int("scan_limit", scan_limit))
 
     def __repr__(self) -> str:
         return f"RedactingMiddleware(kinds={self.patterns.kinds()})"
@@ -121,7 +154,7 @@ class RedactingMiddleware:
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         result = yield from next(ctx)
         echoed = echoed_values(ctx.input, self.echoed_inputs, self.min_echo)
-        scrubbed = redact_content(self.patterns, result.output, echoed)
+        scrubbed = redact_content(self.patterns, result.output, echoed, self.scan_limit)
         if scrubbed is result.output:
             return result
         return attrs.evolve(result, output=scrubbed)
@@ -137,6 +170,8 @@ class RedactionOptions:
     entropy: bool = True
     patterns: dict[str, str] = attrs.Factory(dict)
     echoed_inputs: list[str] = attrs.Factory(list)  # ["*"]: every input field
+    # None: the max_chars of an output_limit layer outside this one (0: read everything)
+    scan_limit: int | None = None
 
     def build(self, registry: ToolRegistry) -> Middleware:
         patterns = SecretPatternSet.default_common()
@@ -151,4 +186,5 @@ class RedactionOptions:
             True if "*" in self.echoed_inputs else tuple(self.echoed_inputs))
         if echoed == ():
             echoed = False
-        return RedactingMiddleware(patterns, echoed_inputs=echoed)
+        return RedactingMiddleware(patterns, echoed_inputs=echoed,
+                                   scan_limit=self.scan_limit or 0)

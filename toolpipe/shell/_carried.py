@@ -12,7 +12,6 @@ as any command its arguments hold, as a command line (``acme-run rm -rf /``) or 
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -86,7 +85,7 @@ def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
 
 
 def _base(word: Word) -> str:
-    return posixpath.basename(word.text).lower() if word.known else ""
+    return word.text.rpartition("/")[2].lower() if word.known else ""
 
 
 class _Carriers(_Functions):

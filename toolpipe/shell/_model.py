@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import posixpath
 from typing import Literal
 
 import attrs
@@ -67,7 +66,8 @@ class Command:
         """The command's name: the basename of its first word, lower-cased ('' if unknown)."""
         if not self.argv or not self.argv[0].known:
             return ""
-        return posixpath.basename(self.argv[0].text).lower() or self.argv[0].text
+        text = self.argv[0].text
+        return text.rpartition("/")[2].lower() or text
 
     @property
     def args(self) -> tuple[Word, ...]:

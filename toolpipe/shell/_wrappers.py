@@ -41,7 +41,7 @@ class Peeled:
 
 
 def _name(word: Word) -> str:
-    return posixpath.basename(word.text).lower() if word.known else ""
+    return word.text.rpartition("/")[2].lower() if word.known else ""
 
 
 def skip_options(args: Sequence[Word], g: Grammar) -> int:

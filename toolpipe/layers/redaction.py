@@ -29,6 +29,7 @@ from toolpipe.result import (
 )
 from toolpipe.secrets import Matcher as Matcher
 from toolpipe.secrets import SecretPatternSet as SecretPatternSet
+from toolpipe.secrets import redact_echoes
 from toolpipe.secrets import shannon_entropy as shannon_entropy
 
 ECHO_LABEL = "[REDACTED:tool_input]"
@@ -61,9 +62,8 @@ def redact_content(patterns: SecretPatternSet, content: ToolContent,
     cap keeps only that many characters of each text, so only those (and a margin) are
     read, and the rest is dropped (0: everything is read and kept)."""
     def scrub(text: str) -> str:
-        for value in echoed:
-            if value in text:
-                text = text.replace(value, ECHO_LABEL)
+        if echoed:  # as given, or escaped, encoded, cut or wrapped (toolpipe.secrets._echo)
+            text = redact_echoes(text, echoed, ECHO_LABEL)
         return patterns.redact(text)
 
     def read(text: str) -> str:

@@ -23,12 +23,19 @@ import attrs
 
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
+from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._rules import RULES as _RULES
 from toolpipe.secrets._scan import merge as _merge
 from toolpipe.secrets._scan import scan as _scan
 from toolpipe.secrets._scan import shannon_entropy as shannon_entropy
 
-__all__ = ["KINDS", "Matcher", "SecretPatternSet", "shannon_entropy"]
+__all__ = [
+    "KINDS",
+    "Matcher",
+    "SecretPatternSet",
+    "redact_echoes",
+    "shannon_entropy",
+]
 
 # Every label a redaction may write: the detectors' kinds, the entropy guess, "dense" (a
 # text too full of candidates to judge one by one, redacted whole) and "tool_input" (a

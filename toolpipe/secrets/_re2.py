@@ -1,4 +1,5 @@
-"""The one place toolpipe talks to re2: compile a bytes pattern for the scanner.
+"""The one place toolpipe talks to re2: compile a bytes pattern for the scanner, or a text
+pattern to substitute with (echoed inputs).
 
 re2 matches in time linear in the input by construction. Patterns are compiled for bytes
 (Latin-1: a class such as ``[^A-Za-z0-9]`` takes one byte, never a whole UTF-8 character,
@@ -16,6 +17,21 @@ from re2 import _re2
 
 UNANCHORED = re2._Anchor.UNANCHORED
 escape = re2.escape
+
+
+class TextPattern(Protocol):
+    """What the echo matcher uses of a compiled text pattern (``re2.compile``)."""
+
+    def sub(self, repl: str, text: str) -> str: ...
+
+
+def compile_text(pattern: str, ignore_case: bool = False) -> TextPattern:
+    """A text pattern with re's ``sub``, matched in linear time (leftmost-first, as re)."""
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    options.log_errors = False
+    options.case_sensitive = not ignore_case
+    return cast(TextPattern, re2.compile(pattern, options))
 
 
 class Compiled(Protocol):

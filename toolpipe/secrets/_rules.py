@@ -55,11 +55,18 @@ _END = r"(?![A-Za-z0-9_\-])"  # the token ends here
 
 # --- secret-named keys ------------------------------------------------------------------------
 
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass")
+PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass",
+                  # the same label in other languages (NFKC-equal colons below)
+                  "passwort", "kennwort", "contraseña", "senha", "пароль", "密码", "密碼",
+                  "パスワード", "비밀번호", "wachtwoord", "hasło", "lösenord", "parola")
 KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "access_key",
              "access-key", "accesskey", "private_key", "private-key", "privatekey",
              "credential", "credentials", "auth_key", "authkey", "signing_key",
-             "encryption_key", "master_key")
+             "encryption_key", "master_key", "app_key", "license_key", "licence_key",
+             "session_key", "x-amz-signature")
+# Session cookies by name: the value is the login.
+COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
+                "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-.]?(?:key|token|secret|value|string|str))?"
 # A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
 # bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
@@ -69,7 +76,7 @@ _VALUE = (
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
 )
-_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:|%3[DdAa])\s{0,8}|[ \t]+|>)"""
+_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa])\s{0,8}|[ \t]+|>)"""
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
@@ -77,8 +84,54 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                                                                         reverse=True))
     return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
                  value=("dq", "sq", "eq", "bq", "uq", "bare"), check="key_value", priority=CONTEXT,
-                 bounded=False, shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}[=:>%\s]""")
+                 bounded=False,
+                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}(?:[=:>%\s]|：)""")
 
+
+_PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
+
+# Credentials known by their position, not their shape: netrc, pgpass, redis.conf, SQL
+# password clauses, the credential flags of common clients, YAML block scalars under a
+# secret-named key, base64 of user:pass under an auth key.
+CONTEXT_RULES: tuple[Rule, ...] = (
+    _rule("password", ("machine ", "default "),
+          r"(?i:machine[ \t]+\S+|default)(?:\s+(?i:login|account|port|protocol)[ \t]+\S+)*"
+          r"\s+(?i:password)[ \t]+(?P<v>\S{1,256})",
+          value=("v",), check="url_password", shape=r"\S"),
+    _rule("password", (), r"(?P<lead>:(?:[0-9]{2,5}|\*):)[^\s:]{1,128}:[^\s:]{1,128}:"
+          r"(?P<v>[^\s]{1,256})(?=\s|$)", value=("v",), check="pgpass", bounded=False,
+          case_triggers=(r":(?:[0-9]{2,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:[^\s:]",)),
+    _rule("password", ("requirepass", "masterauth"),
+          r"""(?i:requirepass|masterauth)[ \t]+(?P<v>"[^"\n]{1,256}"|\S{1,256})""",
+          value=("v",), check="url_password", shape=r"[ \t]+\S"),
+    _rule("password", ("password '", 'password "', "identified by"),
+          r"""(?i:password|identified[ \t]+by)[ \t]+(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)""",
+          value=("v",), check="url_password"),
+    _rule("password", "curl",
+          r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-u[ \t]*|[ \t]--user[ =])(?P<q>['"]?)"""
+          r"""[^\s:'"]{1,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
+          check="url_password"),
+    _rule("password", ("sshpass", "redis-cli"),
+          rf"(?:sshpass[^\n|;&]{{0,100}}?[ \t]-p|redis-cli[^\n|;&]{{0,200}}?[ \t]-a)[ \t]*{_PW}",
+          value=("v",), check="url_password"),
+    _rule("password", ("docker login", "podman login", "nerdctl login", "buildah login",
+                       "helm registry login"),
+          rf"[a-z]+(?: registry)? login[^\n|;&]{{0,200}}?"
+          rf"(?:[ \t]-p[ \t]+|[ \t]--password[ =]){_PW}",
+          value=("v",), check="url_password"),
+    _rule("password", "htpasswd",
+          r"htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*"
+          r"[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256})", value=("v",), check="url_password"),
+    _rule("password", (*PASSWORD_WORDS[:5], "secret", "token"),
+          r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
+          r"""[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|\\n)[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",
+          value=("v",), check="url_password", bounded=False,
+          shape=r"""["']?[ \t]*:[ \t]*[|>]"""),
+    _rule("basic_auth", ('"auth"', "'auth'", "_auth"),
+          rf"""(?:["']auth["'][ \t]*:[ \t]*["']|_auth[ \t]*=[ \t]*["']?)"""
+          rf"""(?P<v>[{B64}]{{8,4096}}={{0,2}})""", value=("v",), check="basic",
+          bounded=False),
+)
 
 RULES: tuple[Rule, ...] = (
     # --- private key blocks, in any wrapping, JSON-escaped or cut short -----------------
@@ -176,8 +229,9 @@ RULES: tuple[Rule, ...] = (
     _rule("basic_auth", "basic",
           rf"(?i:basic)[ \t]+(?P<v>[{B64}]{{4,4096}}={{0,2}})(?![{B64}=])",
           value=("v",), check="basic", bounded=False, shape=r"[ \t]+[A-Za-z0-9+/]{4}"),
-    _rule("url_password", "://",
-          r"""://[^\s:/@"'<>\\\[\]]{0,128}:(?P<v>[^\s@/"'<>\\\[\]]{1,256})@""",
+    _rule("url_password", "://",  # the password runs to the last @ before the host
+          r"""://[^\s:/@"'<>\\\[\]]{0,128}:(?P<v>[^\s/"'<>\\\[\]]{1,256})@"""
+          r"""(?=[A-Za-z0-9.\-\[\]_]+(?:[:/?#\s"']|$))""",
           value=("v",), check="url_password", bounded=False,
           shape=r"""[^\s:/@"'<>\\\[\]]*:[^\s@/"'<>\\\[\]]+@"""),
     # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
@@ -186,6 +240,8 @@ RULES: tuple[Rule, ...] = (
           r"""(?:mysql|mariadb)[a-z]*[^\n;|&]{0,200}? -p(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|"""
           r"""[^\s'"-][^\s]{0,255})""", value=("v",), check="url_password", bounded=False),
     _kv("api_key_kv", KEY_WORDS),
+    _kv("session_cookie", COOKIE_WORDS),
+    *CONTEXT_RULES,
 )
 
 # Spans where long base64 is public by construction (the entropy guess skips them).

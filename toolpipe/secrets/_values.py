@@ -118,7 +118,7 @@ def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
 
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
-    value = match.group("v")
+    value = match.group("v").strip(b"'\"")  # a flag's value may be quoted
     if value.lower() in _WORDS or _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value):
         return None
     return kind
@@ -138,8 +138,22 @@ def b64_pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
     return kind if b"PRIVATE KEY" in plain or b"PRIVATE" in plain else None
 
 
+def pgpass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+           ) -> str | None:
+    """``host:port:database:user:password``: one word (no colon in it) right before the
+    port, and a password that is not a number (``12:30:45:123:456`` is a time)."""
+    start = match.start()
+    word = start
+    while word > 0 and buf[word - 1] not in b" \t\r\n\"'=:,;([{":
+        word -= 1
+    value = match.group("v")
+    if word == start or (word > 0 and buf[word - 1] == ord(":")) or value.isdigit():
+        return None
+    return url_password(kind, match, buf, groups)
+
+
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
-    "pem": pem, "b64_pem": b64_pem,
+    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass,
 }

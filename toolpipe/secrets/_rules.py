@@ -244,6 +244,10 @@ RULES: tuple[Rule, ...] = (
     *CONTEXT_RULES,
 )
 
+PAGINATION_KEYS = ("nexttoken", "next_token", "nextpagetoken", "next_page_token",
+                   "pagetoken", "page_token", "continuationtoken", "continuation_token",
+                   "nextcursor", "next_cursor", "synctoken", "resumetoken")
+
 # Spans where long base64 is public by construction (the entropy guess skips them).
 PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in (
     _rule("public_block", "-----begin",
@@ -263,4 +267,9 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
     _rule("public_b64_pem", ("LS0tLS1CRUdJTiBDRVJUSUZJQ0FUR", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
           rf"LS0tLS1CRUdJTiB[{B64}]*={{0,2}}"),
     _rule("arn", "arn:aws", r"arn:aws[a-z\-]*:[^\s\"'`]*"),
+    # a pagination cursor (AWS NextToken, Google nextPageToken): random, and public
+    _rule("pagination", PAGINATION_KEYS,
+          r"""(?i:(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume)[_\-]?"""
+          r"""(?:page)?[_\-]?(?:token|cursor|marker))["']?\s{0,8}[:=]\s{0,8}["']?"""
+          r"""[A-Za-z0-9+/=_\-.~%]{1,4096}""", bounded=False),
 ))

@@ -27,7 +27,13 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secret secrets password passwd pass pwd token tokens apikey api_key key redacted hidden
     masked omitted removed sensitive placeholder example sample dummy test changeme
     change_me default unset notset not_set todo tbd n/a na new old current
-    secretstr secretbytes field""".split())
+    secretstr secretbytes field
+    write read include omit same-origin enabled disabled inherit auto""".split())
+# Keys named like credentials that hold none: pagination cursors (AWS NextToken, Google's
+# nextPageToken), GitHub Actions' id-token permission.
+_NOT_CREDENTIAL_KEY = re.compile(
+    rb"(?i)(?<![A-Za-z0-9])(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume|"
+    rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")
 
 
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
@@ -63,6 +69,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a count, a port, a length
     sep = match.group("sep")
     start = match.start()
+    if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
+            buf[max(0, start - 40):match.start("close")]):
+        return None  # NextToken, nextPageToken: a pagination cursor
     if b"\n" in sep and not _LONG_ALNUM.match(value):
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if sep.strip() == b"" or sep == b">":

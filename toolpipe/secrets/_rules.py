@@ -219,6 +219,14 @@ RULES: tuple[Rule, ...] = (
           r"|AGE-SECRET-KEY-1[0-9A-Z]{58}|ATATT3[A-Za-z0-9_\-=]{150,512}"
           rf"|HRKU-[{URLSAFE}]{{30,512}}|sntrys_[A-Za-z0-9+/=_]{{40,512}}|figd_[{URLSAFE}]{{40,512}})",
           shape=r"[A-Za-z0-9_\-+/=.]{20}", bounded=False),
+    _rule("service_token", ("pul-", "lin_oauth_", "sntryu_", "akcp", "a3-"),
+          r"(?:pul-[a-f0-9]{40}|lin_oauth_[a-f0-9]{64}|sntryu_[a-f0-9]{64}"
+          r"|AKCp[A-Za-z0-9]{69}|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})"
+          r"-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?![A-Za-z0-9])",
+          shape=r"[A-Za-z0-9]{6}"),
+    # a New Relic license key ends with its marker: the fragment is the trigger
+    _rule("service_token", (), r"[a-z0-9]{6}[a-f0-9]{30}NRAL(?![A-Za-z0-9])",
+          case_triggers=(r"[a-z0-9]{6}[a-f0-9]{30}NRAL",)),
     # --- tokens and credentials by shape ---------------------------------------------------
     _rule("jwt", "eyj",
           rf"eyJ[{URLSAFE}]{{8,4096}}\.eyJ[{URLSAFE}]{{8,8192}}\.[{URLSAFE}]{{0,4096}}",

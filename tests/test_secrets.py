@@ -256,3 +256,12 @@ def test_a_recorded_trace_judges_a_value_with_its_key():
                         Returned(TextContent("ok")))
     line = dumps(record, S.redact_value)
     assert "hunter22x" not in line and "[REDACTED:password]" in line and '"ada"' in line
+
+
+def test_public_zones_never_cover_a_private_member():
+    """A JWK's public members are data; its private exponent is still a secret."""
+    secret = "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRwe"
+    jwk = ('{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbf",'
+           f'"e":"AQAB","d":"{secret}"}}')
+    out = S.redact(jwk)
+    assert secret not in out and '"n":"0vx7agoebGcQ' in out

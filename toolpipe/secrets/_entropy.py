@@ -13,8 +13,10 @@ bytes in base64, an alphabet, or longer than ``MAX_RUN`` (data, not a credential
 
 from __future__ import annotations
 
+import binascii
 import itertools
 import math
+import re
 from collections import Counter
 
 from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
@@ -30,6 +32,9 @@ _SRI = (b"sha1-", b"sha256-", b"sha384-", b"sha512-")  # skipped inside the scan
 _SKIP_STARTS = (*_SRI, b"sha224-", b"md5-", *_MAGIC)
 _HASH_LEADS = (b"h1:", b"W/\"", b"W/\\\"", b"sha256:", b"sha512:", b"sha1:", b"md5:",
                b"base64,", b"base64:")
+# A digest's label in any case and spelling: SHA256:, sha-256=, pin-sha256=", sha384-
+_HASH_LEAD = re.compile(rb"(?i)(?:^|[^A-Za-z0-9])(?:pin-)?(?:sha|md|blake2[bs]?)[-_]?"
+                        rb"(?:1|5|224|256|384|512)?[:=\-]?[\"']?$")
 _UPPER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LOWER = frozenset(b"abcdefghijklmnopqrstuvwxyz")
 _DIGIT = frozenset(b"0123456789")
@@ -159,13 +164,26 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
     return spans
 
 
+def _plain_text(token: bytes) -> bool:
+    """Base64 of ordinary text (words and spaces) is data, not a credential."""
+    try:
+        plain = binascii.a2b_base64(token + b"=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    if len(plain) < 16 or plain.count(b" ") < 2:
+        return False
+    letters = sum(1 for c in plain if 65 <= c <= 90 or 97 <= c <= 122)
+    return all(32 <= c < 127 or c in (9, 10) for c in plain) and letters >= 0.6 * len(plain)
+
+
 def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
     token = buf[lo:hi]
     chars = set(token)
     if len(chars) < 2 ** min_entropy or chars.isdisjoint(_UPPER) or \
             chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
         return []
-    if buf[max(0, lo - 8):lo].endswith(_HASH_LEADS):
+    before = buf[max(0, lo - 16):lo]
+    if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token):
         return []
     if shannon_entropy(token) < min_entropy or _ascending(token):
         return []

@@ -275,6 +275,24 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
     _rule("public_b64_pem", ("LS0tLS1CRUdJTiBDRVJUSUZJQ0FUR", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
           rf"LS0tLS1CRUdJTiB[{B64}]*={{0,2}}"),
     _rule("arn", "arn:aws", r"arn:aws[a-z\-]*:[^\s\"'`]*"),
+    # request and trace ids of CDNs and clouds
+    _rule("request_id", ("x-amz-cf-id", "x-amz-id-2", "x-amz-request-id", "x-request-id",
+                         "x-correlation-id", "cf-ray", "x-cloud-trace-context",
+                         "traceparent", "x-b3-traceid", "x-trace-id"),
+          r"(?i:x-amz-cf-id|x-amz-id-2|x-amz-request-id|x-request-id|x-correlation-id|cf-ray|"
+          r"x-cloud-trace-context|traceparent|x-b3-traceid|x-trace-id)[\"']?[ \t]*[:=][ \t]*"
+          r"[\"']?[A-Za-z0-9+/=_\-.;]{1,512}", bounded=False),
+    # public keys by their label: WireGuard PublicKey, "publicKey", JWK members, minisign
+    _rule("public_key_value", ("publickey", "public_key", "public-key", "pubkey"),
+          r"""(?i:public[_\-]?key|pubkey)["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/=_\-]{16,4096}""",
+          bounded=False),
+    # a JSON Web Key without a private member ("d", "p", "q", "dp", "dq", "qi", "k")
+    _rule("jwk_public", '"kty"',
+          r"""\"kty\"[ \t]*:[ \t]*\"[A-Za-z]{2,3}\"(?:(?!\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:)"""
+          r"""[^{}]){0,8192}""", bounded=False),
+    _rule("minisign", "minisign public key",
+          r"minisign public key [A-F0-9]{16}[ \t]*(?:\r?\n|\\n)[A-Za-z0-9+/=]{40,120}",
+          bounded=False),
     # a pagination cursor (AWS NextToken, Google nextPageToken): random, and public
     _rule("pagination", PAGINATION_KEYS,
           r"""(?i:(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume)[_\-]?"""

@@ -37,6 +37,7 @@ _NOT_CREDENTIAL_KEY = re.compile(
 
 
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
+_SHORT = frozenset({b"pass", b"pwd"})  # the short key words, read inside words only whole
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
 
 
@@ -69,6 +70,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a count, a port, a length
     sep = match.group("sep")
     start = match.start()
+    if start and 97 <= buf[start - 1] <= 122 and buf[start:match.start("close")].lower(
+            ) in _SHORT:
+        return None  # "pass" or "pwd" inside a word: bypass=, compass_heading=
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor

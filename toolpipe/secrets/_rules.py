@@ -127,6 +127,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
           r"""[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|\\n)[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",
           value=("v",), check="url_password", bounded=False,
           shape=r"""["']?[ \t]*:[ \t]*[|>]"""),
+    _rule("url_signature", ("sig=", "signature=", "x-goog-signature=", "x-amz-signature="),
+          r"(?i:sig|signature|x-goog-signature|x-amz-signature)=(?P<v>[A-Za-z0-9%+/=_\-.]{8,2048})",
+          value=("v",), check="url_password"),
     _rule("basic_auth", ('"auth"', "'auth'", "_auth"),
           rf"""(?:["']auth["'][ \t]*:[ \t]*["']|_auth[ \t]*=[ \t]*["']?)"""
           rf"""(?P<v>[{B64}]{{8,4096}}={{0,2}})""", value=("v",), check="basic",

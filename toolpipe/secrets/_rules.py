@@ -71,21 +71,25 @@ _SUFFIX = r"(?:[_\-.]?(?:key|token|secret|value|string|str))?"
 # A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
 # bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
 _VALUE = (
-    r"""(?:"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
+    r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
+    r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
 )
-_SEP = r"""(?P<close>\\?["']?\]?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa])\s{0,8}|[ \t]+|>)"""
+# a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
+_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa]"""
+        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+|>)""")
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
                                                                         reverse=True))
     return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
-                 value=("dq", "sq", "eq", "bq", "uq", "bare"), check="key_value", priority=CONTEXT,
+                 value=("hq", "dq", "sq", "eq", "bq", "uq", "bare"), check="key_value",
+                 priority=CONTEXT,
                  bounded=False,
-                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}(?:[=:>%\s]|：)""")
+                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}(?:[=:>%\s\\&]|：)""")
 
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value

@@ -123,9 +123,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
           rf"[a-z]+(?: registry)? login[^\n|;&]{{0,200}}?"
           rf"(?:[ \t]-p[ \t]+|[ \t]--password[ =]){_PW}",
           value=("v",), check="url_password"),
-    _rule("password", "htpasswd",
-          r"htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*"
-          r"[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256})", value=("v",), check="url_password"),
+    _rule("password", "htpasswd",  # -b: FILE USER PASSWORD, or with -n: USER PASSWORD
+          r"htpasswd(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b)(?:(?=[^\n]*[ \t]-[A-Za-z]*n)"
+          r"(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?P<n>\S{1,256})"
+          r"|(?:[ \t]+-[A-Za-z]+)+[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256}))",
+          value=("n", "v"), check="htpasswd"),
     _rule("password", (*PASSWORD_WORDS[:5], "secret", "token"),
           r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
           r"""[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|\\n)[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",

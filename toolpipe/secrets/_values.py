@@ -165,8 +165,16 @@ def pgpass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...
     return url_password(kind, match, buf, groups)
 
 
+def htpasswd(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+             ) -> str | None:
+    value = match.group("n") or match.group("v")
+    if value is None or value[:1] in (b">", b"|", b"<", b"&", b";"):
+        return None
+    return kind if not _PLACEHOLDER.fullmatch(value.strip(b"'\"")) else None
+
+
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
-    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass,
+    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd,
 }

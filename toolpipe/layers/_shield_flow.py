@@ -75,9 +75,6 @@ class SessionFacts:
             secrets=_index(self.secrets, new, gone, lambda k, f: f.origin == "secret"),
             special=_index(self.special, new, gone, lambda k, f: _special(k)))
 
-    def downloads(self) -> frozenset[str]:
-        return self.downloaded
-
 
 EMPTY = SessionFacts()
 

@@ -16,6 +16,7 @@ from toolpipe.shell import (
     classify,
     effects,
     irreversible,
+    literal_prefix,
 )
 
 OFFSITE = frozenset(IRREVERSIBLE)
@@ -23,7 +24,7 @@ _ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
 
 
 def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
-           ) -> Place | None:
+             ) -> Place | None:
     if effect.word is None:
         return None
     if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
@@ -45,11 +46,8 @@ def link_checks(script: Script, workspace: str) -> list[str]:
         for e in effects(cmd):
             if e.kind not in ("delete", "write", "mode", "owner", "send") or e.word is None:
                 continue
-            w = e.word
-            text = w.text.split("\x00", 1)[0]
-            if w.glob:
-                text = text[:min((text.find(c) for c in "*?[" if c in text), default=len(text))]
-            if e.kind == "delete" and text == w.text and not text.endswith("/"):
+            text = literal_prefix(e.word)
+            if e.kind == "delete" and text == e.word.text and not text.endswith("/"):
                 text = posixpath.dirname(text.rstrip("/"))
             if text.startswith(("/", "~", "$", "-")) or cmd.cwd is None:
                 continue

@@ -306,7 +306,7 @@ class UnixShield(_SessionReading):
     def downloaded(self, history: Sequence[CallRecord], workspace: str | None = None
                    ) -> frozenset[str]:
         """Files earlier shell calls downloaded (running one is a download-then-execute)."""
-        return self.facts_of(history, workspace).downloads()
+        return self.facts_of(history, workspace).downloaded
 
     def evaluate(
         self, tool: str, input: Mapping[str, Any], history: Sequence[CallRecord],

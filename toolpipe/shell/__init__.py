@@ -65,6 +65,7 @@ from toolpipe.shell._parse import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
 from toolpipe.shell._places import holds_secrets as holds_secrets
+from toolpipe.shell._places import literal_prefix as literal_prefix
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
 from toolpipe.shell._table import irreversible as irreversible
@@ -96,6 +97,7 @@ __all__ = [
     "effects",
     "holds_secrets",
     "irreversible",
+    "literal_prefix",
     "sends",
     "shell_writes",
     "stdin_code",

@@ -93,6 +93,15 @@ def _home_relative(path: str) -> str | None:
     return None
 
 
+def literal_prefix(w: Word) -> str:
+    """The word's text up to the first part not known (a value, or a glob's wildcard)."""
+    prefix = w.text.split(UNKNOWN, 1)[0]
+    if w.glob:
+        prefix = prefix[:min((prefix.find(c) for c in "*?[" if c in prefix),
+                             default=len(prefix))]
+    return prefix
+
+
 def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> Place:
     """Classify a path word as it would be used from ``cwd`` (relative to the workspace)."""
     return _classify(word if isinstance(word, Word) else Word(word, word), cwd, workspace)
@@ -101,13 +110,10 @@ def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> P
 @functools.lru_cache(maxsize=4096)
 def _classify(w: Word, cwd: str | None, workspace: str) -> Place:
     text = w.text
-    prefix, unknown_part = text, False
-    if UNKNOWN in text:
-        prefix, unknown_part = text.split(UNKNOWN, 1)[0], True
+    prefix = literal_prefix(w)
+    unknown_part = UNKNOWN in text or w.glob
     if w.glob:
-        cut = min((prefix.find(c) for c in "*?[" if c in prefix), default=len(prefix))
-        rest = text[cut:]
-        prefix, unknown_part = prefix[:cut], True
+        rest = text[len(prefix):]
         if UNKNOWN not in text and "/" not in rest and not re.fullmatch(r"[*?.]+", rest):
             # `*.o`, `build/*.log`: a pattern that names some files in one known directory
             # (`*`, `.*`, `*.*` name them all: the directory itself)

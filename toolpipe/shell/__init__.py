@@ -66,8 +66,10 @@ from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
 from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
+from toolpipe.shell._table import CREDENTIALS as CREDENTIALS
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
+from toolpipe.shell._table import Credential as Credential
 from toolpipe.shell._table import irreversible as irreversible
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
@@ -75,6 +77,7 @@ from toolpipe.shell._writes import READ_ONLY as READ_ONLY
 from toolpipe.shell._writes import shell_writes as shell_writes
 
 __all__ = [
+    "CREDENTIALS",
     "DECODERS",
     "DOWNLOADERS",
     "IRREVERSIBLE",
@@ -85,6 +88,7 @@ __all__ = [
     "READ_ONLY",
     "SHELLS",
     "Command",
+    "Credential",
     "Effect",
     "EffectKind",
     "Place",

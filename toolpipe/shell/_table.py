@@ -67,6 +67,18 @@ class Irreversible:
         return self.unless is None or self.unless.search(joined) is None
 
 
+@attrs.frozen
+class Credential:
+    """Options of a program whose value is a password or a token."""
+
+    programs: tuple[str, ...]  # a program, or a program and its subcommand ("docker login")
+    flags: tuple[str, ...]
+    attached: bool = False  # only `-pPW`, never `-p PW`
+    percent: bool = False  # the value is USER%PASSWORD (smbclient -U)
+    example: str = ""
+    harmless: str = ""
+
+
 def _pattern(text: object, where: str) -> re.Pattern[str]:
     if not isinstance(text, str):
         raise ConfigError(f"{TABLE.name}: {where}: a regular expression must be a string")
@@ -123,6 +135,16 @@ def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
                         str(row.get("example", "")), str(row.get("harmless", "")))
 
 
+def _credential(i: int, row: Mapping[str, Any]) -> Credential:
+    where = f"[[credential]] #{i + 1}"
+    flags = _names(row.get("flags"), where + " flags")
+    if not all(f.startswith(("-", "/")) for f in flags):
+        raise ConfigError(f"{TABLE.name}: {where}: a flag starts with - or /")
+    return Credential(_names(row.get("program"), where + " program"), flags,
+                      bool(row.get("attached", False)), bool(row.get("percent", False)),
+                      str(row.get("example", "")), str(row.get("harmless", "")))
+
+
 def load(text: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
@@ -140,7 +162,9 @@ def load(text: str) -> dict[str, Any]:
         for p in made_i.programs:
             irreversible.setdefault(p, []).append(made_i)
     env = data.get("code_env", {})
+    credentials = tuple(_credential(i, row) for i, row in enumerate(data.get("credential", [])))
     return {
+        "credentials": credentials,
         "wrappers": wrappers, "code": code, "irreversible": irreversible,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
@@ -156,6 +180,7 @@ IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]
 CODE_ENV: frozenset[str] = _LOADED["code_env"]
 FILE_ENV: frozenset[str] = _LOADED["file_env"]
 INERT: frozenset[str] = _LOADED["inert"]
+CREDENTIALS: tuple[Credential, ...] = _LOADED["credentials"]
 ROWS: dict[str, Any] = _LOADED["rows"]
 
 

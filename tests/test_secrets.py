@@ -35,6 +35,8 @@ from toolpipe.secrets import KINDS
 S = SecretPatternSet.default_common()
 CORPUS = load("corpus.txt")
 HOLDOUT = load("holdout.txt")
+CLASSES = load("classes.txt")  # one kind per class of context or shape (issue 27)
+FRESH = load("classes-fresh.txt")  # the same classes, never tuned on
 DOC = (pathlib.Path(__file__).parent.parent / "docs" / "layers" / "redaction.md").read_text()
 NEGATIVE_FAMILIES = {"lockfile", "hash", "uuid", "base64_image", "minified", "public_key",
                      "identifier", "k8s_name"}
@@ -67,12 +69,22 @@ def test_the_corpus_is_as_large_and_as_varied_as_asked():
     assert len(negatives) >= 500
     assert NEGATIVE_FAMILIES <= {line.label for line in negatives}
     assert len({line.text for line in CORPUS}) == len(CORPUS)  # no line twice
+    kinds = {line.label for line in CORPUS + CLASSES if line.secrets}
+    assert len(kinds) >= 80, len(kinds)
 
 
-@pytest.mark.parametrize("lines", [CORPUS, HOLDOUT], ids=["corpus", "holdout"])
+def test_the_untuned_file_still_generalises():
+    """classes-fresh.txt is never tuned on: the bar is lower than the tuned files', and
+    its figures are reported as they are (docs/layers/redaction.md)."""
+    recall, changed, _ = score(FRESH, S)
+    assert recall >= 0.95 and changed <= 0.05, (recall, changed)
+
+
+@pytest.mark.parametrize("lines", [CORPUS, HOLDOUT, CLASSES],
+                         ids=["corpus", "holdout", "classes"])
 def test_recall_and_over_redaction(lines):
     recall, changed, per = score(lines, S)
-    assert recall >= 0.98 and changed <= 0.01, (recall, changed)
+    assert recall >= 0.99 and changed <= 0.01, (recall, changed)
     for label, (n, good) in per.items():
         kind_of_secret = any(line.label == label and line.secrets for line in lines)
         if kind_of_secret:
@@ -92,7 +104,7 @@ def test_the_corpus_test_can_fail():
 
 def test_labels_are_the_documented_kinds():
     seen = set()
-    for line in CORPUS + HOLDOUT:
+    for line in CORPUS + HOLDOUT + CLASSES + FRESH:
         seen |= {kind for kind, _ in S.find(line.text)}
     assert seen <= set(KINDS)
     for kind in KINDS:
@@ -100,7 +112,7 @@ def test_labels_are_the_documented_kinds():
 
 
 def test_redacting_twice_changes_nothing_on_the_corpus():
-    for line in CORPUS + HOLDOUT:
+    for line in CORPUS + HOLDOUT + CLASSES + FRESH:
         once = S.redact(line.text)
         assert S.redact(once) == once, line.source
 
@@ -141,7 +153,10 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "`token: ` repeated", '`"password": "` repeated', "`ghp_` repeated",
          "`AKIA` repeated", "`sk-` repeated", "`eyJ.` repeated", "`a://b:` repeated",
          "`Bearer ` repeated", "`Basic ` repeated", "`<password>` repeated",
-         "digits`:AA` repeated", "one base64 run", "40-char base64 words", "one letter"]
+         "digits`:AA` repeated", "`\\n` escapes repeated",
+         "`\\\\n` (an escaped backslash) repeated", "table rows under a password header",
+         "`.login(a, ` repeated", "`.atlasv1.` repeated", "`rootpw x` lines",
+         "one base64 run", "40-char base64 words", "one letter"]
 
 
 def test_the_adversarial_names_are_the_benchmarks():

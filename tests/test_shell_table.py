@@ -61,3 +61,41 @@ def test_option_values_in_every_spelling():
     assert _table.option_values(args, "-o") == ["ProxyCommand=a", "ProxyCommand b"]
     assert _table.option_values(args, "--rsh") == ["c", "d"]
     assert _table.option_values(args, "-ex") == ["e"]
+
+
+CREDENTIAL_ROWS = [(f"credential.{i + 1}.{row.programs[0]}", row) for i, row in
+                   enumerate(_table.CREDENTIALS)]
+
+
+@pytest.mark.parametrize(("name", "row"), CREDENTIAL_ROWS, ids=[n for n, _ in CREDENTIAL_ROWS])
+def test_credential_row(name, row):
+    """The secrets wing reads the same table: each row's example loses its password
+    (the word with ``Fake-Pw`` in it), its harmless look-alike comes out unchanged."""
+    from toolpipe.secrets import SecretPatternSet
+
+    patterns = SecretPatternSet.default_common()
+    secret = next(w.split("%")[-1].split(":")[-1] for w in row.example.split()
+                  if "Fake-Pw" in w)
+    assert secret not in patterns.redact(row.example), (name, row.example)
+    assert patterns.redact(row.harmless) == row.harmless, (name, row.harmless)
+
+
+def test_a_wrapper_with_a_credential_option_reads_it_as_taking_a_value():
+    """One table for both wings: a program that is a wrapper and has a credential option
+    (sshpass -p PW CMD) has that option in its grammar, so the shield finds the command
+    after the password."""
+    for row in _table.CREDENTIALS:
+        for program in row.programs:
+            grammar = _table.WRAPPERS.get(program)
+            if grammar is None:
+                continue
+            for flag in row.flags:
+                takes = flag[1:] in grammar.short if len(flag) == 2 else flag in grammar.long
+                assert takes, (program, flag)
+    assert SHIELD.evaluate("Bash", {"command": "sshpass -p pw123 rm -rf /"}, ()
+                           ).action == "block"
+
+
+def test_a_malformed_credential_row_names_it():
+    with pytest.raises(ConfigError, match=r"\[\[credential\]\] #1: a flag starts with"):
+        _table.load('[[credential]]\nprogram = "x"\nflags = ["p"]\n')

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
-from toolpipe.secrets._rules import GUESS, Span
+from toolpipe.secrets._rule import GUESS, Span
 
 # Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
 # TRIGGER_BUDGET in _scan (a count, so a second pass stays under it).
@@ -31,7 +31,7 @@ _MAGIC = (b"iVBORw0KGgo", b"/9j/", b"R0lGOD", b"UklGR", b"PHN2Zy", b"PD94bWwg", 
 _SRI = (b"sha1-", b"sha256-", b"sha384-", b"sha512-")  # skipped inside the scan
 _SKIP_STARTS = (*_SRI, b"sha224-", b"md5-", *_MAGIC)
 _HASH_LEADS = (b"h1:", b"W/\"", b"W/\\\"", b"sha256:", b"sha512:", b"sha1:", b"md5:",
-               b"base64,", b"base64:")
+               b"base64,")
 # A digest's label in any case and spelling: SHA256:, sha-256=, pin-sha256=", sha384-
 _HASH_LEAD = re.compile(rb"(?i)(?:^|[^A-Za-z0-9])(?:pin-)?(?:sha|md|blake2[bs]?)[-_]?"
                         rb"(?:1|5|224|256|384|512)?[:=\-]?[\"']?$")

@@ -1,17 +1,6 @@
-"""The detectors: one row per shape of secret, found from a trigger.
-
-A rule fires only where one of its *triggers* occurs; the scanner finds every trigger of
-every rule in one linear-time pass (re2, over the UTF-8 bytes), then matches the rule's own
-regex at that place. Each regex starts at its trigger, is anchored there, and is built of
-single character classes and bounded repeats, so one attempt is short and never
-backtracks far. Facts about the shapes come from gitleaks' rules and detect-secrets'
-plugins (prefixes, lengths, alphabets); the code is ours.
-
-``value`` names the groups that may hold the secret (the whole match when empty): a key keeps
-its name and quotes, so ``"password": "[REDACTED:password]"`` stays valid JSON.
-``check`` names a context test in ``_values`` that may refuse a match (an identifier, a
-call, a placeholder are not secrets). ``bounded`` asks that no letter or digit come right
-before the trigger (``xAKIA…`` is not an AWS key).
+"""The detectors: one row per shape of secret, found from a trigger (see ``_rule``), and
+the keys that name a secret. Facts about the shapes come from gitleaks' rules and
+detect-secrets' plugins (prefixes, lengths, alphabets); the code is ours.
 """
 
 from __future__ import annotations
@@ -20,46 +9,26 @@ import re
 
 import attrs
 
-# Priorities when spans overlap: a provider's shape says most, the key it sits under less,
-# the entropy guess least. Overlapping spans are merged and take the best label.
-PROVIDER, CONTEXT, GUESS = 0, 1, 2
-PUBLIC_ZONE = 3  # not a secret: a span the entropy guess leaves alone
-Span = tuple[int, int, str, int]  # start, end, kind, priority
-
-
-@attrs.frozen
-class Rule:
-    kind: str
-    triggers: tuple[str, ...]  # case-insensitive literals
-    regex: re.Pattern[bytes]
-    value: tuple[str, ...] = ()  # groups replaced, the first that matched; () the whole
-    check: str | None = None
-    priority: int = PROVIDER
-    bounded: bool = True
-    shape: str = ""  # re2, what must follow a trigger for the rule to be tried at all
-    case_triggers: tuple[str, ...] = ()  # re2 fragments matched case-sensitively
-
-
-def _rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
-          value: tuple[str, ...] = (), check: str | None = None, priority: int = PROVIDER,
-          bounded: bool = True, shape: str = "", case_triggers: tuple[str, ...] = ()
-          ) -> Rule:
-    trig = (triggers,) if isinstance(triggers, str) else triggers
-    return Rule(kind, tuple(t.lower() for t in trig), re.compile(regex.encode()), value,
-                check, priority, bounded, shape, case_triggers)
-
-
-B64 = r"A-Za-z0-9+/"
-URLSAFE = r"A-Za-z0-9_\-"
-_END = r"(?![A-Za-z0-9_\-])"  # the token ends here
+from toolpipe.secrets._contexts import CONTEXT_RULES
+from toolpipe.secrets._providers import PROVIDER_RULES
+from toolpipe.secrets._rule import B64, CONTEXT, END, PUBLIC_ZONE, URLSAFE, Rule
+from toolpipe.secrets._rule import rule as _rule
 
 # --- secret-named keys ------------------------------------------------------------------------
 
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass",
-                  # the same label in other languages (NFKC-equal colons below)
-                  "passwort", "kennwort", "contraseña", "senha", "пароль", "密码", "密碼",
-                  "パスワード", "비밀번호", "wachtwoord", "hasło", "lösenord", "parola")
-KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "access_key",
+_LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see redact)
+    "passwort", "kennwort", "contraseña", "contrasena", "contrasenya", "senha",
+    "palavra-passe", "mot de passe", "wachtwoord", "wagwoord", "hasło", "haslo", "lösenord",
+    "losenord", "adgangskode", "passord", "salasana", "salasõna", "parool", "parola",
+    "parolă", "parole", "jelszó", "jelszo", "heslo", "geslo", "lozinka", "slaptažodis",
+    "şifre", "sifre", "lykilorð", "kata sandi", "kata laluan", "katalaluan", "mật khẩu",
+    "mat khau", "пароль", "парола", "лозинка", "гасло", "κωδικός", "συνθηματικό", "סיסמה",
+    "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
+    "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
+PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw",
+                  *_LABELS, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
+KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "api key",
+             "access_key",
              "access-key", "accesskey", "private_key", "private-key", "privatekey",
              "credential", "credentials", "auth_key", "authkey", "signing_key",
              "encryption_key", "master_key", "app_key", "license_key", "licence_key",
@@ -67,7 +36,7 @@ KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "acce
 # Session cookies by name: the value is the login.
 COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
-_SUFFIX = r"(?:[_\-.]?(?:key|token|secret|value|string|str))?"
+_SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
 # bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
 _VALUE = (
@@ -79,7 +48,8 @@ _VALUE = (
 )
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
 _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa]"""
-        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+|>)""")
+        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+|>"""
+        r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*)""")  # | password | VALUE | (a table row)
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
@@ -89,58 +59,8 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                  value=("hq", "dq", "sq", "eq", "bq", "uq", "bare"), check="key_value",
                  priority=CONTEXT,
                  bounded=False,
-                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]]{0,3}\s{0,8}(?:[=:>%\s\\&]|：)""")
+                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\s\\&|]|：)""")
 
-
-_PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
-
-# Credentials known by their position, not their shape: netrc, pgpass, redis.conf, SQL
-# password clauses, the credential flags of common clients, YAML block scalars under a
-# secret-named key, base64 of user:pass under an auth key.
-CONTEXT_RULES: tuple[Rule, ...] = (
-    _rule("password", ("machine ", "default "),
-          r"(?i:machine[ \t]+\S+|default)(?:\s+(?i:login|account|port|protocol)[ \t]+\S+)*"
-          r"\s+(?i:password)[ \t]+(?P<v>\S{1,256})",
-          value=("v",), check="url_password", shape=r"\S"),
-    _rule("password", (), r"(?P<lead>:(?:[0-9]{2,5}|\*):)[^\s:]{1,128}:[^\s:]{1,128}:"
-          r"(?P<v>[^\s]{1,256})(?=\s|$)", value=("v",), check="pgpass", bounded=False,
-          case_triggers=(r":(?:[0-9]{2,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:[^\s:]",)),
-    _rule("password", ("requirepass", "masterauth"),
-          r"""(?i:requirepass|masterauth)[ \t]+(?P<v>"[^"\n]{1,256}"|\S{1,256})""",
-          value=("v",), check="url_password", shape=r"[ \t]+\S"),
-    _rule("password", ("password '", 'password "', "identified by"),
-          r"""(?i:password|identified[ \t]+by)[ \t]+(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)""",
-          value=("v",), check="url_password"),
-    _rule("password", "curl",
-          r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-u[ \t]*|[ \t]--user[ =])(?P<q>['"]?)"""
-          r"""[^\s:'"]{1,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
-          check="url_password"),
-    _rule("password", ("sshpass", "redis-cli"),
-          rf"(?:sshpass[^\n|;&]{{0,100}}?[ \t]-p|redis-cli[^\n|;&]{{0,200}}?[ \t]-a)[ \t]*{_PW}",
-          value=("v",), check="url_password"),
-    _rule("password", ("docker login", "podman login", "nerdctl login", "buildah login",
-                       "helm registry login"),
-          rf"[a-z]+(?: registry)? login[^\n|;&]{{0,200}}?"
-          rf"(?:[ \t]-p[ \t]+|[ \t]--password[ =]){_PW}",
-          value=("v",), check="url_password"),
-    _rule("password", "htpasswd",  # -b: FILE USER PASSWORD, or with -n: USER PASSWORD
-          r"htpasswd(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b)(?:(?=[^\n]*[ \t]-[A-Za-z]*n)"
-          r"(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?P<n>\S{1,256})"
-          r"|(?:[ \t]+-[A-Za-z]+)+[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256}))",
-          value=("n", "v"), check="htpasswd"),
-    _rule("password", (*PASSWORD_WORDS[:5], "secret", "token"),
-          r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
-          r"""[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|\\n)[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",
-          value=("v",), check="url_password", bounded=False,
-          shape=r"""["']?[ \t]*:[ \t]*[|>]"""),
-    _rule("url_signature", ("sig=", "signature=", "x-goog-signature=", "x-amz-signature="),
-          r"(?i:sig|signature|x-goog-signature|x-amz-signature)=(?P<v>[A-Za-z0-9%+/=_\-.]{8,2048})",
-          value=("v",), check="url_password"),
-    _rule("basic_auth", ('"auth"', "'auth'", "_auth"),
-          rf"""(?:["']auth["'][ \t]*:[ \t]*["']|_auth[ \t]*=[ \t]*["']?)"""
-          rf"""(?P<v>[{B64}]{{8,4096}}={{0,2}})""", value=("v",), check="basic",
-          bounded=False),
-)
 
 RULES: tuple[Rule, ...] = (
     # --- private key blocks, in any wrapping, JSON-escaped or cut short -----------------
@@ -167,11 +87,11 @@ RULES: tuple[Rule, ...] = (
     _rule("google_api_key", "aiza", rf"AIza[{URLSAFE}]{{35}}", shape=rf"[{URLSAFE}]{{35}}",
           bounded=False),
     _rule("google_oauth", ("ya29.", "gocspx-"),
-          rf"(?:ya29\.[{URLSAFE}]{{30,512}}|GOCSPX-[{URLSAFE}]{{28}}){_END}",
+          rf"(?:ya29\.[{URLSAFE}]{{30,512}}|GOCSPX-[{URLSAFE}]{{28}}){END}",
           shape=rf"[{URLSAFE}]{{28}}"),
     _rule("digitalocean_token", ("dop_v1_", "doo_v1_", "dor_v1_"),
           r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])", shape="[a-f0-9]{64}"),
-    _rule("vault_token", ("hvs.", "hvb.", "hvr."), rf"hv[sbr]\.[{URLSAFE}]{{24,512}}{_END}",
+    _rule("vault_token", ("hvs.", "hvb.", "hvr."), rf"hv[sbr]\.[{URLSAFE}]{{24,512}}{END}",
           shape=rf"[{URLSAFE}]{{24}}"),
     _rule("databricks_token", "dapi", r"dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])",
           shape="[a-f0-9]{32}"),
@@ -187,7 +107,7 @@ RULES: tuple[Rule, ...] = (
     _rule("npm_token", "npm_", r"npm_[A-Za-z0-9]{36}", shape="[A-Za-z0-9]{36}", bounded=False),
     _rule("pypi_token", "pypi-ag",
           rf"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[{URLSAFE}]{{40,512}}", bounded=False),
-    _rule("huggingface_token", ("hf_", "api_org_"), rf"(?:hf_|api_org_)[A-Za-z]{{34}}{_END}",
+    _rule("huggingface_token", ("hf_", "api_org_"), rf"(?:hf_|api_org_)[A-Za-z]{{34}}{END}",
           shape="[A-Za-z]{34}"),
     # --- messaging, payments, mail -----------------------------------------------------
     _rule("slack_token", ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-",
@@ -198,8 +118,8 @@ RULES: tuple[Rule, ...] = (
           rf"hooks\.slack\.com/(?:services|workflows|triggers)/[{B64}_\-]{{20,512}}"),
     _rule("discord_webhook", ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
           rf"discord(?:app)?\.com/api/webhooks/\d+/[{URLSAFE}]{{60,512}}"),
-    _rule("telegram_bot_token", (), rf"\d{{8,10}}:AA[{URLSAFE}]{{33}}{_END}",
-          case_triggers=(rf"[0-9]{{8,10}}:AA[{URLSAFE}]{{33}}",)),
+    _rule("telegram_bot_token", ":aa", rf"(?<![0-9])[0-9]{{8,10}}:AA[{URLSAFE}]{{33}}{END}",
+          bounded=False, back=(10, 8), shape=rf"[{URLSAFE}]{{33}}"),
     _rule("stripe_key", ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_",
                          "rk_prod_", "whsec_"),
           r"(?:(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{32,512})",
@@ -209,7 +129,7 @@ RULES: tuple[Rule, ...] = (
     _rule("shopify_token", ("shpat_", "shpca_", "shppa_", "shpss_"),
           r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", shape="[a-fA-F0-9]{32}", bounded=False),
     _rule("twilio_key", "sk", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", shape="[0-9a-fA-F]{32}"),
-    _rule("sendgrid_key", "sg.", rf"SG\.[{URLSAFE}]{{22}}\.[{URLSAFE}]{{43}}{_END}",
+    _rule("sendgrid_key", "sg.", rf"SG\.[{URLSAFE}]{{22}}\.[{URLSAFE}]{{43}}{END}",
           shape=rf"[{URLSAFE}]{{22}}\.", bounded=False),
     _rule("mailgun_key", "key-", r"key-[0-9a-f]{32}(?![A-Za-z0-9])", shape="[0-9a-f]{32}"),
     # --- AI providers ---------------------------------------------------------------------
@@ -233,9 +153,10 @@ RULES: tuple[Rule, ...] = (
           r"|AKCp[A-Za-z0-9]{69}|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})"
           r"-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?![A-Za-z0-9])",
           shape=r"[A-Za-z0-9]{6}"),
-    # a New Relic license key ends with its marker: the fragment is the trigger
-    _rule("service_token", (), r"[a-z0-9]{6}[a-f0-9]{30}NRAL(?![A-Za-z0-9])",
-          case_triggers=(r"[a-z0-9]{6}[a-f0-9]{30}NRAL",)),
+    # a New Relic license key ends with its marker, found from there
+    _rule("service_token", "nral", r"(?<![A-Za-z0-9])[a-z0-9]{6}[a-f0-9]{30}NRAL(?![A-Za-z0-9])",
+          bounded=False, back=(36, 36)),
+    *PROVIDER_RULES,
     # --- tokens and credentials by shape ---------------------------------------------------
     _rule("jwt", "eyj",
           rf"eyJ[{URLSAFE}]{{8,4096}}\.eyJ[{URLSAFE}]{{8,8192}}\.[{URLSAFE}]{{0,4096}}",
@@ -253,9 +174,6 @@ RULES: tuple[Rule, ...] = (
           shape=r"""[^\s:/@"'<>\\\[\]]*:[^\s@/"'<>\\\[\]]+@"""),
     # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
     _kv("password", PASSWORD_WORDS),
-    _rule("password", ("mysql", "mariadb"),
-          r"""(?:mysql|mariadb)[a-z]*[^\n;|&]{0,200}? -p(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|"""
-          r"""[^\s'"-][^\s]{0,255})""", value=("v",), check="url_password", bounded=False),
     _kv("api_key_kv", KEY_WORDS),
     _kv("session_cookie", COOKIE_WORDS),
     *CONTEXT_RULES,

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
 from toolpipe.secrets._re2 import UNANCHORED, compile_bytes, escape
-from toolpipe.secrets._rules import PROVIDER, PUBLIC, PUBLIC_ZONE, RULES, Rule, Span
-from toolpipe.secrets._values import CHECKS
+from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
+from toolpipe.secrets._rules import PUBLIC, RULES
+from toolpipe.secrets._values import CHECKS, table_cells
 
 
 class Triggers:
@@ -52,11 +53,12 @@ class Triggers:
             parts.append(b"(?:^|[^A-Za-z0-9])(?:" + b"|".join(dict.fromkeys(bounded)) + b")")
         parts += list(dict.fromkeys(free))
         self.regex = compile_bytes(b"|".join(parts))
-        # a cluster: triggers (literals or fragments) each within 64 bytes of the last
+        # a cluster: triggers (literals or fragments) each within 64 bytes of the last,
+        # across line breaks too (a file of `rootpw x` lines is one cluster, not 100,000)
         any_trigger = b"(?:(?i:" + b"|".join(escape(t.encode()) for t in literals) + b")"
         any_trigger += b"".join(b"|" + f.encode() for r in rules for f in r.case_triggers)
         any_trigger += b")"
-        self.cluster = compile_bytes(any_trigger + b"(?:[^\n]{0,64}?" + any_trigger + b")*")
+        self.cluster = compile_bytes(any_trigger + b"(?:(?s:.){0,64}?" + any_trigger + b")*")
 
     def rules_at(self, buf: bytes, lo: int) -> tuple[int, tuple[Rule, ...]]:
         """Where the trigger found at ``lo`` starts (after its boundary character, if
@@ -101,6 +103,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     # of a token that a later trigger's rule would cover (merge unites them). The budget,
     # not skipping, keeps a text made of triggers linear.
     zone = 0
+    table_end = 0  # where the last markdown table read ends
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
     name = ""
@@ -127,8 +130,20 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                         public.append(found.span())
                         zone = found.end()
                 continue
-            found = rule.regex.match(buf, start)
+            if rule.back[0]:
+                found = None
+                for at in range(start - rule.back[0], start - rule.back[1] + 1):
+                    found = rule.regex.match(buf, at) if at >= 0 else None
+                    if found is not None:
+                        break
+            else:
+                found = rule.regex.match(buf, start)
             if found is None:
+                continue
+            if rule.check == "table":
+                if start >= table_end:  # a separator inside a table read is a row of it
+                    cells, table_end = table_cells(buf, start)
+                    spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind
             if rule.check is not None:
@@ -201,8 +216,51 @@ def merge(spans: list[Span]) -> list[Span]:
     return out
 
 
+# An escape sequence (JSON's, a shell's, a log's ``\\n``, ``\\t``, ``\\r``, not one whose
+# backslash is itself escaped) is a boundary: ``ok\\npassword=…`` holds a key. The text
+# is judged with each such pair read as a line break and a space, two bytes for two, so
+# the spans found fit the text as it is.
+_ESCAPE = re.compile(rb"\\+[ntr]")
+
+
+def _break(m: re.Match[bytes]) -> bytes:
+    run = m.group(0)
+    return run[:-2] + b"\n " if len(run) % 2 == 0 else run  # an odd run of \\ escapes one
+
+
+_RUN = re.compile(rb"\\+")
+
+
+def unescaped(buf: bytes) -> bytes:
+    """``buf`` with its ``\\n``, ``\\t`` and ``\\r`` escapes as breaks, the same length.
+    Few backslashes: each run is looked at; many: five passes of ``bytes.replace``."""
+    backslashes = buf.count(b"\\")
+    if not backslashes:
+        return buf
+    if backslashes * 100 > len(buf):
+        escaped = b"\\\\" in buf
+        if escaped and b"\0" in buf:
+            return _ESCAPE.sub(_break, buf)
+        # an escaped backslash pairs off first, left to right, as a reader pairs them
+        out = buf.replace(b"\\\\", b"\0\0") if escaped else buf
+        out = out.replace(b"\\n", b"\n ").replace(b"\\t", b"\n ").replace(b"\\r", b"\n ")
+        return out.replace(b"\0\0", b"\\\\") if escaped else out
+    changed: bytearray | None = None
+    at = buf.find(b"\\")
+    while at >= 0:
+        run = _RUN.match(buf, at)
+        end = run.end() if run is not None else at + 1
+        if (end - at) % 2 and buf[end:end + 1] in (b"n", b"t", b"r"):
+            if changed is None:
+                changed = bytearray(buf)
+            changed[end - 1:end + 1] = b"\n "
+        at = buf.find(b"\\", end)
+    return bytes(changed) if changed is not None else buf
+
+
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
+    buf = unescaped(buf)
     spans, public = rule_spans(_TRIGGERS, buf)
     if not builtin:
         spans = []

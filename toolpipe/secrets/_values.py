@@ -19,6 +19,7 @@ _PLACEHOLDER = re.compile(
     rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\(?\w*\)?s|%s|your[_\-. ]\S*|\S*[_\-]here"
     rb"|(?:os\.environ|process\.env|env|getenv|os\.getenv|settings|config|secrets)\b.*"
     rb"|(?:vault|secretsmanager|ssm|keychain|keyring|op|awssm|gcpsm|azkv)://.*"
+    rb"|(?:file|fd|env):\S*|stdin"
 )
 # Words that stand where a value would and say nothing secret: types, nulls, booleans,
 # the key's own name as a sample value.
@@ -37,7 +38,7 @@ _NOT_CREDENTIAL_KEY = re.compile(
 
 
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
-_SHORT = frozenset({b"pass", b"pwd"})  # the short key words, read inside words only whole
+_SHORT = frozenset({b"pass", b"pwd", b"pw"})  # the short key words, read inside words only whole
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
 
 
@@ -47,7 +48,19 @@ def _wordy(value: bytes) -> bool:
     lower-case or capitalised word, an acronym of at most four letters, or underscores."""
     if any(c in b"0123456789" for c in value):
         return False
-    return all(len(w) <= 4 or not w.isupper() for w in _WORD.findall(value))
+    words = [w for w in _WORD.findall(value) if not w.startswith(b"_")]
+    if sum(len(w) <= 2 for w in words[1:]) > 1:
+        return False  # ONiYiEBDfBBeWi: too many scraps of one or two letters for words
+    return all(len(w) <= 4 or not w.isupper() for w in words)
+
+
+def credential_like(value: bytes) -> bool:
+    """Could this stand as a password where nothing but its place says so (a config line
+    ``rootpw VALUE``, a table cell)? Not a plain word or name, not prose in a script
+    without ASCII letters (``请输入您的密码``)."""
+    if not any(33 <= c < 127 for c in value):
+        return False
+    return not (_IDENT.fullmatch(value) and _wordy(value))
 
 
 def _value(match: re.Match[bytes], groups: tuple[str, ...]) -> tuple[bytes, str]:
@@ -70,14 +83,26 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a count, a port, a length
     sep = match.group("sep")
     start = match.start()
+    config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
     if start and 97 <= buf[start - 1] <= 122 and buf[start:match.start("close")].lower(
-            ) in _SHORT:
+            ) in _SHORT and not config:
         return None  # "pass" or "pwd" inside a word: bypass=, compass_heading=
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
     if b"\n" in sep and not _LONG_ALNUM.match(value):
         return None  # "secret:" ending a line opens a YAML block; only a token counts
+    if not any(33 <= c < 127 for c in value):
+        return None  # 密码：请输入您的密码 ("enter your password"): prose, not a value
+    if b"|" in sep:
+        # a table row: | password | VALUE | (the key's cell first on its line)
+        line = buf.rfind(b"\n", 0, start) + 1
+        if not buf[line:start].lstrip().startswith(b"|") or not _CELL_END.match(
+                buf, match.end()) or not credential_like(value.strip(b"`")):
+            return None
+        return kind
+    if config:
+        return kind if credential_like(value) else None
     if sep.strip() == b"" or sep == b">":
         # "password hunter2" is prose unless it is a flag (--password hunter2) and a
         # value after ">" only counts inside <password>…</password>.
@@ -86,6 +111,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             return None
         if sep != b">" and not lead.endswith(b"-"):
             return None
+        if sep != b">" and (_NO_VALUE_FLAG.search(buf, max(0, start - 12), start)
+                            or b"://" in value):
+            return None  # --ask-password URL, --no-password: a switch, then an operand
     if group == "bare":
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{"):
@@ -99,6 +127,25 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             if value[:1].isupper():
                 return None  # api_key: SecretStr, a type
     return kind
+
+
+_NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")
+_CELL_END = re.compile(rb"[ \t]*\|")
+_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
+
+
+def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
+    """``rootpw VALUE``, ``requirepass VALUE``, ``db_pass<TAB>VALUE``: a key alone at the
+    start of its line and one value to its end (a comment may follow), as in redis.conf,
+    slapd.conf, keepalived.conf or any ``key value`` file."""
+    start = match.start()
+    line = buf.rfind(b"\n", 0, start) + 1
+    key = buf[line:start]
+    if key.strip(b" \t") or not (start == line or key.isspace()):
+        word = buf[line:start].lstrip(b" \t")
+        if not _IDENT.fullmatch(word + b"x"):  # the key word ends a longer name: rootpw
+            return False
+    return _LINE_END.match(buf, match.end()) is not None
 
 
 def bearer(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -131,7 +178,7 @@ def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
 
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
-    value = match.group("v").strip(b"'\"")  # a flag's value may be quoted
+    value = _value(match, groups)[0].strip(b"'\"")  # a flag's value may be quoted
     if value.lower() in _WORDS or _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value):
         return None
     return kind
@@ -154,13 +201,16 @@ def b64_pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
 def pgpass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
            ) -> str | None:
     """``host:port:database:user:password``: one word (no colon in it) right before the
-    port, and a password that is not a number (``12:30:45:123:456`` is a time)."""
+    port that is not a number, and a password that is not one (``10:15:22:000:ok`` and
+    ``12:30:45:123:456`` are times)."""
     start = match.start()
     word = start
     while word > 0 and buf[word - 1] not in b" \t\r\n\"'=:,;([{":
         word -= 1
     value = match.group("v")
-    if word == start or (word > 0 and buf[word - 1] == ord(":")) or value.isdigit():
+    host = buf[word:start]
+    if word == start or (word > 0 and buf[word - 1] == ord(":")) or value.isdigit() or (
+            host.isdigit()):
         return None
     return url_password(kind, match, buf, groups)
 
@@ -173,8 +223,77 @@ def htpasswd(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
     return kind if not _PLACEHOLDER.fullmatch(value.strip(b"'\"")) else None
 
 
+_SQL_WORDS = frozenset(b"""values password externally globally null none by with as identified
+    replace retain current expire account lock unlock default""".split())
+_NAMED = re.compile(rb"(?i)[a-z_]*(?:password|passwd|secret|token|pass|pwd)[a-z_]*")
+
+
+def sql(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+        ) -> str | None:
+    """SQL's password clauses: a bind parameter (``:pw``, ``?``, ``$1``, ``@pw``), a
+    keyword or a sample named for what it is (``'new_password'``) is not a password."""
+    value, _ = _value(match, groups)
+    if value[:1] in (b":", b"?", b"$", b"@") or value.lower() in _SQL_WORDS:
+        return None
+    if _NAMED.fullmatch(value) and _wordy(value):
+        return None
+    return url_password(kind, match, buf, groups)
+
+
+# a markdown table's header cell that names a credential column
+_CREDENTIAL_HEADER = re.compile(
+    rb"(?i)[*_`\s]*(?:[a-z]+[ _\-])?(?:password|passwd|passphrase|pwd|pass|secret|token|"
+    rb"api[ _\-]?key|access[ _\-]?key|secret[ _\-]?key|private[ _\-]?key|credentials?|"
+    rb"auth[ _\-]?token)s?[*_`\s]*")
+_CELLS = re.compile(rb"[^|\n]*")
+
+
+_SEPARATOR_ROW = re.compile(rb"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
+
+
+_TABLE_END = re.compile(rb"\n(?![ \t]*\|)")
+
+
+def table_cells(buf: bytes, lo: int) -> tuple[list[tuple[int, int]], int]:
+    """A markdown table whose separator row (``|---|---|``) starts after the line break at
+    ``lo``: the cells of its rows under a header that names a credential (``| user |
+    password |``), and where the table ends (every row is read once, by one regex per
+    credential column; a value seen before is not judged again)."""
+    end = buf.find(b"\n", lo + 1)
+    hi = len(buf) if end < 0 else end
+    if not _SEPARATOR_ROW.fullmatch(buf, lo + 1, hi):
+        return [], lo + 1
+    stop = _TABLE_END.search(buf, hi + 1) if hi < len(buf) else None
+    table_end = stop.start() if stop is not None else len(buf)
+    header = buf[buf.rfind(b"\n", 0, lo) + 1:lo].strip().strip(b"|").split(b"|")
+    out: list[tuple[int, int]] = []
+    judged: dict[bytes, bool] = {}
+    for column, cell in enumerate(header):
+        if not _CREDENTIAL_HEADER.fullmatch(cell):
+            continue
+        row = re.compile(rb"(?m)^[ \t]*\|(?:[^|\n]*\|){%d}[ \t]*`?([^|`\n]*?)`?[ \t]*(?:\||$)"
+                         % column)
+        for found in row.finditer(buf, hi + 1, table_end):
+            value = found.group(1)
+            secret = judged.get(value)
+            if secret is None:
+                secret = judged[value] = bool(value) and b"[REDACTED:" not in value and (
+                    credential_like(value)) and (
+                    value.strip(b"()[]<>*_").lower() not in _WORDS) and not (
+                    _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value))
+            if secret:
+                out.append(found.span(1))
+    return out, table_end
+
+
+def table(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+          ) -> str | None:
+    return kind  # the cells are found by table_cells (the scanner asks it)
+
+
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
-    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd,
+    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
+    "table": table,
 }

@@ -1,0 +1,90 @@
+"""Redaction by context (issue 27): escapes read as boundaries, markdown tables, `key value`
+config lines, client calls, the shell wing's credential options, and every provider shape
+of the table caught whatever characters it draws."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from toolpipe.secrets import SecretPatternSet
+from toolpipe.secrets._providers import _ROWS
+from toolpipe.secrets._scan import _ESCAPE, _break, unescaped
+
+S = SecretPatternSet.default_common()
+
+
+def reference(buf: bytes) -> bytes:
+    """The escapes read one by one: each run of backslashes pairs off from its left, and
+    an odd one out escapes the letter after it."""
+    return _ESCAPE.sub(_break, buf) if b"\\" in buf else buf
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([b"\\", b"n", b"t", b"r", b"x", b"\0", b" ", b"ab"]),
+                max_size=60).map(b"".join),
+       st.integers(0, 3))
+@example(b"\\\\n", 0)
+@example(b"\\\\\\n", 0)
+def test_escapes_are_read_as_a_reader_reads_them(buf, copies):
+    """Both strategies (a few backslashes: each run looked at; many: bytes.replace passes)
+    agree with the reference, and keep the length (spans fit the original text)."""
+    text = buf + b"y" * (len(buf) * 100 * copies)  # few backslashes, when padded
+    out = unescaped(text)
+    assert out == reference(text) and len(out) == len(text)
+
+
+def test_the_escape_property_can_fail():
+    broken = _ESCAPE.sub(lambda m: m.group(0)[:-2] + b"\n ", b"a\\\\nb")  # ignores pairs
+    assert broken != reference(b"a\\\\nb")
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ('{"log": "ok\\npassword=Zq8vLm2Xp4Rt\\ndone"}', "Zq8vLm2Xp4Rt"),
+    ("rootpw Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+    ("| env | user | password |\n|---|---|---|\n| prod | admin | Zq8vLm2Xp4Rt |",
+     "Zq8vLm2Xp4Rt"),
+    ("| **API token** | `Zq8vLm2Xp4RtYw` |", "Zq8vLm2Xp4RtYw"),
+    ('conn = pymysql.connect("db", "root", "Zq8vLm2Xp4Rt", "shop")', "Zq8vLm2Xp4Rt"),
+    ('server.login(user, "Zq8vLm2Xp4Rt")', "Zq8vLm2Xp4Rt"),
+    ("sqlplus scott/Zq8vLm2Xp4Rt@orcl", "Zq8vLm2Xp4Rt"),
+    ("CREATE USER 'a'@'%' IDENTIFIED WITH caching_sha2_password BY 'Zq8vLm2Xp4Rt';",
+     "Zq8vLm2Xp4Rt"),
+    ("Mot de passe : Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+    ("Şifre: Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+    ('NPM_AUTH="Y2ktYm90Ok5wNHNzdzByZC0yMDI2LXg"', "Y2ktYm90Ok5wNHNzdzByZC0yMDI2LXg"),
+    ("smbclient //fs/share -U alice%Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+])
+def test_a_credential_known_by_its_place(text, secret):
+    assert secret not in S.redact(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "password reset link sent to the user",
+    "| name | type | default |\n|---|---|---|\n| password | string | none |",
+    "| host | port | user |\n|---|---|---|\n| db01 | 5432 | Zq8vLm2Xp4Rt |",
+    "| name | password |\n|---|---|\n| admin | (unset) |",
+    "server.login(user, password)",
+    "npm install react/jsx@latest foo/bar@main",
+    "ALTER USER app PASSWORD EXPIRE;",
+    "-- reset with ALTER USER name PASSWORD 'new_password';",
+    "UPDATE users SET password = crypt($1, gen_salt('bf')) WHERE id = $2;",
+    "wget --user=ci --ask-password https://files.example.com/a.tgz",
+    "2026-12-04 10:15:22:INFO:app:started",
+    "密码：请输入您的密码",
+    "bypass the cache with --no-cache",
+])
+def test_a_look_alike_comes_out_unchanged(text):
+    assert S.redact(text) == text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(_ROWS).flatmap(
+    lambda row: st.from_regex(re.compile(row[1]), fullmatch=True)))
+def test_every_provider_shape_is_caught(token):
+    """A token drawn from any row's own regex, alone or after a label, never survives."""
+    for text in (token, f"key {token} end", f'"{token}"'):
+        assert token not in S.redact(text), text

@@ -1,0 +1,107 @@
+"""Credentials known by their position, not their shape: netrc, pgpass, redis.conf, SQL
+password clauses, Oracle connect strings, the credential flags of common clients (from the
+shell wing's table), the password argument of well-known client calls, YAML block
+scalars under a secret-named key, base64 of ``user:pass`` under an auth key, presigned
+URL signatures.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.secrets._rule import B64, Rule, rule
+from toolpipe.shell import CREDENTIALS, Credential
+
+_PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
+_QUOTED = r"""(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)"""
+
+
+def _flag_rule(row: Credential) -> Rule:
+    """A credential option of a client: ``sshpass -p PW``, ``redis-cli -a PW``, ``docker
+    login -p PW`` (a row of the shell wing's program table, ``[[credential]]``)."""
+    names = "|".join(re.escape(p).replace(r"\ ", "[ \t]+")
+                     for p in sorted(row.programs, key=len, reverse=True))
+    options = "|".join(re.escape(f) + ("" if row.attached else "[ \t=]" if f.startswith("--")
+                                       else "[ \t]*")
+                       for f in sorted(row.flags, key=len, reverse=True))
+    value = r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else _PW
+    return rule("password", row.programs,
+                rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
+                value=("v",), check="url_password", shape=r"[ \t]")
+
+
+# The password argument of a client call, by position: (call, its triggers, the index of
+# the password among the arguments). The arguments before it are literals or names.
+_CALLS = ((r"\.pass_", (".pass_(",), 0),
+          (r"\.login|\.simple_bind_s|\.simple_bind|\.bind_s|BasicAuth|DigestAuth",
+           (".login(", ".simple_bind", ".bind_s(", "basicauth(", "digestauth("), 1),
+          (r"(?<![A-Za-z0-9_])auth[ \t]*=[ \t]*", ("auth=(", "auth = ("), 1),
+          (r"(?<![A-Za-z0-9_])FTP(?:_TLS)?|\.connect", ("ftp(", "ftp_tls(", ".connect("), 2))
+_ARG = r"""(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[A-Za-z_][\w.]{0,64}(?:\[[^\]\n]{0,64}\])?)"""
+
+
+def _call_rule(calls: str, triggers: tuple[str, ...], index: int) -> Rule:
+    before = rf"[ \t]*{_ARG}[ \t]*,[ \t]*" * index
+    return rule("password", triggers, rf"(?:{calls})\([ \t]*{before}{_QUOTED}[ \t]*[,)]",
+                value=("v",), check="url_password", bounded=False)
+
+
+CONTEXT_RULES: tuple[Rule, ...] = (
+    rule("password", ("machine ", "default "),
+         r"(?i:machine[ \t]+\S+|default)(?:\s+(?i:login|account|port|protocol)[ \t]+\S+)*"
+         r"\s+(?i:password)[ \t]+(?P<v>\S{1,256})",
+         value=("v",), check="url_password", shape=r"\S"),
+    # host:port:database:user:password, a colon in the password escaped
+    rule("password", (), r"(?P<lead>:(?:[0-9]{2,5}|\*):)[^\s:]{1,128}:[^\s:]{1,128}:"
+         r"(?P<v>(?:[^\s:\\]|\\.){1,256})(?=\s|$)", value=("v",), check="pgpass",
+         bounded=False,
+         case_triggers=(r":(?:[0-9]{2,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:[^\s:]",)),
+    rule("password", ("requirepass", "masterauth"),
+         r"""(?i:requirepass|masterauth)[ \t]+(?P<v>"[^"\n]{1,256}"|\S{1,256})""",
+         value=("v",), check="url_password", shape=r"[ \t]+\S"),
+    # SQL: PASSWORD '…', IDENTIFIED [WITH plugin] BY […], SET PASSWORD [FOR u] = '…'
+    rule("password", ("password '", 'password "'), rf"(?i:password)[ \t]+{_QUOTED}",
+         value=("v",), check="sql"),
+    rule("password", ("identified", "set password"),
+         r"""(?i:identified(?:[ \t]+with[ \t]+[A-Za-z0-9_]{1,64})?[ \t]+by"""
+         r"""(?:[ \t]+password)?|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]{1,128})?"""
+         r"""[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*"""
+         r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()]{1,128})(?=[\s;]|$))""",
+         value=("v", "b"), check="sql"),
+    # Oracle's user/password@service after a client, or under a connect-string key
+    rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman",
+                      "dgmgrl", "userid", "connect_string", "connection_string", "conn_str"),
+         r"""(?:(?i:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
+         r"""|(?i:userid|connect_string|connection_string|conn_str)["']?[ \t]*[=:][ \t]*"""
+         r"""["']?)(?P<u>[A-Za-z][A-Za-z0-9_$#]{0,127})/(?P<v>[^\s/@'"]{1,128})"""
+         r"""(?:@|(?=[\s'"]|$))""",
+         value=("v",), check="url_password"),
+    rule("password", "curl",
+         r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-u[ \t]*|[ \t]--user[ =])(?P<q>['"]?)"""
+         r"""[^\s:'"]{1,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
+         check="url_password"),
+    *(_flag_rule(row) for row in CREDENTIALS),
+    rule("password", "htpasswd",  # -b: FILE USER PASSWORD, or with -n: USER PASSWORD
+         r"htpasswd(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b)(?:(?=[^\n]*[ \t]-[A-Za-z]*n)"
+         r"(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?P<n>\S{1,256})"
+         r"|(?:[ \t]+-[A-Za-z]+)+[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256}))",
+         value=("n", "v"), check="htpasswd"),
+    *(_call_rule(calls, triggers, index) for calls, triggers, index in _CALLS),
+    rule("password", ("password", "passwd", "passphrase", "pwd", "pass", "secret", "token"),
+         r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
+         r"""[|>][-+0-9]{0,2}[ \t]*\r?\n[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",
+         value=("v",), check="url_password", bounded=False,
+         shape=r"""["']?[ \t]*:[ \t]*[|>]"""),
+    rule("url_signature", ("sig=", "signature=", "x-goog-signature=", "x-amz-signature="),
+         r"(?i:sig|signature|x-goog-signature|x-amz-signature)="
+         r"(?P<v>[A-Za-z0-9%+/=_\-.]{8,2048})", value=("v",), check="url_password"),
+    # a markdown table's separator row (a line that starts `|---`, `| ---` or `|:--`): the
+    # cells of its rows under a credential's header
+    rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),
+         r"\n\|[ \t]*:?-{3,}:?[ \t]*(?:\||\n|$)", check="table", bounded=False, shape="--"),
+    # base64 of user:pass under any key that ends in "auth" (docker's config.json, .npmrc)
+    rule("basic_auth", "auth",
+         rf"""(?i:auth)["']?[ \t]*[:=][ \t]*["']?(?P<v>[{B64}]{{8,4096}}={{0,2}})""",
+         value=("v",), check="basic", bounded=False,
+         shape=r"""["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/]{8}"""),
+)

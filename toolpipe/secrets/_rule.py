@@ -1,0 +1,66 @@
+"""A detector's row: its triggers, its regex anchored at a trigger, the groups that hold the
+secret, and the context test that may refuse it.
+
+A rule fires only where one of its *triggers* occurs; the scanner finds every trigger of
+every rule in one linear-time pass (re2, over the UTF-8 bytes), then matches the rule's own
+regex at that place. Each regex starts at its trigger, is anchored there, and is built of
+single character classes and bounded repeats, so one attempt is short and never
+backtracks far.
+
+``value`` names the groups that may hold the secret (the whole match when empty): a key keeps
+its name and quotes, so ``"password": "[REDACTED:password]"`` stays valid JSON.
+``check`` names a context test in ``_values`` that may refuse a match (an identifier, a
+call, a placeholder are not secrets). ``bounded`` asks that no letter or digit come right
+before the trigger (``xAKIA…`` is not an AWS key).
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+# Priorities when spans overlap: a provider's shape says most, the key it sits under less,
+# the entropy guess least. Overlapping spans are merged and take the best label.
+PROVIDER, CONTEXT, GUESS = 0, 1, 2
+PUBLIC_ZONE = 3  # not a secret: a span the entropy guess leaves alone
+Span = tuple[int, int, str, int]  # start, end, kind, priority
+
+
+@attrs.frozen
+class Rule:
+    kind: str
+    triggers: tuple[str, ...]  # literals, their ASCII letters in either case
+    regex: re.Pattern[bytes]
+    value: tuple[str, ...] = ()  # groups replaced, the first that matched; () the whole
+    check: str | None = None
+    priority: int = PROVIDER
+    bounded: bool = True
+    shape: str = ""  # re2, what must follow a trigger for the rule to be tried at all
+    case_triggers: tuple[str, ...] = ()  # re2 fragments matched case-sensitively
+    # how far before its trigger a match starts, at most and at least (``[0-9]{8,10}:AA…``
+    # is found from ``:AA``, 8 to 10 bytes on): a literal in the middle of a shape is a
+    # trigger the C scan finds fast, where a fragment with counted repeats makes every
+    # byte of the text cost more
+    back: tuple[int, int] = (0, 0)
+
+
+def ascii_lower(text: str) -> str:
+    """Lower case for ASCII letters only, as the scanner folds bytes: a trigger with other
+    letters (``Şifre``, ``Пароль``) is listed in each case it may take."""
+    return "".join(c.lower() if c.isascii() else c for c in text)
+
+
+def rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
+         value: tuple[str, ...] = (), check: str | None = None, priority: int = PROVIDER,
+         bounded: bool = True, shape: str = "", case_triggers: tuple[str, ...] = (),
+         back: tuple[int, int] = (0, 0)) -> Rule:
+    trig = (triggers,) if isinstance(triggers, str) else triggers
+    return Rule(kind, tuple(dict.fromkeys(ascii_lower(t) for t in trig)),
+                re.compile(regex.encode()), value, check, priority, bounded, shape,
+                case_triggers, back)
+
+
+B64 = r"A-Za-z0-9+/"
+URLSAFE = r"A-Za-z0-9_\-"
+END = r"(?![A-Za-z0-9_\-])"  # the token ends here

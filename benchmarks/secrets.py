@@ -96,6 +96,12 @@ def adversarial() -> dict[str, str]:
         "`Basic ` repeated": "Basic ",
         "`<password>` repeated": "<password>",
         "digits`:AA` repeated": "1234567890:AA",
+        "`\\n` escapes repeated": "\\n",
+        "`\\\\n` (an escaped backslash) repeated": "\\\\n",
+        "table rows under a password header": "| password |\n|---|\n",
+        "`.login(a, ` repeated": ".login(a, ",
+        "`.atlasv1.` repeated": ".atlasv1.",
+        "`rootpw x` lines": "rootpw x\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
@@ -207,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = 1 if args.quick else 5
     patterns = SecretPatternSet.default_common()
     corpus, holdout = load("corpus.txt"), load("holdout.txt")
+    classes, fresh = load("classes.txt"), load("classes-fresh.txt")
     # timed first: once detect-secrets has run in this process, everything here is about
     # a third slower (seen on this machine; its imports and settings stay behind)
     text = mixed_text(10_000_000, corpus)
@@ -224,9 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     took = timed(patterns.redact, line, repeat) * 1000
     adv_rows.append(f"| one 10 MB line (10 MB) | {took:.0f} |")
 
-    other = detect_secrets_flags(corpus)
-    table, figures = quality(corpus, patterns, other)
+    tuned = corpus + classes
+    other = detect_secrets_flags(tuned)
+    table, figures = quality(tuned, patterns, other)
     _, held = quality(holdout, patterns, None)
+    _, untuned = quality(fresh, patterns, None)
 
     ds = (f"detect-secrets {figures['ds_recall']:.1%} of secret lines, flags "
           f"{figures['ds_flagged']:.1%} of look-alikes" if other is not None
@@ -234,16 +243,18 @@ def main(argv: list[str] | None = None) -> int:
     section = f"""## Secret redaction
 
 `python -m benchmarks.secrets` (detect-secrets from `pip install -e '.[bench]'`). The
-corpus is `tests/data/secrets/corpus.txt` ({figures['pos']} secret lines over
-{figures['kinds']} kinds, {figures['neg']} look-alikes that must come out unchanged); a
-secret counts as caught when no 12 characters of it survive. The second file
-(`holdout.txt`, {held['pos']} secret lines, {held['neg']} look-alikes) was written after
-the tuning on the corpus; the two misses it showed on its first run
-(`app.config['SECRET_KEY'] = '…'` and `mysql -p'…'`) were then fixed, so it is a
-second sample now rather than a clean hold-out. The tests judge both files.
+tuned files are `tests/data/secrets/corpus.txt` and `classes.txt` ({figures['pos']} secret
+lines over {figures['kinds']} kinds, {figures['neg']} look-alikes that must come out
+unchanged); a secret counts as caught when no 12 characters of it survive. `holdout.txt`
+({held['pos']} secret lines, {held['neg']} look-alikes) was written after the corpus's
+tuning (its two first-run misses fixed since); `classes-fresh.txt` ({untuned['pos']}
+secret lines, {untuned['neg']} look-alikes) is never tuned on (its history:
+docs/layers/redaction.md). The tests judge every file.
 
 - **toolpipe: recall {figures['recall']:.1%}, {figures['changed']:.1%} of look-alikes
-  changed**; second file: recall {held['recall']:.1%}, {held['changed']:.1%} changed.
+  changed** on the tuned files; `holdout.txt`: recall {held['recall']:.1%},
+  {held['changed']:.1%} changed; `classes-fresh.txt` (untuned): recall
+  {untuned['recall']:.1%}, {untuned['changed']:.1%} changed.
 - {ds} (it reports a line, it does not redact).
 - Speed on 10 MB of mixed tool output: **{10 / ours:.0f} MB/s** ({ours * 1000:.0f} ms);
   the spec's six patterns with `re` in the same run: {10 / base:.0f} MB/s (ratio

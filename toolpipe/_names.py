@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 
 from rapidfuzz.distance import LCSseq
-from rapidfuzz.process import extract
+from rapidfuzz.process import extract, extractOne
 
 DEFAULT_THRESHOLD = 0.4
 BOUND = 1.1
@@ -58,13 +58,19 @@ def best_match(name: str, candidates: tuple[str, ...], floor: float = 0.0
         return None
     query = name.lower()
     lowered = _lowered(candidates)
-    # lcs/longest for every candidate in one C call (those that cannot reach the floor
-    # dropped there), best first. The score is that plus 0.1·prefix/longest, and the common
-    # prefix is a common subsequence: a score is at most 1.1 times it. So the formula runs
+    # The score is lcs/longest plus 0.1·prefix/longest, and the common prefix is a common
+    # subsequence: a score lies between lcs/longest and 1.1 times it. Two C passes: the
+    # best lcs/longest (``top``), then every candidate whose lcs/longest could still beat
+    # ``top``'s score (at least top/1.1), best first; the formula runs only on those, and
     # only while a candidate could still win.
+    floor_cut = max(0.0, floor / BOUND - CUTOFF_MARGIN) if floor > 0 else None
+    top = extractOne(query, lowered, scorer=LCSseq.normalized_similarity, processor=None,
+                     score_cutoff=floor_cut)
+    if top is None:
+        return None
     hits = extract(query, lowered, scorer=LCSseq.normalized_similarity, limit=None,
                    processor=None,
-                   score_cutoff=max(0.0, floor / BOUND - CUTOFF_MARGIN) if floor > 0 else None)
+                   score_cutoff=max(0.0, max(floor, top[1]) / BOUND - CUTOFF_MARGIN))
     best: tuple[float, str] | None = None
     for _, normalised, index in hits:
         if BOUND * normalised < max(floor, best[0] if best else 0.0) - 1e-9:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 import attrs
 
@@ -20,8 +21,9 @@ GLOB_CHARS = frozenset("*?[")
 MAX_BRACE_WORDS = 256
 
 
-@attrs.frozen
-class Segment:
+class Segment(NamedTuple):
+    """A piece of one shell word (a tuple: the walk makes hundreds per script)."""
+
     text: str
     quoted: bool = False
     known: bool = True

@@ -57,6 +57,17 @@ def test_the_escape_property_can_fail():
     ("Şifre: Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
     ('NPM_AUTH="Y2ktYm90Ok5wNHNzdzByZC0yMDI2LXg"', "Y2ktYm90Ok5wNHNzdzByZC0yMDI2LXg"),
     ("smbclient //fs/share -U alice%Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+    ("username admin privilege 15 password 0 Zq8vLm2Xp4Rt", "Zq8vLm2Xp4Rt"),
+    ("snmp-server community Zq8vLm2Xp4Rt RO", "Zq8vLm2Xp4Rt"),
+    ("root:$6$saltsalt$" + "Zq8vLm2Xp4Rt" * 7 + ":19700:0:99999:7:::", "Zq8vLm2Xp4Rt"),
+    ('env:\n  - name: DB_PASSWORD\n    value: "Zq8vLm2Xp4Rt"', "Zq8vLm2Xp4Rt"),
+    ('{"Name": "API_KEY", "Value": "Zq8vLm2Xp4Rt"}', "Zq8vLm2Xp4Rt"),
+    ("define( 'DB_PASSWORD', 'Zq8vLm2Xp4Rt' );", "Zq8vLm2Xp4Rt"),
+    ('System.setProperty("db.password", "Zq8vLm2Xp4Rt");', "Zq8vLm2Xp4Rt"),
+    ('psk="Zq8vLm2Xp4Rt"', "Zq8vLm2Xp4Rt"),
+    ('masterKey: "Zq8vLm2Xp4RtYw12"', "Zq8vLm2Xp4RtYw12"),
+    ("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAAIZq8vLm2Xp4RtZq8vLm2Xp4Rt",
+     "Zq8vLm2Xp4RtZq8vLm2Xp4Rt"),
 ])
 def test_a_credential_known_by_its_place(text, secret):
     assert secret not in S.redact(text), text
@@ -76,6 +87,14 @@ def test_a_credential_known_by_its_place(text, secret):
     "2026-12-04 10:15:22:INFO:app:started",
     "密码：请输入您的密码",
     "bypass the cache with --no-cache",
+    "snmp-server community public RO",
+    "echo $1$2$3 done",
+    "- name: DB_HOST\n  value: db.internal",
+    '{"name": "API_KEY", "valueFrom": {"secretKeyRef": {"name": "app", "key": "api"}}}',
+    "define('WP_DEBUG', false);",
+    'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "app.settings")',
+    '{"name": "API_KEY", "region": "eu-west-1"}',
+    "def f(self, value: object) -> None:",
 ])
 def test_a_look_alike_comes_out_unchanged(text):
     assert S.redact(text) == text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._rule import B64, Rule, rule
+from toolpipe.secrets._rule import B64, VALUE, VALUE_GROUPS, Rule, rule
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -95,6 +95,30 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("url_signature", ("sig=", "signature=", "x-goog-signature=", "x-amz-signature="),
          r"(?i:sig|signature|x-goog-signature|x-amz-signature)="
          r"(?P<v>[A-Za-z0-9%+/=_\-.]{8,2048})", value=("v",), check="url_password"),
+    # network devices: `password 0 PW`, `secret 5 HASH`, `key 7 HEX`, snmp communities
+    rule("password", ("password 0 ", "password 7 ", "secret 0 ", "secret 4 ", "secret 5 ",
+                      "secret 8 ", "secret 9 ", "key 0 ", "key 7 ", "snmp-server community "),
+         r"(?i:(?:password|secret|key)[ \t]+[0-9][ \t]+|snmp-server[ \t]+community[ \t]+)"
+         r"(?P<v>[^\s(<]\S{3,255})", value=("v",), check="network"),
+    # crypt(3) hashes: shadow and htpasswd lines, bcrypt in a database dump
+    rule("password", ("$1$", "$5$", "$6$", "$apr1$", "$2a$", "$2b$", "$2y$", "$2x$", "$y$",
+                      "$argon2"),
+         r"\$(?:(?:1|5|6|apr1)\$(?:rounds=[0-9]{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}"
+         r"|2[abxy]\$[0-9]{2}\$[./A-Za-z0-9]{53}"
+         r"|y\$[./A-Za-z0-9]{1,32}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}"
+         r"|argon2(?:id|i|d)\$v=[0-9]{1,4}\$m=[0-9]{1,9},t=[0-9]{1,4},p=[0-9]{1,4}"
+         r"\$[A-Za-z0-9+/]{8,128}\$[A-Za-z0-9+/]{16,512})", bounded=False),
+    # PuTTY's private key file: the lines after Private-Lines
+    rule("pem_private_key", "private-lines:",
+         r"(?i:private-lines):[ \t]*[0-9]{1,3}[ \t]*\r?\n"
+         r"(?P<v>(?:[A-Za-z0-9+/=]{4,128}(?:\r?\n|$)){1,64})", value=("v",), bounded=False),
+    # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
+    # (Kubernetes env, ECS task definitions, app settings)
+    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value =",
+                      " value="),
+         rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
+         value=VALUE_GROUPS, check="named_value", bounded=False,
+         shape=r"""[ \t]*[:=]?[ \t]*["']?[^\s"'{\[$<]"""),
     # a markdown table's separator row (a line that starts `|---`, `| ---` or `|:--`): the
     # cells of its rows under a credential's header
     rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),

@@ -57,6 +57,12 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("re_",), r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),  # Resend
     (("sl.",), rf"sl\.(?:u\.)?[{_W}=]{{130,1024}}"),  # Dropbox
     (("cmvmd",), r"cmVmd[A-Za-z0-9]{59}"),  # JFrog reference token
+    (("aaaaaaaaaaaaaaaaaaaaa",), r"A{21}[A-Za-z0-9%]{30,512}"),  # X (Twitter) app bearer
+    (("access_token$production$", "access_token$sandbox$"),  # Braintree
+     r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+    (("access-production-", "access-sandbox-", "access-development-"),  # Plaid
+     r"access-(?:production|sandbox|development)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
+     r"-[0-9a-f]{4}-[0-9a-f]{12}"),
 )
 # shapes with no prefix: a literal inside is the trigger, the match starts `back` bytes
 # before it (triggers, regex, back, shape after the trigger)
@@ -66,13 +72,18 @@ _INSIDE: tuple[tuple[str, str, int, str], ...] = (
      r"[A-Za-z0-9_~.\-]{31}"),
     ("-us", r"[0-9a-f]{32}-us[0-9]{1,2}", 32, "[0-9]"),  # Mailchimp
 )
+# a Microsoft Teams webhook: its host's first label comes before the trigger
+_TEAMS = rule("service_token", ("webhook.office.com/webhookb2/", "outlook.office.com/webhook/"),
+              r"(?<![A-Za-z0-9\-])[A-Za-z0-9\-]{1,40}\.(?:webhook|outlook)\.office\.com/"
+              r"webhook(?:b2)?/[A-Za-z0-9\-@/]{40,512}", back=(41, 1), bounded=False)
 
 # what must follow a trigger before its rule is tried (the C scan checks it): most
 # prefixes are short words that ordinary text has too (`pat` in `path/to`)
 _SHAPES = {"pat": r"[A-Za-z0-9]{14}\.", "re_": r"[A-Za-z0-9]{8}_", "sl.": rf"(?:u\.)?[{_W}=]{{64}}"}
-_SHAPE = r"[A-Za-z0-9_\-+/=.~]{8}"
+_SHAPE = r"[A-Za-z0-9_\-+/=.~%]{8}"
 
 PROVIDER_RULES: tuple[Rule, ...] = (
+    _TEAMS,
     *(rule("service_token", triggers, regex + END, shape=_SHAPES.get(triggers[0], _SHAPE))
       for triggers, regex in _ROWS),
     *(rule("service_token", trigger, f"(?<![A-Za-z0-9_~.]){regex}{END}", back=(back, back),

@@ -64,3 +64,14 @@ def rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
 B64 = r"A-Za-z0-9+/"
 URLSAFE = r"A-Za-z0-9_\-"
 END = r"(?![A-Za-z0-9_\-])"  # the token ends here
+
+# A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
+# bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
+VALUE = (
+    r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
+    r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
+    r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
+    r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
+    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
+)
+VALUE_GROUPS = ("hq", "dq", "sq", "eq", "bq", "uq", "bare")

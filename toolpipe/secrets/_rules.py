@@ -11,7 +11,16 @@ import attrs
 
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._providers import PROVIDER_RULES
-from toolpipe.secrets._rule import B64, CONTEXT, END, PUBLIC_ZONE, URLSAFE, Rule
+from toolpipe.secrets._rule import (
+    B64,
+    CONTEXT,
+    END,
+    PUBLIC_ZONE,
+    URLSAFE,
+    VALUE,
+    VALUE_GROUPS,
+    Rule,
+)
 from toolpipe.secrets._rule import rule as _rule
 
 # --- secret-named keys ------------------------------------------------------------------------
@@ -25,41 +34,42 @@ _LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see
     "mat khau", "пароль", "парола", "лозинка", "гасло", "κωδικός", "συνθηματικό", "סיסמה",
     "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
     "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw",
+PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw", "psk",
                   *_LABELS, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
-KEY_WORDS = ("secret", "token", "api_key", "api-key", "apikey", "api.key", "api key",
-             "access_key",
-             "access-key", "accesskey", "private_key", "private-key", "privatekey",
-             "credential", "credentials", "auth_key", "authkey", "signing_key",
-             "encryption_key", "master_key", "app_key", "license_key", "licence_key",
-             "session_key", "x-amz-signature")
+_KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
+         "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
+         "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
+         "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key")
+
+
+def _spellings(word: str) -> tuple[str, ...]:
+    """``api_key`` as written in every convention: api_key, api-key, apikey, api.key."""
+    if "_" not in word:
+        return (word,)
+    return tuple(word.replace("_", sep) for sep in ("_", "-", "", "."))
+
+
+KEY_WORDS = tuple(dict.fromkeys(w for word in _KEYS for w in _spellings(word)))
 # Session cookies by name: the value is the login.
 COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
-# A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
-# bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
-_VALUE = (
-    r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
-    r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
-    r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
-    r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
-    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
-)
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
 _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+|>"""
-        r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*)""")  # | password | VALUE | (a table row)
+        r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
+        r"""|[ \t]*,[ \t]*)""")  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
                                                                         reverse=True))
-    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{_VALUE}",
-                 value=("hq", "dq", "sq", "eq", "bq", "uq", "bare"), check="key_value",
+    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{VALUE}",
+                 value=VALUE_GROUPS, check="key_value",
                  priority=CONTEXT,
                  bounded=False,
-                 shape=r"""(?i:[a-z_.\-]{0,8})[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\s\\&|]|：)""")
+                 shape=r"""(?i:[a-z_.\-]{0,8})(?:[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\s\\&|]|：)"""
+                       r"""|["'][ \t]*,[ \t]*["'])""")
 
 
 RULES: tuple[Rule, ...] = (

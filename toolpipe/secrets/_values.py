@@ -94,6 +94,15 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):
         return None  # 密码：请输入您的密码 ("enter your password"): prose, not a value
+    if b"," in sep:
+        # define('DB_PASSWORD', 'VALUE'): the name a quoted string, the value another
+        name = start
+        while name > 0 and (buf[name - 1:name].isalnum() or buf[name - 1] in b"_.-"):
+            name -= 1
+        quote = buf[name - 1:name]
+        if group not in ("sq", "dq") or quote not in (b"'", b'"') or quote not in match.group(
+                "close") or not buf[max(0, name - 8):name - 1].rstrip().endswith(b"("):
+            return None  # the first argument of a call, not a member of an object
     if b"|" in sep:
         # a table row: | password | VALUE | (the key's cell first on its line)
         line = buf.rfind(b"\n", 0, start) + 1
@@ -223,6 +232,39 @@ def htpasswd(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
     return kind if not _PLACEHOLDER.fullmatch(value.strip(b"'\"")) else None
 
 
+def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+            ) -> str | None:
+    """A network device's ``password 0 PW`` or ``snmp-server community NAME``: the
+    well-known communities are not secrets."""
+    value = match.group("v")
+    if value.lower() in (b"public", b"private"):
+        return None
+    return url_password(kind, match, buf, groups)
+
+
+# {"name": "API_KEY", "value": …}: the member before that names what the value is
+_SIBLING = re.compile(
+    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,64})""")
+_CREDENTIAL_NAME = re.compile(
+    rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credential|"
+    rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key)")
+
+
+def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                ) -> str | None:
+    """A ``value`` member whose sibling ``name`` (or ``key``), just before it in the same
+    object or list item, names a credential."""
+    start = match.start()
+    window = buf[max(0, start - 160):start]
+    cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"))
+    names = list(_SIBLING.finditer(window, max(0, cut)))
+    if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
+        return None
+    if b"value" in window[names[-1].end():].lower():
+        return None  # another value came between
+    return key_value(kind, match, buf, groups)
+
+
 _SQL_WORDS = frozenset(b"""values password externally globally null none by with as identified
     replace retain current expire account lock unlock default""".split())
 _NAMED = re.compile(rb"(?i)[a-z_]*(?:password|passwd|secret|token|pass|pwd)[a-z_]*")
@@ -295,5 +337,5 @@ Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
-    "table": table,
+    "table": table, "network": network, "named_value": named_value,
 }

@@ -15,8 +15,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _echoed, _unquoted
@@ -220,9 +218,9 @@ class _Walk(_Carriers):
         if peeled.wrappers and peeled.argv and peeled.argv[0].text in RESERVED:
             inner, _ = unreserved(peeled.argv)  # `time -p { … }`: after the wrapper
             again = peel(inner, upstream)
-            peeled = attrs.evolve(again, wrappers=peeled.wrappers + again.wrappers,
-                                  privileged=peeled.privileged or again.privileged,
-                                  codes=peeled.codes + again.codes)
+            peeled = again._replace(wrappers=peeled.wrappers + again.wrappers,
+                                    privileged=peeled.privileged or again.privileged,
+                                    codes=peeled.codes + again.codes)
         cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, self.cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)

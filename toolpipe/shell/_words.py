@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-import attrs
-
 UNKNOWN = "\x00"
 IFS = " \t\n"
 GLOB_CHARS = frozenset("*?[")
@@ -33,9 +31,9 @@ class Segment(NamedTuple):
     expanded: bool = False  # the value of an expansion (split at the script's IFS)
 
 
-@attrs.frozen
-class Word:
-    """One argument: ``text`` (with ``UNKNOWN`` for what is not known), its source text."""
+class Word(NamedTuple):
+    """One argument: ``text`` (with ``UNKNOWN`` for what is not known), its source text.
+    Immutable; a tuple, as a walk makes hundreds of them per script."""
 
     text: str
     raw: str = ""

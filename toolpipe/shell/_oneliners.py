@@ -131,13 +131,44 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def shell_strings(name: str, code: str) -> list[str]:
+# Calls that run code of the one-liner's own language, by language family: a literal is
+# read as more of the same; anything else (``exec(b64decode(…))``) is code it cannot read.
+_EVAL = {
+    "python": re.compile(r"\b(?:exec|eval|compile)\s*\("),
+    "node": re.compile(r"\beval\s*\(|\bnew\s+Function\s*\(|\bvm\.run\w*\s*\("),
+    "ruby": re.compile(r"\b(?:eval|instance_eval|class_eval|module_eval)\s*\("),
+    "perl": re.compile(r"\beval\s*\("),
+    "php": re.compile(r"\beval\s*\("),
+}
+_FAMILY = {"python": "python", "python2": "python", "python3": "python", "pypy": "python",
+           "pypy3": "python", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
+           "ruby": "ruby", "perl": "perl", "php": "php"}
+_LITERAL_FIRST = re.compile(r"""\s*(?:\[\s*|\(\s*)?[rRbBuU]?["'`]""")
+
+
+def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     """Shell text equivalent to what a one-liner spawns, deletes, writes and re-modes."""
     out: list[str] = []
+    family = _FAMILY.get(name, "")
+    evaluates = _EVAL.get(family)
+    evals = {m.start() for m in evaluates.finditer(code)} if evaluates else set()
     for m in _SPAWN.finditer(code):
-        strings, dynamic = _literals(_call_args(code, m.end()))
+        if m.start() in evals:
+            continue  # python's exec(): the language's own code, read below
+        args = _call_args(code, m.end())
+        strings, dynamic = _literals(args)
         if strings or dynamic:
             out.append(" ".join(strings) + (f" {DYNAMIC}" if dynamic else ""))
+        if dynamic and not _LITERAL_FIRST.match(args):
+            out.append(DYNAMIC)  # system(pack("H*", …)): the command itself is computed
+    if evaluates is not None:
+        for m in evaluates.finditer(code):
+            strings, dynamic = _literals(_call_args(code, m.end()))
+            if dynamic or not strings or depth >= 3:
+                out.append(DYNAMIC)  # exec(b64decode(…)): code it cannot read
+            else:
+                for text in strings:
+                    out += shell_strings(name, text, depth + 1)
     if name in ("perl", "ruby", "php"):
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
     if name in LANGUAGES and LANGUAGES[name] == "":  # awk: print | "cmd", "cmd" | getline

@@ -211,6 +211,14 @@ def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]
     return tuple(subs)
 
 
+def _host_target(args: Sequence[Word]) -> bool:
+    """``nsenter -t 1`` (or ``--all``, ``-a``): the host's namespaces, as root."""
+    texts = [a.text for a in args]
+    return any(t in ("-a", "--all", "--target=1", "-t1") or (
+        t in ("-t", "--target") and i + 1 < len(texts) and texts[i + 1] == "1")
+        for i, t in enumerate(texts))
+
+
 def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     if not argv or _name(argv[0]) not in PEELED:
         return Peeled(argv)  # the common case: a command that wraps nothing
@@ -298,7 +306,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 inner = (*inner, *(items or (item,)))
             else:
                 inner = (literal("echo"), *(items or (item,)))
-        if name in PRIVILEGED:
+        if name in PRIVILEGED or (name == "nsenter" and _host_target(args)):
             privileged = True
         wrappers.append(name)
         if not inner:

@@ -48,7 +48,7 @@ def test_row(row, example, harmless):
     ('[[irreversible]]\nprogram = ["x"]\nargs = "y"\nscore = 2\n',
      "[[irreversible]] #1: score must be in (0, 1]"),
     ('[[code]]\nprogram = 3\n', "[[code]] #1 program: expected a name"),
-    ('[[code]]\nprogram = "x"\noperands = "argv"\n', "operands must be 'code'"),
+    ('[[code]]\nprogram = "x"\noperands = "words"\n', "operands must be 'code' or 'argv'"),
     ('not toml = = =', "programs.toml"),
 ])
 def test_a_malformed_table_names_the_row(text, said):

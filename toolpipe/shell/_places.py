@@ -46,8 +46,10 @@ _SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "
 _SECRET_NAMES = re.compile(
     r"(^|/)(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.?netrc|\.pgpass|"
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
-    r"[\w.-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
+    r"[\w.{}-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
     r"wallet\.dat)$")
+_PUBLIC_CERTS = ("/etc/ssl/certs/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/",
+                 "/usr/local/share/ca-certificates/", "/etc/ca-certificates/")
 # Names next to secrets that hold none: public keys, known hosts, templates of .env files.
 _NOT_SECRET = re.compile(r"(\.pub|/known_hosts(\.old)?|\.env\.(example|sample|template|"
                          r"dist|defaults|tmpl|schema|ci)|\.(crt|cert|csr))$")
@@ -191,6 +193,9 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         return Place("root", shown)
     if bare in ("/etc/shadow", "/etc/gshadow") or (bare.startswith(
             ("/etc/ssl/private", "/etc/ssh/ssh_host_")) and not bare.endswith(".pub")):
+        return Place("secret", shown)
+    if _SECRET_NAMES.search(bare) and not _NOT_SECRET.search(bare) and not bare.startswith(
+            _PUBLIC_CERTS):  # /srv/app/.env, /opt/x/id_rsa, /{}.pem (find / -name '*.pem')
         return Place("secret", shown)
     if _PERSISTENCE.match(bare):
         return Place("persistence", shown)

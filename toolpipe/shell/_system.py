@@ -210,8 +210,11 @@ def _openssl(cmd: Command) -> list[Effect]:
     """Key and certificate work writes its -out and -keyout files; s_client talks."""
     if not cmd.args:
         return []
-    _, values, _ = _split(cmd.args[1:], "", ("-out", "-keyout", "-in", "-key", "-signkey",
-                                             "-connect"))
+    # every option of openssl takes at most one value and none stops the options: find the
+    # file options wherever they are (`enc -aes-256-cbc -pass pass:x -in a -out b`)
+    args = cmd.args[1:]
+    values = {args[i].text: args[i + 1] for i in range(len(args) - 1)
+              if args[i].text in ("-out", "-keyout", "-in", "-key", "-signkey", "-connect")}
     out = [Effect("write", cmd, values[k]) for k in ("-out", "-keyout") if k in values]
     out += [Effect("read", cmd, values[k]) for k in ("-in", "-key", "-signkey")
             if k in values and cmd.args[0].text in ("rsa", "pkey", "ec", "enc", "base64")]
@@ -284,9 +287,19 @@ def _find(cmd: Command) -> list[Effect]:
 
 @handles("gpg", "gpg2")
 def _gpg(cmd: Command) -> list[Effect]:
-    if {a.text for a in cmd.args} & {"--export-secret-keys", "--export-secret-subkeys"}:
-        return [Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys")]
-    return []
+    """Exporting secret keys reads ~/.gnupg; -o/--output is a file gpg writes (encrypting,
+    decrypting, exporting)."""
+    args = cmd.args
+    out: list[Effect] = []
+    if {a.text for a in args} & {"--export-secret-keys", "--export-secret-subkeys"}:
+        out.append(Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys"))
+    for i, a in enumerate(args):
+        if a.text in ("-o", "--output") and i + 1 < len(args):
+            out.append(Effect("write", cmd, args[i + 1]))
+        elif a.text.startswith("--output="):
+            out.append(Effect("write", cmd, Word(a.text[9:], a.raw, a.glob, a.tame,
+                                                a.sources)))
+    return out
 
 
 @handles("history")

@@ -5,6 +5,7 @@ be undone off the machine. Read once at import; a malformed row is an error nami
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,7 +46,7 @@ class CodeRow:
     programs: tuple[str, ...]
     options: tuple[OptionCode, ...] = ()
     arguments: tuple[re.Pattern[str], ...] = ()
-    operands: str = ""  # "code": every operand is a shell command
+    operands: str = ""  # "code": every operand is a shell command; "argv": one command line
     after: frozenset[str] = frozenset()
     example: str = ""
     harmless: str = ""
@@ -114,8 +115,8 @@ def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
             opt.get("value", "(?P<code>.+)"), f"{where} {opt['option']}")))
     arguments = tuple(_pattern(p, f"{where} arguments") for p in row.get("arguments", []))
     operands = str(row.get("operands", ""))
-    if operands not in ("", "code"):
-        raise ConfigError(f"{TABLE.name}: {where}: operands must be 'code'")
+    if operands not in ("", "code", "argv"):
+        raise ConfigError(f"{TABLE.name}: {where}: operands must be 'code' or 'argv'")
     return CodeRow(programs, tuple(options), arguments, operands,
                    frozenset(_names(row.get("after", []), where + " after")
                              if row.get("after") else ()),
@@ -233,6 +234,10 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         for a in args[start:]:
             if a and not a.startswith("-") and a not in row.after:
                 found.append((f"{name} command", a))
+    elif row.operands == "argv" and start < len(args):
+        # `kubectl exec pod -- rm -rf /data`: the words after are one command line, read
+        # as such (options and a container name first are read as an unknown program's)
+        found.append((f"{name} command line", " ".join(shlex.quote(a) for a in args[start:])))
     return found
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -151,6 +152,9 @@ def _matches_root(test: str, pattern: str, root: str) -> bool:
     return fnmatch.fnmatchcase(subject, pattern)
 
 
+_EXTENSION = re.compile(r"\*\.[A-Za-z0-9]{1,12}")
+
+
 def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
     """``find``'s roots, what ``{}`` stands for, and the text put in place of ``{}`` inside
     a code string.
@@ -176,6 +180,8 @@ def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
                 below = True
                 if t in ("-name", "-iname") and not any(c in value for c in "*?[\\"):
                     name = value
+                elif t in ("-name", "-iname") and _EXTENSION.fullmatch(value):
+                    name = "{}" + value[1:]  # -name '*.pem': names that end .pem
         elif (t == "-type" and value in ("f", "l", "s", "p")) or (
                 t == "-mindepth" and value.isdigit() and int(value) >= 1):
             below = True

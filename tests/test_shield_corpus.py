@@ -120,7 +120,7 @@ def check(table: dict[str, collections.Counter[str]]) -> list[str]:
 
 
 FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "classes-fresh.txt",
-         "classes-fresh2.txt", "classes-fresh3.txt"]
+         "classes-fresh2.txt", "classes-fresh3.txt", "classes-fresh4.txt"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._effects import _HANDLERS, POWER
-from toolpipe.shell._expand import _unknown_of
+from toolpipe.shell._expand import _echoed, _unknown_of
 from toolpipe.shell._functions import _Functions, _matters
 from toolpipe.shell._model import Command, Redirect
-from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
 from toolpipe.shell._table import CODE, CODE_ENV, FILE_ENV, INERT, IRREVERSIBLE, carried_code
 from toolpipe.shell._words import Word, literal
@@ -103,6 +103,50 @@ class _Carriers(_Functions):
     def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
                zero: Word | None = None) -> None:
         raise NotImplementedError  # the walk's
+
+    def code(self, code: Word, where: tuple[str, ...], label: str,
+             positional: Sequence[Word] = ()) -> None:
+        raise NotImplementedError  # the walk's
+
+    def fed_stdin(self, cmd: Command, where: tuple[str, ...]) -> None:
+        """``bash < <(echo 'rm -rf /')``: code read from a process substitution; what it
+        prints is read as code when plain, and is code it cannot read otherwise."""
+        for r in cmd.redirects:
+            if not r.reads or r.target is None or not r.target.raw.startswith("<("):
+                continue
+            label = (*where, f"< <(…) to {cmd.name}")
+            text = self.out.fed.get(r.target.raw)
+            if text is None:
+                self.out.problem("dynamic-code", f"runs code it cannot read "
+                                 f"({r.target.raw[:40]})", label, r.target.sources)
+            elif cmd.name in LANGUAGES:
+                for code in shell_strings(cmd.name, text):
+                    self.nested(code, label)
+            else:
+                self.nested(text, label)
+
+    def stdin(self, cmd: Command, where: tuple[str, ...]) -> None:
+        """Code fed to a shell or interpreter on its input: here-documents, here-strings,
+        ``echo 'X' | sh``."""
+        feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
+        last = cmd.upstream[-1] if cmd.upstream else None
+        if last is not None and last.name == "cat" and not last.args and last.stdin_data:
+            feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
+        if cmd.upstream and not feeds:
+            echoed = _echoed(cmd.upstream[-1:])
+            if echoed is not None and len(cmd.upstream) == 1:
+                feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
+        for label, data in feeds:
+            if cmd.name in LANGUAGES and data.known:
+                for text in shell_strings(cmd.name, data.text):
+                    self.nested(text, (*where, label))
+                for kind in alerts(cmd.name, data.text):
+                    self.out.problem(kind, "connects a socket to a shell" if kind ==  # type: ignore[arg-type]
+                                     "reverse-shell" else kind, (*where, label))
+            elif cmd.name in LANGUAGES:
+                self.code(data, where, label)
+            else:
+                self.code(data, where, label)
 
     def for_loop(self, node: Any, upstream: tuple[Command, ...],
                  redirects: tuple[Redirect, ...]) -> list[Command]:

@@ -190,8 +190,16 @@ class _Expansions:
             if 1 <= i <= len(self.positional):
                 return _value(self.positional[i - 1], quoted)
             return [Segment("", quoted, known=False)]
-        if name in ("@", "*") and self.positional:
-            return _value(_join(list(self.positional), "$@"), quoted)
+        if name == "@" and self.positional:
+            # "$@": one word per argument, each kept whole (an unquoted blank between)
+            out: list[Segment] = []
+            for i, word in enumerate(self.positional):
+                if i:
+                    out.append(Segment(" ", False))
+                out += _value(word, quoted) or [Segment("", quoted)]
+            return out
+        if name == "*" and self.positional:
+            return _value(_join(list(self.positional), "$*"), quoted)
         if name in self.env:
             return _value(self.env[name], quoted)
         if name == "IFS":
@@ -313,8 +321,21 @@ def _unknown_of(values: Sequence[Word]) -> Word:
     return Word(prefix + UNKNOWN, " ".join(v.raw for v in values), tame=bool(prefix))
 
 
+def _locates(cmd: Command) -> bool:
+    """``which NAME``, ``command -v NAME``, ``type -P NAME``: prints where NAME is."""
+    texts = [a.text for a in cmd.args]
+    if not texts or not cmd.args[-1].known or texts[-1].startswith("-") or "/" in texts[-1]:
+        return False
+    return (cmd.name == "which" and len(texts) == 1) or (
+        cmd.name in ("command", "type") and texts[:-1] in (["-v"], ["-P"], ["-p"]))
+
+
 def _echoed(ran: Sequence[Command]) -> str | None:
-    """``$(echo rm)``, ``$(printf rm)``: a substitution whose output is plain to read."""
+    """``$(echo rm)``, ``$(printf rm)``: a substitution whose output is plain to read;
+    ``$(which rm)``, ``$(command -v rm)``: the program's own name (the path it prints ends
+    with it)."""
+    if len(ran) == 1 and not ran[0].redirects and _locates(ran[0]):
+        return ran[0].args[-1].text
     if len(ran) != 1 or ran[0].name not in ("echo", "printf") or ran[0].redirects:
         return None
     args = [a for a in ran[0].args]

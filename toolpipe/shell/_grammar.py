@@ -17,9 +17,9 @@ from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _echoed, _unquoted
+from toolpipe.shell._expand import _unquoted
 from toolpipe.shell._model import Command, Redirect, Script
-from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
+from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._parse import (
     _QUIET,
     MAX_COMMANDS,
@@ -237,6 +237,9 @@ class _Walk(_Carriers):
         elif first is not None and not first.known:
             self.out.problem("dynamic-command", f"runs a command whose name is not known "
                              f"({first.shown})", where, first.sources)
+        elif first is not None and first.glob and first.text not in ("[", "[[", "]]"):
+            self.out.problem("dynamic-command", f"runs a command whose name is a pattern "
+                             f"({first.shown}): which program it matches is not known", where)
         name = cmd.name
         if name in ("alias", "hash"):
             self.remember(cmd)
@@ -259,34 +262,14 @@ class _Walk(_Carriers):
             for a in cmd.args:  # bash <(echo 'rm -rf /'), source <(printf …)
                 if a.raw in self.out.fed:
                     self.nested(self.out.fed[a.raw], (*where, f"<(…) to {name}"))
+
+        if name in SHELLS or name in LANGUAGES:
+            self.fed_stdin(cmd, where)
         if name == "cd" and not cmd.wrappers:
             self.cd(cmd.args)
         elif name in self.functions:
             self.call(name, cmd.args)
         return [cmd]
-
-    def stdin(self, cmd: Command, where: tuple[str, ...]) -> None:
-        """Code fed to a shell or interpreter on its input: here-documents, here-strings,
-        ``echo 'X' | sh``."""
-        feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
-        last = cmd.upstream[-1] if cmd.upstream else None
-        if last is not None and last.name == "cat" and not last.args and last.stdin_data:
-            feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
-        if cmd.upstream and not feeds:
-            echoed = _echoed(cmd.upstream[-1:])
-            if echoed is not None and len(cmd.upstream) == 1:
-                feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
-        for label, data in feeds:
-            if cmd.name in LANGUAGES and data.known:
-                for text in shell_strings(cmd.name, data.text):
-                    self.nested(text, (*where, label))
-                for kind in alerts(cmd.name, data.text):
-                    self.out.problem(kind, "connects a socket to a shell" if kind ==  # type: ignore[arg-type]
-                                     "reverse-shell" else kind, (*where, label))
-            elif cmd.name in LANGUAGES:
-                self.code(data, where, label)
-            else:
-                self.code(data, where, label)
 
     def unparsed(self, node: Any) -> None:
         """Report text the grammar could not parse, then read it the plain way: split into

@@ -56,6 +56,8 @@ _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s
 # perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /"
 _BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec)\s+((?:"(?:[^"\\]|\\.)*"|"""
                    r"""'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
+_QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]"
+                 r"|/([^/]*)/|<([^>]*)>)")
 _READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|fs\.readFileSync|"
                    r"fs\.readFile|file_get_contents|Deno\.readTextFile|io\.open)\s*\(")
 _PATH_READ = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:read_text|read_bytes)""")
@@ -186,6 +188,8 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             out.append(f": > {_quote(strings[0]) if strings and not dynamic else DYNAMIC}")
     for m in _PATH_WRITE.finditer(code):
         out.append(f": > {_quote(m.group(1)[1:-1])}")
+    if name == "perl":  # system qw(rm -rf /): a list of words
+        out += [next(g for g in m.groups() if g is not None) for m in _QW.finditer(code)]
     if name in ("perl", "ruby"):
         for m in _BARE.finditer(code):
             strings, _ = _literals(m.group(2))

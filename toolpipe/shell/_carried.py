@@ -2,7 +2,8 @@
 (``tar --checkpoint-action=exec=…``, ``git -c core.sshCommand=…``: the table's ``[[code]]``
 rows), in a variable a program runs (``GIT_SSH_COMMAND``, ``PAGER``), after a reserved word
 tree-sitter read as a command name (``time { … }``, ``coproc``), behind an alias or a
-``hash -p``, and in the arguments of a program the wing does not know.
+``hash -p``, in the arguments of a program the wing does not know, and on a shell's or an
+interpreter's input (here-documents, ``echo X | sh``, ``sh < <(…)``).
 
 Loops too: a ``for`` over plain names of the workspace is read once, not once per name.
 

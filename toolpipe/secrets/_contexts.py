@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._rule import B64, VALUE, VALUE_GROUPS, Rule, rule
+from toolpipe.secrets._rule import B64, CONTEXT, VALUE, VALUE_GROUPS, Rule, rule
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -78,7 +78,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          value=("v",), check="url_password"),
     rule("password", "curl",
          r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-u[ \t]*|[ \t]--user[ =])(?P<q>['"]?)"""
-         r"""[^\s:'"]{1,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
+         r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
          check="url_password"),
     *(_flag_rule(row) for row in CREDENTIALS),
     rule("password", "htpasswd",  # -b: FILE USER PASSWORD, or with -n: USER PASSWORD
@@ -119,10 +119,19 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""[ \t]*[:=]?[ \t]*["']?[^\s"'{\[$<]"""),
+    # user:password lines: cloud-init's `chpasswd: list: |`, `echo 'u:pw' | chpasswd`
+    rule("password", "chpasswd", r"chpasswd", check="chpasswd", priority=CONTEXT),
+    # commands that store secrets: every KEY=VALUE they are given is one
+    rule("password", ("kv put", "vault write", "secrets set"),
+         r"(?i:kv[ \t]+put|vault[ \t]+write|secrets[ \t]+set)", check="assignments",
+         bounded=False, shape=r"[ \t]", priority=CONTEXT),
+    rule("password", "--from-literal=", r"--from-literal=", check="assignments",
+         bounded=False, priority=CONTEXT),
     # a markdown table's separator row (a line that starts `|---`, `| ---` or `|:--`): the
     # cells of its rows under a credential's header
     rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),
-         r"\n\|[ \t]*:?-{3,}:?[ \t]*(?:\||\n|$)", check="table", bounded=False, shape="--"),
+         r"\n\|[ \t]*:?-{3,}:?[ \t]*(?:\||\n|$)", check="table", bounded=False, shape="--",
+         priority=CONTEXT),
     # base64 of user:pass under any key that ends in "auth" (docker's config.json, .npmrc)
     rule("basic_auth", "auth",
          rf"""(?i:auth)["']?[ \t]*[:=][ \t]*["']?(?P<v>[{B64}]{{8,4096}}={{0,2}})""",

@@ -55,10 +55,11 @@ COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsession
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
-_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?:=>|:=|=|:|：|%3[DdAa]"""
-        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+|>"""
+_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|%3[DdAa]"""
+        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+(?!\?\?|\|\||\?:)|>"""
         r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
-        r"""|[ \t]*,[ \t]*)""")  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
+        r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
+        r"""|[ \t]*(?:\|\||\?\?|\?:)[ \t]*)""")  # API_TOKEN || "fallback"; ${TOKEN:-x} above
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
@@ -69,7 +70,7 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                  priority=CONTEXT,
                  bounded=False,
                  shape=r"""(?i:[a-z_.\-]{0,8})(?:[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\s\\&|]|：)"""
-                       r"""|["'][ \t]*,[ \t]*["'])""")
+                       r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}])""")
 
 
 RULES: tuple[Rule, ...] = (

@@ -18,7 +18,8 @@ from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
 from toolpipe.secrets._re2 import UNANCHORED, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
-from toolpipe.secrets._values import CHECKS, table_cells
+from toolpipe.secrets._several import SEVERAL
+from toolpipe.secrets._values import CHECKS
 
 
 class Triggers:
@@ -104,7 +105,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     # of a token that a later trigger's rule would cover (merge unites them). The budget,
     # not skipping, keeps a text made of triggers linear.
     zone = 0
-    table_end = 0  # where the last markdown table read ends
+    table_end = 0  # where the last region read by a rule of several secrets ends
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
     name = ""
@@ -141,9 +142,11 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 found = rule.regex.match(buf, start)
             if found is None:
                 continue
-            if rule.check == "table":
-                if start >= table_end:  # a separator inside a table read is a row of it
-                    cells, table_end = table_cells(buf, start)
+            if rule.check in SEVERAL:
+                # a rule that finds several secrets at once (a table's column, a list of
+                # user:password lines): each region is read once
+                if start >= table_end:
+                    cells, table_end = SEVERAL[rule.check](buf, start, found)
                     spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind

@@ -54,6 +54,15 @@ def _wordy(value: bytes) -> bool:
     return all(len(w) <= 4 or not w.isupper() for w in words)
 
 
+def plain_word(value: bytes) -> bool:
+    """Not a secret wherever it stands: a word that says none (``null``, ``changeme``),
+    filler, a placeholder, a variable, a path, a file reference (``@file``)."""
+    v = value.strip(b"'\"")
+    return (v.lower() in _WORDS or _FILLER.fullmatch(v) is not None
+            or _PLACEHOLDER.fullmatch(v) is not None or _PATH.fullmatch(v) is not None
+            or v.startswith((b"$", b"@")))
+
+
 def credential_like(value: bytes) -> bool:
     """Could this stand as a password where nothing but its place says so (a config line
     ``rootpw VALUE``, a table cell)? Not a plain word or name, not prose in a script
@@ -94,6 +103,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):
         return None  # 密码：请输入您的密码 ("enter your password"): prose, not a value
+    if b"||" in sep or b"??" in sep or b"?:" in sep:
+        if group not in ("sq", "dq", "bq"):
+            return None  # API_TOKEN || "literal": a fallback value, only a literal counts
     if b"," in sep:
         # define('DB_PASSWORD', 'VALUE'): the name a quoted string, the value another
         name = start
@@ -103,7 +115,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         if group not in ("sq", "dq") or quote not in (b"'", b'"') or quote not in match.group(
                 "close") or not buf[max(0, name - 8):name - 1].rstrip().endswith(b"("):
             return None  # the first argument of a call, not a member of an object
-    if b"|" in sep:
+    if b"|" in sep and b"||" not in sep:
         # a table row: | password | VALUE | (the key's cell first on its line)
         line = buf.rfind(b"\n", 0, start) + 1
         if not buf[line:start].lstrip().startswith(b"|") or not _CELL_END.match(
@@ -121,8 +133,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         if sep != b">" and not lead.endswith(b"-"):
             return None
         if sep != b">" and (_NO_VALUE_FLAG.search(buf, max(0, start - 12), start)
-                            or b"://" in value):
-            return None  # --ask-password URL, --no-password: a switch, then an operand
+                            or b"://" in value or value.startswith(b"-")):
+            return None  # --ask-password URL, create-secret --name: a switch, then an operand
     if group == "bare":
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{"):
@@ -133,7 +145,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             spaced = sep.strip() != sep
             if b"=" in sep and spaced:
                 return None  # token = AutoTokenizer: an assignment from a name
-            if value[:1].isupper():
+            if value[:1].isupper() and b"=" not in sep:
                 return None  # api_key: SecretStr, a type
     return kind
 
@@ -328,14 +340,9 @@ def table_cells(buf: bytes, lo: int) -> tuple[list[tuple[int, int]], int]:
     return out, table_end
 
 
-def table(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-          ) -> str | None:
-    return kind  # the cells are found by table_cells (the scanner asks it)
-
-
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
-    "table": table, "network": network, "named_value": named_value,
+    "network": network, "named_value": named_value,
 }

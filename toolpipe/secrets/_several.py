@@ -1,0 +1,89 @@
+"""Rules that find several secrets at once, in a region the trigger opens: a markdown
+table's credential column, cloud-init's and chpasswd's ``user:password`` lines, the
+``KEY=VALUE`` words of a command that stores secrets. Each returns the secrets' spans and
+where its region ends (the scanner reads a region once)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from toolpipe.secrets._values import credential_like, plain_word, table_cells
+
+Spans = list[tuple[int, int]]
+
+# user:password, one per line (cloud-init `chpasswd: list: |`, `echo 'u:pw' | chpasswd`)
+_USER_PASSWORD = re.compile(rb"[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}:(?P<v>[^\s:'\"]{1,256})"
+                            rb"[ \t]*(?:\r?\n|$)")
+_LIST = re.compile(rb"chpasswd:[^\n]*\n(?:[ \t]+[^\n]*\n){0,4}?[ \t]+list:[ \t]*[|>][-+]?"
+                   rb"[ \t]*\r?\n")
+_PIPED = re.compile(rb"(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+(?P<q>['\"]?)(?P<body>"
+                    rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:[^\s'\"|]{1,256}(?:(?:\\n|\n )"
+                    rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:[^\s'\"|]{1,256})*)(?P=q)[ \t]*\|[ \t]*"
+                    rb"(?:sudo[ \t]+)?chpasswd\b")
+_PAIR = re.compile(rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:([^\s'\"|\\]{1,256})")
+
+
+def _table(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+    return table_cells(buf, start)
+
+
+def _chpasswd(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+    """cloud-init's ``chpasswd: list: |`` block, or ``echo 'user:pw' | chpasswd`` on the
+    line the trigger is in."""
+    out: Spans = []
+    listed = _LIST.match(buf, start)
+    if listed is not None:
+        at = listed.end()
+        while True:
+            line = _USER_PASSWORD.match(buf, at)
+            if line is None or line.start("v") == line.end("v"):
+                break
+            value = line.group("v")
+            if credential_like(value) and not plain_word(value) and b"[REDACTED" not in value:
+                out.append(line.span("v"))
+            at = line.end()
+        return out, at
+    # the echo may be a line or two before (a "\\n" in it is read as a line break)
+    line_end = buf.find(b"\n", start)
+    for m in _PIPED.finditer(buf, max(0, start - 1024), len(buf) if line_end < 0 else line_end):
+        if m.end() < start:
+            continue
+        body_at = m.start("body")
+        for pair in _PAIR.finditer(m.group("body")):
+            value = pair.group(1)
+            if credential_like(value) and not plain_word(value) and b"[REDACTED" not in value:
+                out.append((body_at + pair.start(1), body_at + pair.end(1)))
+    return out, start + 1
+
+
+_ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0-9_.\-]{0,127}="
+                         rb"(?P<v>'[^'\n]{1,1024}'|\"[^\"\n]{1,1024}\"|[^\s'\"@;|&][^\s;|&]{0,1023})")
+
+
+def _assignments(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+    """``vault kv put PATH k=v``, ``fly secrets set K=V``, ``kubectl create secret …
+    --from-literal=K=V``: every value given, to the end of the command."""
+    if found.group(0).startswith(b"--from"):  # kubectl: only `create secret`'s literals
+        line = buf[buf.rfind(b"\n", 0, start) + 1:start]
+        if b"secret" not in line:
+            return [], start + 1
+    end = min(len(buf), found.end() + 4096)  # one command line, at most 4 KB
+    for stop in (b"\n", b"|", b";", b"&&"):
+        at = buf.find(stop, found.end(), end)
+        if at >= 0:
+            end = at
+    out: Spans = []
+    for m in _ASSIGNMENT.finditer(buf, found.end(), end):
+        value = m.group("v").strip(b"'\"")
+        if len(value) >= 4 and not plain_word(value) and b"[REDACTED:" not in value:
+            lo, hi = m.span("v")
+            if m.group("v")[:1] in (b"'", b'"'):
+                lo, hi = lo + 1, hi - 1
+            out.append((lo, hi))
+    return out, end
+
+
+Several = Callable[[bytes, int, "re.Match[bytes]"], "tuple[Spans, int]"]
+SEVERAL: dict[str, Several] = {"table": _table, "chpasswd": _chpasswd,
+                               "assignments": _assignments}

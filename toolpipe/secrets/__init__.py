@@ -2,11 +2,17 @@
 
 Layout (the face re-exports what users need; the rest is private):
 
-    _rules    the detectors: one row per shape, each with its triggers and regex
-    _values   context tests: a variable, a call, a type, a placeholder is not a secret
-    _scan     the scanner: one re2 pass for triggers, the rules at each, merge
-    _entropy  the entropy guess: one re2 pass for the runs that could be random
-    _re2      the one place that talks to re2 (compile for bytes, match)
+    _rule       a detector's row (triggers, regex, groups, context test) and its helpers
+    _rules      the detectors: provider shapes, secret-named keys, public zones
+    _providers  more providers' token shapes (gitleaks' prefixes), one row each
+    _contexts   credentials known by position: config files, SQL, command lines, calls
+    _several    rules that find several secrets at once (a table's column, chpasswd lines)
+    _values     context tests: a variable, a call, a type, a placeholder is not a secret
+    _scan       the scanner: escapes read as breaks, one re2 pass for triggers, the rules
+                at each, merge
+    _entropy    the entropy guess: one re2 pass for the runs that could be random
+    _echo       a call's own input echoed back, in every form
+    _re2        the one place that talks to re2 (compile for bytes, match)
 
 The redaction layer (``toolpipe.layers.redaction``), the trace recorder and the shield's
 warnings all use ``SecretPatternSet``; the labels it writes, ``[REDACTED:<kind>]``, are

@@ -17,13 +17,16 @@ from toolpipe.layers.shield import CallRecord, UnixShield
 from toolpipe.registry import Tool, ToolRegistry
 
 DATA = Path(__file__).parent / "data" / "shield" / "sequences.txt"
+# other routes, written after sequences.txt's were fixed (first-run figures in
+# docs/layers/safety_shield.md)
+FRESH = Path(__file__).parent / "data" / "shield" / "sequences-fresh.txt"
 
 
-def load() -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
+def load(path: Path = DATA) -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
     """(family, calls, what the last call must do: "!" stopped or "=" run, line)."""
     out = []
     family, calls, number = "", [], 0
-    for n, line in enumerate([*DATA.read_text().splitlines(), ""], 1):
+    for n, line in enumerate([*path.read_text().splitlines(), ""], 1):
         if line.startswith("#"):
             continue
         if line.startswith("["):
@@ -31,7 +34,7 @@ def load() -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
             continue
         if not line.strip():
             if calls:
-                raise AssertionError(f"{DATA.name}:{number}: a sequence without ! or =")
+                raise AssertionError(f"{path.name}:{number}: a sequence without ! or =")
             continue
         mark = line[0] if line[:2] in ("! ", "= ") else ""
         body = line[2:] if mark else line
@@ -44,7 +47,7 @@ def load() -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
             call = ({"file_path": path, "content": text} if tool_name == "Write" else
                     {"file_path": path, "old_string": "", "new_string": text})
         else:
-            raise AssertionError(f"{DATA.name}:{n}: unknown tool {tool_name}")
+            raise AssertionError(f"{path.name}:{n}: unknown tool {tool_name}")
         number = number or n
         calls.append((tool_name, call))
         if mark:
@@ -54,6 +57,10 @@ def load() -> list[tuple[str, list[tuple[str, dict[str, str]]], str, int]]:
 
 
 SEQUENCES = load()
+FRESH_SEQUENCES = load(FRESH)
+# Known false alarms, left as they are and checked to still be so (a fix removes them):
+# `xargs rm -rf < list.txt` is judged alone, where the names it reads are not known.
+KNOWN_FALSE_ALARMS = {82}
 
 
 def _done(input: object, context: object) -> str:
@@ -103,6 +110,16 @@ def test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line):
         assert last[0] in ("blocked", "asked"), (line, outcomes)
     else:
         assert last == ("ran", False), (line, outcomes)
+
+
+@pytest.mark.parametrize(("family", "calls", "mark", "line"), FRESH_SEQUENCES,
+                         ids=[f"fresh-{f}:{n}" for f, _, _, n in FRESH_SEQUENCES])
+def test_fresh_sequences_are_stopped_at_the_call_that_runs_or_sends(family, calls, mark,
+                                                                     line):
+    if line in KNOWN_FALSE_ALARMS:
+        assert play(calls)[-1][0] == "blocked", "fixed: take it off KNOWN_FALSE_ALARMS"
+        return
+    test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line)
 
 
 def test_the_check_catches_a_shield_that_forgets(monkeypatch):

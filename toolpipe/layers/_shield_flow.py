@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
@@ -124,9 +125,16 @@ def written_by_tool(tool_input: Mapping[str, Any], path: str, workspace: str,
     return {k: FileFact("write", content)}
 
 
+_CREDENTIAL_VAR = re.compile(r"(?i)secret|token|passw|api_?key|private|credential|auth")
+
+
 def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
     for c in (*cmd.upstream, cmd):
+        if c.name == "printenv" and any(_CREDENTIAL_VAR.search(a.text) for a in c.args):
+            return True  # printenv AWS_SECRET_ACCESS_KEY > k.txt
         for e in effects(c):
+            if e.kind == "read" and e.word is None:
+                return True  # env > env.txt: the environment holds the credentials
             if e.kind in ("read", "send") and e.word is not None and e.word.known:
                 if classify(e.word, c.cwd, workspace).kind == "secret":
                     return True
@@ -157,6 +165,13 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[k] = FileFact("write", _echoed(cmd))
             else:
                 out[k] = FileFact("write")
+        if cmd.name == "git" and cmd.args and cmd.args[0].text == "clone":
+            # a clone is a download: every file under its folder is
+            operands = [a for a in cmd.args[1:] if not a.text.startswith("-")]
+            if operands and all(a.known for a in operands):
+                folder = operands[1].text if len(operands) > 1 else posixpath.basename(
+                    operands[0].text.rstrip("/")).removesuffix(".git")
+                out[key(folder, cmd.cwd, workspace)] = FileFact("download")
         if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
@@ -184,6 +199,27 @@ def _echoed(cmd: Command) -> str | None:
 
 Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, reason)
 
+# programs that run a project file of the workspace: the files, and how to read them
+_PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
+    "tox": (("tox.ini",), "ini"), "nox": (("noxfile.py",), "python"),
+    "just": (("justfile", "Justfile", ".justfile"), "recipes"),
+    "task": (("Taskfile.yml", "Taskfile.yaml"), "yaml"),
+    "rake": (("Rakefile", "rakefile"), "ruby"),
+    "pip": (("setup.py",), "python"), "pip3": (("setup.py",), "python"),
+    "uv": (("setup.py",), "python"),
+}
+_SHELL_READERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
+
+
+def _runs_project(name: str, texts: list[str]) -> bool:
+    """``pip install .`` (or ``-e .``, a folder) runs setup.py; the others always do."""
+    if name in ("pip", "pip3", "uv"):
+        args = texts[1:] if name == "uv" and texts[:1] == ["pip"] else texts
+        return bool(args) and args[0] in ("install", "wheel", "download") and any(
+            t == "." or t.startswith(("./", "../")) or t in ("-e", "--editable") for t in args)
+    return True
+
+
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
@@ -207,6 +243,21 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found.append((key("package.json", where, workspace), "npm"))
     elif cmd.name == "git" and set(texts) & _HOOKED:
         found += [(p, "file") for p in facts.special if "/.git/hooks/" in "/" + p]
+    project = _PROJECT_FILES.get(cmd.name)
+    if project is not None and _runs_project(cmd.name, texts):
+        names, language = project
+        found += [(key(name, where, workspace), language) for name in names]
+    if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
+        found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
+    for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt
+        if r.reads and r.target is not None and r.target.known:
+            fed = key(r.target.text, cmd.cwd, workspace)
+            if cmd.name in _SHELL_READERS:
+                found.append((fed, "file"))
+            elif cmd.name.startswith("python"):
+                found.append((fed, "python"))
+            elif cmd.name == "xargs":
+                found.append((fed, "xargs " + " ".join(shlex.quote(t) for t in texts)))
     if cmd.name in ("pytest", "py.test", "tox") or (
             cmd.name.startswith("python") and "pytest" in texts):
         found += [(p, "python") for p in facts.special if p.endswith("conftest.py")]
@@ -216,14 +267,27 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
                   or p.endswith(".pth")]
     out = []
     for path, how in found:
-        fact = facts.files.get(path)
+        fact = facts.files.get(path) or _downloaded_folder(path, facts)
         if fact is not None:
             out.append((path, fact, how))
     return out
 
 
+def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
+    """The fact of a folder a clone downloaded, for a file under it."""
+    parent = posixpath.dirname(path)
+    for _ in range(16):
+        if not parent or parent in (".", "/"):
+            return None
+        if parent in facts.downloaded:
+            return facts.files.get(parent)
+        parent = posixpath.dirname(parent)
+    return None
+
+
 def _language(path: str, how: str, content: str) -> str:
-    if how in ("make", "npm", "python"):
+    if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby") or how.startswith(
+            "xargs "):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
         return "python"
@@ -234,6 +298,17 @@ def code_of(content: str, language: str) -> str:
     """A file's text as a command line the wing can read."""
     if language == "python":
         return "python3 -c " + shlex.quote(content)
+    if language == "ruby":
+        return "ruby -e " + shlex.quote(content)
+    if language.startswith("xargs "):  # the items the file holds, given to the command
+        return language + " " + " ".join(shlex.quote(w) for w in content.split())
+    if language == "ini":  # tox.ini: the values (commands = …) are command lines
+        return "\n".join(line.split("=", 1)[1] if "=" in line else line
+                         for line in content.splitlines() if not line.startswith("["))
+    if language in ("recipes", "yaml"):  # justfile recipes, Taskfile cmds: - …
+        return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
+                         for line in content.splitlines()
+                         if line[:1].isspace() or line.startswith("- "))
     if language == "make":
         return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
     if language == "npm":
@@ -270,6 +345,11 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
     if not facts.secrets:
         return
     for cmd in script.commands:
+        if cmd.name == "git" and "push" in [a.text for a in cmd.args]:
+            inside = sorted(k for k in facts.secrets if not k.startswith(("/", "~", "..")))
+            if inside:  # the repository goes out, with the copy in it
+                yield inside[0], cmd
+                continue
         if not (script.networked or sends(cmd)):
             continue
         for e in effects(cmd):

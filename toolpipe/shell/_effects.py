@@ -35,7 +35,8 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh
 NETWORK = DOWNLOADERS | frozenset({"nc", "ncat", "netcat", "socat", "scp", "sftp", "ssh",
                                    "telnet", "ftp", "tftp", "rsync", "mail", "mailx",
                                    "sendmail", "mutt", "s_client", "openssl", "rclone",
-                                   "smbclient", "nslookup", "dig", "gsutil", "aws"})
+                                   "smbclient", "nslookup", "dig", "gsutil", "aws", "gh",
+                                   "glab"})
 NETWORK_SOURCES = DOWNLOADERS | frozenset({"nc", "ncat", "netcat", "socat", "telnet", "ssh",
                                            "openssl"})
 DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg",

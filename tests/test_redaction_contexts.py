@@ -95,6 +95,8 @@ def test_a_credential_known_by_its_place(text, secret):
     'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "app.settings")',
     '{"name": "API_KEY", "region": "eu-west-1"}',
     "def f(self, value: object) -> None:",
+    "apiVersion: v1\ndata:\n  mode: debug\nkind: ConfigMap\n",
+    '{"sensitive": false, "value": "eu-west-1"}',
 ])
 def test_a_look_alike_comes_out_unchanged(text):
     assert S.redact(text) == text

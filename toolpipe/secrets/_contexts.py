@@ -127,6 +127,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          bounded=False, shape=r"[ \t]", priority=CONTEXT),
     rule("password", "--from-literal=", r"--from-literal=", check="assignments",
          bounded=False, priority=CONTEXT),
+    # a Kubernetes Secret: every value under data/stringData, whatever its key
+    rule("password", ("kind: secret", '"kind": "secret"', '"kind":"secret"'),
+         r"""(?i:kind:[ \t]*secret|"kind":[ \t]*"secret")(?![A-Za-z])""", check="kube_secret",
+         bounded=False, priority=CONTEXT),
     # a markdown table's separator row (a line that starts `|---`, `| ---` or `|:--`): the
     # cells of its rows under a credential's header
     rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),

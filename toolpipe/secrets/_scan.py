@@ -146,7 +146,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 # a rule that finds several secrets at once (a table's column, a list of
                 # user:password lines): each region is read once
                 if start >= table_end:
-                    cells, table_end = SEVERAL[rule.check](buf, start, found)
+                    cells, table_end = SEVERAL[rule.check](buf, start, found, table_end)
                     spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind

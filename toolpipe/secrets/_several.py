@@ -24,11 +24,12 @@ _PIPED = re.compile(rb"(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+(?P<q>['\"]?)(?P<b
 _PAIR = re.compile(rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:([^\s'\"|\\]{1,256})")
 
 
-def _table(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+def _table(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
     return table_cells(buf, start)
 
 
-def _chpasswd(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
+              ) -> tuple[Spans, int]:
     """cloud-init's ``chpasswd: list: |`` block, or ``echo 'user:pw' | chpasswd`` on the
     line the trigger is in."""
     out: Spans = []
@@ -61,7 +62,8 @@ _ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0
                          rb"(?P<v>'[^'\n]{1,1024}'|\"[^\"\n]{1,1024}\"|[^\s'\"@;|&][^\s;|&]{0,1023})")
 
 
-def _assignments(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans, int]:
+def _assignments(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                 ) -> tuple[Spans, int]:
     """``vault kv put PATH k=v``, ``fly secrets set K=V``, ``kubectl create secret …
     --from-literal=K=V``: every value given, to the end of the command."""
     if found.group(0).startswith(b"--from"):  # kubectl: only `create secret`'s literals
@@ -84,6 +86,54 @@ def _assignments(buf: bytes, start: int, found: re.Match[bytes]) -> tuple[Spans,
     return out, end
 
 
-Several = Callable[[bytes, int, "re.Match[bytes]"], "tuple[Spans, int]"]
+_DOC_END = re.compile(rb"\n---|\n\.\.\.")
+_YAML_BLOCK = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\r?\n")
+_YAML_ITEM = re.compile(rb"(?m)^[ \t]+[\w.\-]{1,253}:[ \t]+(?P<v>[^\s#][^\n]{0,8191}?)[ \t]*$")
+_JSON_BLOCK = re.compile(rb"\"(?:data|stringData)\"[ \t]*:[ \t]*\{(?P<body>[^{}]{0,65536})\}")
+_JSON_ITEM = re.compile(rb"\"[\w.\-]{1,253}\"[ \t]*:[ \t]*\"(?P<v>[^\"\\]{1,8192})\"")
+
+
+def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                 ) -> tuple[Spans, int]:
+    """A Kubernetes Secret (``kind: Secret``, in YAML or JSON, as ``kubectl get secret -o
+    yaml`` prints it): every value under its ``data`` and ``stringData``, whatever the key
+    (kubectl puts ``data:`` before ``kind:``, so the whole document is read, each block to
+    its end; a value seen before is not judged again)."""
+    # the document: back to its --- (not before what an earlier Secret's reading covered)
+    lo = max(buf.rfind(b"\n---", 0, start), buf.rfind(b"\n...", 0, start), start - 65536,
+             floor, 0)
+    stop = _DOC_END.search(buf, start)
+    hi = min(stop.start() if stop is not None else len(buf), start + 65536)
+    out: Spans = []
+    judged: dict[bytes, bool] = {}
+
+    def secret(value: bytes) -> bool:
+        known = judged.get(value)
+        if known is None:
+            known = judged[value] = not plain_word(value) and b"[REDACTED:" not in value
+        return known
+
+    lo = buf.rfind(b"\n", 0, lo) + 1 if lo else 0  # from the start of its line
+    end = hi
+    for block in _YAML_BLOCK.finditer(buf, lo):  # a header that starts before hi, read whole
+        if block.start() >= hi:
+            break
+        outer = len(block.group("indent"))
+        shallow = re.compile(rb"(?m)^(?![ \t]{%d}[ \t])" % outer)  # a line not inside it
+        edge = shallow.search(buf, block.end())
+        block_end = edge.start() if edge is not None else len(buf)
+        for item in _YAML_ITEM.finditer(buf, block.end(), block_end):
+            if secret(item.group("v")):
+                out.append(item.span("v"))
+        end = max(end, block_end)
+    for block in _JSON_BLOCK.finditer(buf, lo, hi):
+        at = block.start("body")
+        for item in _JSON_ITEM.finditer(block.group("body")):
+            if secret(item.group("v")):
+                out.append((at + item.start("v"), at + item.end("v")))
+    return out, end
+
+
+Several = Callable[[bytes, int, "re.Match[bytes]", int], "tuple[Spans, int]"]
 SEVERAL: dict[str, Several] = {"table": _table, "chpasswd": _chpasswd,
-                               "assignments": _assignments}
+                               "assignments": _assignments, "kube_secret": _kube_secret}

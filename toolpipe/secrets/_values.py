@@ -257,6 +257,7 @@ def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
     rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,64})""")
+_SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
 _CREDENTIAL_NAME = re.compile(
     rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credential|"
     rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key)")
@@ -269,6 +270,8 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     start = match.start()
     window = buf[max(0, start - 160):start]
     cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"))
+    if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
+        return key_value(kind, match, buf, groups)
     names = list(_SIBLING.finditer(window, max(0, cut)))
     if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
         return None

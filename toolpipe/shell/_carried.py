@@ -23,7 +23,15 @@ from toolpipe.shell._functions import _Functions, _matters
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
-from toolpipe.shell._table import CODE, CODE_ENV, FILE_ENV, INERT, IRREVERSIBLE, carried_code
+from toolpipe.shell._table import (
+    CODE,
+    CODE_ENV,
+    FILE_ENV,
+    FOREIGN,
+    INERT,
+    IRREVERSIBLE,
+    carried_code,
+)
 from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
@@ -35,7 +43,7 @@ RESERVED = frozenset({"{", "}", "(", ")", "coproc", "then", "do", "done", "fi", 
 # Programs with a modelled effect: one of them among an unknown program's arguments is
 # read as the command it would run.
 RUNNABLE = (frozenset(_HANDLERS) | PEELED | SHELLS | frozenset(LANGUAGES) | frozenset(CODE)
-            | frozenset(IRREVERSIBLE) | POWER)
+            | frozenset(IRREVERSIBLE) | POWER | frozenset(FOREIGN))
 KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
 # Programs whose every argument the wing reads: the rest (a program known only by a row of
 # what cannot be undone, `op read …`) is still read as an unknown one for what it runs
@@ -191,6 +199,19 @@ class _Carriers(_Functions):
     def carried(self, cmd: Command, upstream: tuple[Command, ...],
                 redirects: tuple[Redirect, ...], where: tuple[str, ...]) -> None:
         name = cmd.name
+        flags = FOREIGN.get(name)
+        if flags is not None:
+            # PowerShell, cmd, julia…: code of a language this wing does not read, unless
+            # it is PowerShell that only reads and prints (Get-ChildItem ., Write-Output)
+            texts = [a.text for a in cmd.args]
+            given = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t.lower() in flags]
+            if "" in flags or (any(t.lower() in flags or t.lower().split(":")[0] in flags
+                                   for t in texts) and not (
+                    name.startswith(("pwsh", "powershell")) and given and all(
+                        _reads_only(c) for c in given))):
+                self.out.problem("dynamic-code", f"runs {name} code it cannot read",
+                                 where)
+            return
         if name in CODE:
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.nested(code, (*where, label))
@@ -227,6 +248,25 @@ class _Carriers(_Functions):
             self.nested(value.text.lstrip("|"), (*self.where, f"${name}"))
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+
+
+# PowerShell that only reads and prints: each statement a read-only cmdlet (or its alias),
+# no subexpression, call operator, redirection or script block
+_PS_READER = re.compile(
+    r"(?i)(?:get|test|select|format|measure|find|search|show|read|resolve|compare|"
+    r"convertto|convertfrom|where|sort|group|write)-[a-z]+|echo|dir|ls|gci|cat|type|pwd|"
+    r"where-object|\?|%")
+_PS_UNSAFE = re.compile(r"[$]\(|&|>|\{|`|\b(?:iex|invoke|icm|start-process|saps)\b",
+                        re.IGNORECASE)
+
+
+def _reads_only(code: str) -> bool:
+    if _PS_UNSAFE.search(code):
+        return False
+    statements = [s.strip() for s in re.split(r"[;|\n]", code) if s.strip()]
+    return bool(statements) and all(
+        _PS_READER.fullmatch(s.split()[0]) and s.split()[0].lower() not in ("%",)
+        for s in statements)
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

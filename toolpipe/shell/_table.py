@@ -136,6 +136,12 @@ def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
                         str(row.get("example", "")), str(row.get("harmless", "")))
 
 
+def _flags(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{TABLE.name}: {where}: expected a list of options")
+    return tuple(value)
+
+
 def _credential(i: int, row: Mapping[str, Any]) -> Credential:
     where = f"[[credential]] #{i + 1}"
     flags = _names(row.get("flags"), where + " flags")
@@ -164,8 +170,11 @@ def load(text: str) -> dict[str, Any]:
             irreversible.setdefault(p, []).append(made_i)
     env = data.get("code_env", {})
     credentials = tuple(_credential(i, row) for i, row in enumerate(data.get("credential", [])))
+    foreign = {name: frozenset(f.lower() for f in _flags(flags, f"[foreign] {name}"))
+               for name, flags in data.get("foreign", {}).items()
+               if name not in ("example", "harmless")}
     return {
-        "credentials": credentials,
+        "credentials": credentials, "foreign": foreign,
         "wrappers": wrappers, "code": code, "irreversible": irreversible,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
@@ -182,6 +191,7 @@ CODE_ENV: frozenset[str] = _LOADED["code_env"]
 FILE_ENV: frozenset[str] = _LOADED["file_env"]
 INERT: frozenset[str] = _LOADED["inert"]
 CREDENTIALS: tuple[Credential, ...] = _LOADED["credentials"]
+FOREIGN: dict[str, frozenset[str]] = _LOADED["foreign"]
 ROWS: dict[str, Any] = _LOADED["rows"]
 
 

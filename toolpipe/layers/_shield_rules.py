@@ -241,7 +241,7 @@ RULES: dict[str, Rule] = {
 }
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
-             "unparsed": 0.5, "socket": 0.5}
+             "unparsed": 0.5, "socket": 0.5, "destroys": 0.55}
 # sudo's options that list, check or forget rights, or print: no shell opens
 _NOT_A_SHELL = frozenset({"-l", "-ll", "--list", "-v", "--validate", "-k", "-K",
                           "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h",

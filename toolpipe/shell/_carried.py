@@ -222,6 +222,10 @@ class _Carriers(_Functions):
     def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
         label = f"argument of {cmd.name}"
         args = cmd.args
+        verb = _destroying(args)
+        if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
+            self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
+                             "know, told to delete or destroy", where)
         for k, a in enumerate(args):
             if not a.text.startswith("-") and modelled(_base(a)):
                 self.run(tuple(args[k:]), (), (), label)
@@ -267,6 +271,28 @@ def _reads_only(code: str) -> bool:
     return bool(statements) and all(
         _PS_READER.fullmatch(s.split()[0]) and s.split()[0].lower() not in ("%",)
         for s in statements)
+
+
+# Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an
+# aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
+# common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
+_STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
+_WEAK = r"delete|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
+_VERB = r"(?i)(?:[\w-]*[:\-])?(?:{})(?:[:\-][\w-]*)?"
+_STRONG_VERB = re.compile(_VERB.format(_STRONG))
+_WEAK_VERB = re.compile(_VERB.format(_WEAK))
+_NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
+                          "--auto-approve", "--assume-yes", "--non-interactive", "-F",
+                          "--force-delete", "--noconfirm", "-yes"})
+
+
+def _destroying(args: Sequence[Word]) -> str | None:
+    """The first of an unknown program's words (its subcommands: the first three that are
+    not options) that destroys, or deletes without asking, if any."""
+    words = [a.text for a in args if a.known and not a.text.startswith("-")][:3]
+    forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") for a in args)
+    return next((w for w in words if _STRONG_VERB.fullmatch(w) or (
+        forced and _WEAK_VERB.fullmatch(w))), None)
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

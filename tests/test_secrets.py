@@ -190,6 +190,10 @@ def test_ordinary_text_never_reaches_the_budget():
     text = "\n".join(p.read_text() for p in sorted((root / "toolpipe").rglob("*.py")))
     text += (root / "tests" / "data" / "tldr-linux-examples.txt").read_text()
     assert S.redact(text).count("[REDACTED:dense]") == text.count("[REDACTED:dense]")
+    # key=value logs: a word every line has is no trigger (`value=42` once was one)
+    logs = "".join(f"2026-12-04T10:00:{i % 60:02d}Z INFO value=42 count={i} status: ok "
+                   f"value: {i} name=job-{i} path=/usr/lib/x.py\n" for i in range(60_000))
+    assert "[REDACTED:dense]" not in S.redact(logs)
 
 
 # --- the layer: echoed inputs, pipeline-file options ----------------------------------------

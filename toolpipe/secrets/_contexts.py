@@ -114,11 +114,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"(?P<v>(?:[A-Za-z0-9+/=]{4,128}(?:\r?\n|$)){1,64})", value=("v",), bounded=False),
     # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
     # (Kubernetes env, ECS task definitions, app settings)
-    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value =",
-                      " value="),
+    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:"),
          rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
-         shape=r"""[ \t]*[:=]?[ \t]*["']?[^\s"'{\[$<]"""),
+         shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
     # user:password lines: cloud-init's `chpasswd: list: |`, `echo 'u:pw' | chpasswd`
     rule("password", "chpasswd", r"chpasswd", check="chpasswd", priority=CONTEXT),
     # commands that store secrets: every KEY=VALUE they are given is one

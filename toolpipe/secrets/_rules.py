@@ -69,7 +69,10 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                  value=VALUE_GROUPS, check="key_value",
                  priority=CONTEXT,
                  bounded=False,
-                 shape=r"""(?i:[a-z_.\-]{0,8})(?:[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\s\\&|]|：)"""
+                 # a separator, or blanks then a token a credential could be (a digit, a
+                 # capital or a symbol in it, or 8 letters): `password reset` is prose
+                 shape=r"""(?i:[a-z_.\-]{0,8})(?:[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
+                       r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
                        r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}])""")
 
 

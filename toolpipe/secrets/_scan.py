@@ -89,11 +89,10 @@ _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
 # Work allowed per text before the scanner stops judging triggers one by one: each costs a
 # few microseconds of Python, so a text made of triggers (``token: token: …``) would
 # otherwise take seconds. Past it, every cluster of triggers is redacted whole, as
-# ``[REDACTED:dense]``: the guard fails closed. Ordinary text stays below (the benchmark's
-# 10 MB of mixed tool output, code and docs has about 7,800 triggers and 2,400 runs to
-# judge; the layer reads only what the output cap keeps). The budgets are counts, not
-# rates: redacting never adds a trigger or a run outside a label, so a second pass stays
-# under them and changes nothing (Redact∘Redact = Redact).
+# ``[REDACTED:dense]``: the guard fails closed. Ordinary text stays below (the layer reads
+# only what the output cap keeps). The budgets are counts, not rates: redacting never adds
+# a trigger or a run outside a label, so a second pass stays under them and changes
+# nothing (Redact∘Redact = Redact).
 TRIGGER_BUDGET = 8_192
 
 

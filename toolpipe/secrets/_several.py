@@ -5,10 +5,11 @@ where its region ends (the scanner reads a region once)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
-from toolpipe.secrets._values import credential_like, plain_word, table_cells
+from toolpipe.secrets._values import credential_like, line_start, plain_word, table_cells
 
 Spans = list[tuple[int, int]]
 
@@ -67,7 +68,7 @@ def _assignments(buf: bytes, start: int, found: re.Match[bytes], floor: int
     """``vault kv put PATH k=v``, ``fly secrets set K=V``, ``kubectl create secret …
     --from-literal=K=V``: every value given, to the end of the command."""
     if found.group(0).startswith(b"--from"):  # kubectl: only `create secret`'s literals
-        line = buf[buf.rfind(b"\n", 0, start) + 1:start]
+        line = buf[line_start(buf, start):start]
         if b"secret" not in line:
             return [], start + 1
     end = min(len(buf), found.end() + 4096)  # one command line, at most 4 KB
@@ -93,6 +94,12 @@ _JSON_BLOCK = re.compile(rb"\"(?:data|stringData)\"[ \t]*:[ \t]*\{(?P<body>[^{}]
 _JSON_ITEM = re.compile(rb"\"[\w.\-]{1,253}\"[ \t]*:[ \t]*\"(?P<v>[^\"\\]{1,8192})\"")
 
 
+@functools.lru_cache(maxsize=16)
+def _shallow(indent: int) -> re.Pattern[bytes]:
+    """A line indented no deeper than ``indent``."""
+    return re.compile(rb"(?m)^(?![ \t]{%d}[ \t])" % indent)
+
+
 def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
                  ) -> tuple[Spans, int]:
     """A Kubernetes Secret (``kind: Secret``, in YAML or JSON, as ``kubectl get secret -o
@@ -100,8 +107,8 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
     (kubectl puts ``data:`` before ``kind:``, so the whole document is read, each block to
     its end; a value seen before is not judged again)."""
     # the document: back to its --- (not before what an earlier Secret's reading covered)
-    lo = max(buf.rfind(b"\n---", 0, start), buf.rfind(b"\n...", 0, start), start - 65536,
-             floor, 0)
+    back = max(0, start - 65536, floor)
+    lo = max(buf.rfind(b"\n---", back, start), buf.rfind(b"\n...", back, start), back)
     stop = _DOC_END.search(buf, start)
     hi = min(stop.start() if stop is not None else len(buf), start + 65536)
     out: Spans = []
@@ -113,14 +120,14 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
             known = judged[value] = not plain_word(value) and b"[REDACTED:" not in value
         return known
 
-    lo = buf.rfind(b"\n", 0, lo) + 1 if lo else 0  # from the start of its line
+    lo = line_start(buf, lo) if lo else 0  # from the start of its line
     end = hi
-    for block in _YAML_BLOCK.finditer(buf, lo):  # a header that starts before hi, read whole
+    # a header that starts before hi (its line may end a little after), each block read whole
+    for block in _YAML_BLOCK.finditer(buf, lo, min(len(buf), hi + 64)):
         if block.start() >= hi:
             break
         outer = len(block.group("indent"))
-        shallow = re.compile(rb"(?m)^(?![ \t]{%d}[ \t])" % outer)  # a line not inside it
-        edge = shallow.search(buf, block.end())
+        edge = _shallow(outer).search(buf, block.end())  # the first line not inside it
         block_end = edge.start() if edge is not None else len(buf)
         for item in _YAML_ITEM.finditer(buf, block.end(), block_end):
             if secret(item.group("v")):

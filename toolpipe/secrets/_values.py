@@ -54,6 +54,14 @@ def _wordy(value: bytes) -> bool:
     return all(len(w) <= 4 or not w.isupper() for w in words)
 
 
+def line_start(buf: bytes, pos: int, limit: int = 4096) -> int:
+    """Where the line holding ``pos`` starts, looked for at most ``limit`` bytes back (a
+    text of one huge line must not be searched again at every trigger)."""
+    floor = max(0, pos - limit)
+    found = buf.rfind(b"\n", floor, pos)
+    return found + 1 if found >= 0 else floor
+
+
 def plain_word(value: bytes) -> bool:
     """Not a secret wherever it stands: a word that says none (``null``, ``changeme``),
     filler, a placeholder, a variable, a path, a file reference (``@file``)."""
@@ -117,7 +125,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             return None  # the first argument of a call, not a member of an object
     if b"|" in sep and b"||" not in sep:
         # a table row: | password | VALUE | (the key's cell first on its line)
-        line = buf.rfind(b"\n", 0, start) + 1
+        line = line_start(buf, start)
         if not buf[line:start].lstrip().startswith(b"|") or not _CELL_END.match(
                 buf, match.end()) or not credential_like(value.strip(b"`")):
             return None
@@ -160,7 +168,7 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
     start of its line and one value to its end (a comment may follow), as in redis.conf,
     slapd.conf, keepalived.conf or any ``key value`` file."""
     start = match.start()
-    line = buf.rfind(b"\n", 0, start) + 1
+    line = line_start(buf, start)
     key = buf[line:start]
     if key.strip(b" \t") or not (start == line or key.isspace()):
         word = buf[line:start].lstrip(b" \t")
@@ -322,7 +330,7 @@ def table_cells(buf: bytes, lo: int) -> tuple[list[tuple[int, int]], int]:
         return [], lo + 1
     stop = _TABLE_END.search(buf, hi + 1) if hi < len(buf) else None
     table_end = stop.start() if stop is not None else len(buf)
-    header = buf[buf.rfind(b"\n", 0, lo) + 1:lo].strip().strip(b"|").split(b"|")
+    header = buf[line_start(buf, lo):lo].strip().strip(b"|").split(b"|")
     out: list[tuple[int, int]] = []
     judged: dict[bytes, bool] = {}
     for column, cell in enumerate(header):

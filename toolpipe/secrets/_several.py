@@ -9,7 +9,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from toolpipe.secrets._values import credential_like, line_start, plain_word, table_cells
+from toolpipe.secrets._values import credential_like, line_start, plain_word
 
 Spans = list[tuple[int, int]]
 
@@ -23,6 +23,45 @@ _PIPED = re.compile(rb"(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+(?P<q>['\"]?)(?P<b
                     rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:[^\s'\"|]{1,256})*)(?P=q)[ \t]*\|[ \t]*"
                     rb"(?:sudo[ \t]+)?chpasswd\b")
 _PAIR = re.compile(rb"[A-Za-z_][A-Za-z0-9_.\-]{0,31}:([^\s'\"|\\]{1,256})")
+
+
+# a markdown table's header cell that names a credential column
+_CREDENTIAL_HEADER = re.compile(
+    rb"(?i)[*_`\s]*(?:[a-z]+[ _\-])?(?:password|passwd|passphrase|pwd|pass|secret|token|"
+    rb"api[ _\-]?key|access[ _\-]?key|secret[ _\-]?key|private[ _\-]?key|credentials?|"
+    rb"auth[ _\-]?token)s?[*_`\s]*")
+_SEPARATOR_ROW = re.compile(rb"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
+_TABLE_END = re.compile(rb"\n(?![ \t]*\|)")
+
+
+def table_cells(buf: bytes, lo: int) -> tuple[Spans, int]:
+    """A markdown table whose separator row (``|---|---|``) starts after the line break at
+    ``lo``: the cells of its rows under a header that names a credential (``| user |
+    password |``), and where the table ends (every row is read once, by one regex per
+    credential column; a value seen before is not judged again)."""
+    end = buf.find(b"\n", lo + 1)
+    hi = len(buf) if end < 0 else end
+    if not _SEPARATOR_ROW.fullmatch(buf, lo + 1, hi):
+        return [], lo + 1
+    stop = _TABLE_END.search(buf, hi + 1) if hi < len(buf) else None
+    table_end = stop.start() if stop is not None else len(buf)
+    header = buf[line_start(buf, lo):lo].strip().strip(b"|").split(b"|")
+    out: Spans = []
+    judged: dict[bytes, bool] = {}
+    for column, cell in enumerate(header):
+        if not _CREDENTIAL_HEADER.fullmatch(cell):
+            continue
+        row = re.compile(rb"(?m)^[ \t]*\|(?:[^|\n]*\|){%d}[ \t]*`?([^|`\n]*?)`?[ \t]*(?:\||$)"
+                         % column)
+        for found in row.finditer(buf, hi + 1, table_end):
+            value = found.group(1)
+            secret = judged.get(value)
+            if secret is None:  # a word, a note in brackets, a placeholder: not one
+                secret = judged[value] = bool(value) and b"[REDACTED:" not in value and (
+                    credential_like(value)) and not plain_word(value.strip(b"()[]<>*_"))
+            if secret:
+                out.append(found.span(1))
+    return out, table_end
 
 
 def _table(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:

@@ -305,52 +305,6 @@ def sql(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
     return url_password(kind, match, buf, groups)
 
 
-# a markdown table's header cell that names a credential column
-_CREDENTIAL_HEADER = re.compile(
-    rb"(?i)[*_`\s]*(?:[a-z]+[ _\-])?(?:password|passwd|passphrase|pwd|pass|secret|token|"
-    rb"api[ _\-]?key|access[ _\-]?key|secret[ _\-]?key|private[ _\-]?key|credentials?|"
-    rb"auth[ _\-]?token)s?[*_`\s]*")
-_CELLS = re.compile(rb"[^|\n]*")
-
-
-_SEPARATOR_ROW = re.compile(rb"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
-
-
-_TABLE_END = re.compile(rb"\n(?![ \t]*\|)")
-
-
-def table_cells(buf: bytes, lo: int) -> tuple[list[tuple[int, int]], int]:
-    """A markdown table whose separator row (``|---|---|``) starts after the line break at
-    ``lo``: the cells of its rows under a header that names a credential (``| user |
-    password |``), and where the table ends (every row is read once, by one regex per
-    credential column; a value seen before is not judged again)."""
-    end = buf.find(b"\n", lo + 1)
-    hi = len(buf) if end < 0 else end
-    if not _SEPARATOR_ROW.fullmatch(buf, lo + 1, hi):
-        return [], lo + 1
-    stop = _TABLE_END.search(buf, hi + 1) if hi < len(buf) else None
-    table_end = stop.start() if stop is not None else len(buf)
-    header = buf[line_start(buf, lo):lo].strip().strip(b"|").split(b"|")
-    out: list[tuple[int, int]] = []
-    judged: dict[bytes, bool] = {}
-    for column, cell in enumerate(header):
-        if not _CREDENTIAL_HEADER.fullmatch(cell):
-            continue
-        row = re.compile(rb"(?m)^[ \t]*\|(?:[^|\n]*\|){%d}[ \t]*`?([^|`\n]*?)`?[ \t]*(?:\||$)"
-                         % column)
-        for found in row.finditer(buf, hi + 1, table_end):
-            value = found.group(1)
-            secret = judged.get(value)
-            if secret is None:
-                secret = judged[value] = bool(value) and b"[REDACTED:" not in value and (
-                    credential_like(value)) and (
-                    value.strip(b"()[]<>*_").lower() not in _WORDS) and not (
-                    _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value))
-            if secret:
-                out.append(found.span(1))
-    return out, table_end
-
-
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,

@@ -152,8 +152,6 @@ class _Carriers(_Functions):
                 for kind in alerts(cmd.name, data.text):
                     self.out.problem(kind, "connects a socket to a shell" if kind ==  # type: ignore[arg-type]
                                      "reverse-shell" else kind, (*where, label))
-            elif cmd.name in LANGUAGES:
-                self.code(data, where, label)
             else:
                 self.code(data, where, label)
 
@@ -258,8 +256,7 @@ class _Carriers(_Functions):
 # no subexpression, call operator, redirection or script block
 _PS_READER = re.compile(
     r"(?i)(?:get|test|select|format|measure|find|search|show|read|resolve|compare|"
-    r"convertto|convertfrom|where|sort|group|write)-[a-z]+|echo|dir|ls|gci|cat|type|pwd|"
-    r"where-object|\?|%")
+    r"convertto|convertfrom|where|sort|group|write)-[a-z]+|echo|dir|ls|gci|cat|type|pwd")
 _PS_UNSAFE = re.compile(r"[$]\(|&|>|\{|`|\b(?:iex|invoke|icm|start-process|saps)\b",
                         re.IGNORECASE)
 
@@ -268,9 +265,7 @@ def _reads_only(code: str) -> bool:
     if _PS_UNSAFE.search(code):
         return False
     statements = [s.strip() for s in re.split(r"[;|\n]", code) if s.strip()]
-    return bool(statements) and all(
-        _PS_READER.fullmatch(s.split()[0]) and s.split()[0].lower() not in ("%",)
-        for s in statements)
+    return bool(statements) and all(_PS_READER.fullmatch(s.split()[0]) for s in statements)
 
 
 # Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an

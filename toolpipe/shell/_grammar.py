@@ -262,7 +262,6 @@ class _Walk(_Carriers):
             for a in cmd.args:  # bash <(echo 'rm -rf /'), source <(printf …)
                 if a.raw in self.out.fed:
                     self.nested(self.out.fed[a.raw], (*where, f"<(…) to {name}"))
-
         if name in SHELLS or name in LANGUAGES:
             self.fed_stdin(cmd, where)
         if name == "cd" and not cmd.wrappers:

@@ -60,6 +60,19 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("aaaaaaaaaaaaaaaaaaaaa",), r"A{21}[A-Za-z0-9%]{30,512}"),  # X (Twitter) app bearer
     (("access_token$production$", "access_token$sandbox$"),  # Braintree
      r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+    # the tools of agent builders (model providers, sandboxes, crawlers) and more of
+    # gitleaks' prefixes
+    (("sk_",), r"sk_[a-f0-9]{48}"),  # ElevenLabs
+    (("fc-",), r"fc-[a-f0-9]{32}"),  # Firecrawl
+    (("e2b_",), r"e2b_[a-f0-9]{40}"),  # E2B
+    (("fw_",), r"fw_[A-Za-z0-9]{24}"),  # Fireworks AI
+    (("bb_live_",), rf"bb_live_[{_W}]{{20,64}}"),  # Browserbase
+    (("squ_", "sqp_", "sqa_"), r"sq[upa]_[a-f0-9]{40}"),  # SonarQube
+    (("xkeysib-", "xsmtpsib-"), r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),  # Brevo
+    (("nrjs-", "nrii-", "nrra-"), rf"NR(?:JS|II|RA)-[{_W}]{{19,64}}"),  # New Relic
+    (("p8e-",), r"p8e-[A-Za-z0-9]{32}"),  # Adobe
+    (("pcsk_",), rf"pcsk_[{_W}]{{40,128}}"),  # Pinecone
+    (("tvly-",), r"tvly-[A-Za-z0-9-]{32,64}"),  # Tavily
     (("access-production-", "access-sandbox-", "access-development-"),  # Plaid
      r"access-(?:production|sandbox|development)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
      r"-[0-9a-f]{4}-[0-9a-f]{12}"),

@@ -37,6 +37,13 @@ _NOT_CREDENTIAL_KEY = re.compile(
     rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")
 
 
+# a provider's prefix before a word a sample would hold: no token has these (AWS's own
+# documented AKIA…EXAMPLE stays a key, as the spec has it)
+SAMPLE = re.compile(rb"(?i)placeholder|dummy|changeme|redacted|your[_\-]?(?:api[_\-]?)?"
+                     rb"(?:key|token|secret)|x{8}|\*{4}|<[^>]{1,40}>|\.\.\.")
+# the same in a key's value, where a weak real password may hold a word (changeme2026!)
+_SAMPLE_VALUE = re.compile(rb"(?i)placeholder|your[_\-]?(?:api[_\-]?)?(?:key|token|secret)|x{8}|"
+                           rb"\*{4}")
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
 _SHORT = frozenset({b"pass", b"pwd", b"pw"})  # the short key words, read inside words only whole
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
@@ -96,6 +103,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None
     if _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value) or _PATH.fullmatch(value):
         return None
+    if _SAMPLE_VALUE.search(value):
+        return None  # token: ghp_xxxxxxxx…, key: your_api_key_placeholder
     if value.isdigit() and len(value) < 6:
         return None  # a count, a port, a length
     sep = match.group("sep")

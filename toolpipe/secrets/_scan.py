@@ -19,7 +19,7 @@ from toolpipe.secrets._re2 import UNANCHORED, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS, SAMPLE
+from toolpipe.secrets._values import CHECKS, sample
 
 
 class Triggers:
@@ -149,7 +149,8 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                     spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind
-            if rule.check is None and SAMPLE.search(found.group(0)):
+            if rule.check is None and sample(buf, found.start(),
+                                             min(found.end(), found.start() + 48)):
                 continue  # sk_test_placeholder, ghp_xxxxxxxxxxxx: a sample, not a token
             if rule.check is not None:
                 checked = CHECKS[rule.check](rule.kind, found, buf, rule.value)

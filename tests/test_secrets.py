@@ -8,7 +8,7 @@ import pathlib
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets import adversarial
@@ -130,6 +130,9 @@ SECRET_LINES = [line for line in CORPUS if line.secrets and not any(
 @given(st.lists(st.sampled_from(SECRET_LINES), min_size=1, max_size=5),
        st.sampled_from(["\n", " ", "; ", "\t", " | ", ", "]),
        st.sampled_from(["", "héllo wörld ", "日本語 ", "\ud800 ", "x" * 40 + " "]))
+# two htpasswd commands on one line: the second's -n is not the first's (found by CI)
+@example([line for line in CORPUS if line.text.startswith(("htpasswd -b .", "htpasswd -bn"))],
+         " ", "")
 def test_no_secret_survives_in_company(lines, separator, prefix):
     """Secrets side by side, after non-ASCII text (offsets are the text's, not the
     bytes'): none survives, and the text around them is kept."""

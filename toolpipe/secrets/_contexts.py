@@ -81,8 +81,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
          check="url_password"),
     *(_flag_rule(row) for row in CREDENTIALS),
-    rule("password", "htpasswd",  # -b: FILE USER PASSWORD, or with -n: USER PASSWORD
-         r"htpasswd(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b)(?:(?=[^\n]*[ \t]-[A-Za-z]*n)"
+    # -b: FILE USER PASSWORD, or with -n among its options: USER PASSWORD
+    rule("password", "htpasswd",
+         r"htpasswd(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b)"
+         r"(?:(?=(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*n)"
          r"(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?P<n>\S{1,256})"
          r"|(?:[ \t]+-[A-Za-z]+)+[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256}))",
          value=("n", "v"), check="htpasswd"),

@@ -48,6 +48,7 @@ _SECRET_NAMES = re.compile(
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
     r"[\w.{}-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
     r"wallet\.dat)$")
+_PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ")
 _PUBLIC_CERTS = ("/etc/ssl/certs/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/",
                  "/usr/local/share/ca-certificates/", "/etc/ca-certificates/")
 # Names next to secrets that hold none: public keys, known hosts, templates of .env files.
@@ -114,6 +115,8 @@ def _classify(w: Word, cwd: str | None, workspace: str) -> Place:
     text = w.text
     prefix = literal_prefix(w)
     unknown_part = UNKNOWN in text or w.glob
+    if w.glob and _PROC_ENVIRON.fullmatch(text):  # /proc/*/environ: every process's secrets
+        return Place("secret", w.shown)
     if w.glob:
         rest = text[len(prefix):]
         if UNKNOWN not in text and "/" not in rest and not re.fullmatch(r"[*?.]+", rest):
@@ -191,6 +194,8 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         return Place("outside", shown)
     if bare == "/":
         return Place("root", shown)
+    if _PROC_ENVIRON.fullmatch(bare):  # another process's environment: its secrets
+        return Place("secret", shown)
     if bare in ("/etc/shadow", "/etc/gshadow") or (bare.startswith(
             ("/etc/ssl/private", "/etc/ssh/ssh_host_")) and not bare.endswith(".pub")):
         return Place("secret", shown)

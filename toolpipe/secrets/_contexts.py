@@ -132,6 +132,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("kind: secret", '"kind": "secret"', '"kind":"secret"'),
          r"""(?i:kind:[ \t]*secret|"kind":[ \t]*"secret")(?![A-Za-z])""", check="kube_secret",
          bounded=False, priority=CONTEXT),
+    # GitHub Actions' mask command: what it masks is a secret by definition
+    rule("password", "::add-mask::", r"::add-mask::(?P<v>[^\s\"']{1,4096})", value=("v",),
+         check="url_password", bounded=False),
     # a markdown table's separator row (a line that starts `|---`, `| ---` or `|:--`): the
     # cells of its rows under a credential's header
     rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),

@@ -16,14 +16,23 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
 
-from toolpipe.shell import DECODERS, DOWNLOADERS, Command, Script, classify, effects, sends
+from toolpipe.shell import (
+    DECODERS,
+    DOWNLOADERS,
+    SHELLS,
+    Command,
+    Script,
+    classify,
+    effects,
+    irreversible,
+    sends,
+)
 
 Origin = Literal["write", "download", "decoded", "secret"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
@@ -125,13 +134,10 @@ def written_by_tool(tool_input: Mapping[str, Any], path: str, workspace: str,
     return {k: FileFact("write", content)}
 
 
-_CREDENTIAL_VAR = re.compile(r"(?i)secret|token|passw|api_?key|private|credential|auth")
-
-
 def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
     for c in (*cmd.upstream, cmd):
-        if c.name == "printenv" and any(_CREDENTIAL_VAR.search(a.text) for a in c.args):
-            return True  # printenv AWS_SECRET_ACCESS_KEY > k.txt
+        if c.name == "printenv" and irreversible(c.name, [a.text for a in c.args], c.cwd):
+            return True  # printenv AWS_SECRET_ACCESS_KEY > k.txt (the table's row for it)
         for e in effects(c):
             if e.kind == "read" and e.word is None:
                 return True  # env > env.txt: the environment holds the credentials
@@ -208,7 +214,7 @@ _PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "pip": (("setup.py",), "python"), "pip3": (("setup.py",), "python"),
     "uv": (("setup.py",), "python"),
 }
-_SHELL_READERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
+_SHELL_READERS = SHELLS | {"busybox"}
 
 
 def _runs_project(name: str, texts: list[str]) -> bool:

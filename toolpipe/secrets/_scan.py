@@ -104,7 +104,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     # of a token that a later trigger's rule would cover (merge unites them). The budget,
     # not skipping, keeps a text made of triggers linear.
     zone = 0
-    table_end = 0  # where the last region read by a rule of several secrets ends
+    region_end = 0  # where the last region read by a rule of several secrets ends
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
     name = ""
@@ -144,8 +144,8 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
             if rule.check in SEVERAL:
                 # a rule that finds several secrets at once (a table's column, a list of
                 # user:password lines): each region is read once
-                if start >= table_end:
-                    cells, table_end = SEVERAL[rule.check](buf, start, found, table_end)
+                if start >= region_end:
+                    cells, region_end = SEVERAL[rule.check](buf, start, found, region_end)
                     spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind

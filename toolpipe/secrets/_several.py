@@ -13,6 +13,18 @@ from toolpipe.secrets._values import credential_like, line_start, plain_word
 
 Spans = list[tuple[int, int]]
 
+
+def _stands(value: bytes, judged: dict[bytes, bool], placed: bool = False) -> bool:
+    """Is ``value`` a secret in a region that marks its values so? Not a label already, not
+    a plain word (``null``, ``$VAR``, a path); where only its place says so (``placed``:
+    a table cell, a ``user:pw`` line), one that could be a credential. Each value is
+    judged once per region (``judged``)."""
+    known = judged.get(value)
+    if known is None:
+        known = judged[value] = b"[REDACTED:" not in value and not plain_word(value) and (
+            not placed or credential_like(value))
+    return known
+
 # user:password, one per line (cloud-init `chpasswd: list: |`, `echo 'u:pw' | chpasswd`)
 _USER_PASSWORD = re.compile(rb"[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}:(?P<v>[^\s:'\"]{1,256})"
                             rb"[ \t]*(?:\r?\n|$)")
@@ -34,7 +46,7 @@ _SEPARATOR_ROW = re.compile(rb"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
 _TABLE_END = re.compile(rb"\n(?![ \t]*\|)")
 
 
-def table_cells(buf: bytes, lo: int) -> tuple[Spans, int]:
+def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
     """A markdown table whose separator row (``|---|---|``) starts after the line break at
     ``lo``: the cells of its rows under a header that names a credential (``| user |
     password |``), and where the table ends (every row is read once, by one regex per
@@ -53,26 +65,20 @@ def table_cells(buf: bytes, lo: int) -> tuple[Spans, int]:
             continue
         row = re.compile(rb"(?m)^[ \t]*\|(?:[^|\n]*\|){%d}[ \t]*`?([^|`\n]*?)`?[ \t]*(?:\||$)"
                          % column)
-        for found in row.finditer(buf, hi + 1, table_end):
-            value = found.group(1)
-            secret = judged.get(value)
-            if secret is None:  # a word, a note in brackets, a placeholder: not one
-                secret = judged[value] = bool(value) and b"[REDACTED:" not in value and (
-                    credential_like(value)) and not plain_word(value.strip(b"()[]<>*_"))
-            if secret:
-                out.append(found.span(1))
+        for cell_found in row.finditer(buf, hi + 1, table_end):
+            value = cell_found.group(1)  # a note in brackets, `(unset)`, is a word too
+            if value and b"[REDACTED:" not in value and credential_like(value) and _stands(
+                    value.strip(b"()[]<>*_"), judged):
+                out.append(cell_found.span(1))
     return out, table_end
-
-
-def _table(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
-    return table_cells(buf, start)
 
 
 def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
               ) -> tuple[Spans, int]:
-    """cloud-init's ``chpasswd: list: |`` block, or ``echo 'user:pw' | chpasswd`` on the
-    line the trigger is in."""
+    """cloud-init's ``chpasswd: list: |`` block, or ``echo 'user:pw' | chpasswd`` ending on
+    the line the trigger is in (the echo up to 1 KB before it)."""
     out: Spans = []
+    judged: dict[bytes, bool] = {}
     listed = _LIST.match(buf, start)
     if listed is not None:
         at = listed.end()
@@ -80,8 +86,7 @@ def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
             line = _USER_PASSWORD.match(buf, at)
             if line is None or line.start("v") == line.end("v"):
                 break
-            value = line.group("v")
-            if credential_like(value) and not plain_word(value) and b"[REDACTED" not in value:
+            if _stands(line.group("v"), judged, placed=True):
                 out.append(line.span("v"))
             at = line.end()
         return out, at
@@ -92,8 +97,7 @@ def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
             continue
         body_at = m.start("body")
         for pair in _PAIR.finditer(m.group("body")):
-            value = pair.group(1)
-            if credential_like(value) and not plain_word(value) and b"[REDACTED" not in value:
+            if _stands(pair.group(1), judged, placed=True):
                 out.append((body_at + pair.start(1), body_at + pair.end(1)))
     return out, start + 1
 
@@ -116,9 +120,10 @@ def _assignments(buf: bytes, start: int, found: re.Match[bytes], floor: int
         if at >= 0:
             end = at
     out: Spans = []
+    judged: dict[bytes, bool] = {}
     for m in _ASSIGNMENT.finditer(buf, found.end(), end):
         value = m.group("v").strip(b"'\"")
-        if len(value) >= 4 and not plain_word(value) and b"[REDACTED:" not in value:
+        if len(value) >= 4 and _stands(value, judged):
             lo, hi = m.span("v")
             if m.group("v")[:1] in (b"'", b'"'):
                 lo, hi = lo + 1, hi - 1
@@ -148,18 +153,11 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
     # the document: back to its --- (not before what an earlier Secret's reading covered)
     back = max(0, start - 65536, floor)
     lo = max(buf.rfind(b"\n---", back, start), buf.rfind(b"\n...", back, start), back)
+    lo = line_start(buf, lo) if lo else 0  # from the start of its line
     stop = _DOC_END.search(buf, start)
     hi = min(stop.start() if stop is not None else len(buf), start + 65536)
     out: Spans = []
     judged: dict[bytes, bool] = {}
-
-    def secret(value: bytes) -> bool:
-        known = judged.get(value)
-        if known is None:
-            known = judged[value] = not plain_word(value) and b"[REDACTED:" not in value
-        return known
-
-    lo = line_start(buf, lo) if lo else 0  # from the start of its line
     end = hi
     # a header that starts before hi (its line may end a little after), each block read whole
     for block in _YAML_BLOCK.finditer(buf, lo, min(len(buf), hi + 64)):
@@ -169,13 +167,13 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
         edge = _shallow(outer).search(buf, block.end())  # the first line not inside it
         block_end = edge.start() if edge is not None else len(buf)
         for item in _YAML_ITEM.finditer(buf, block.end(), block_end):
-            if secret(item.group("v")):
+            if _stands(item.group("v"), judged):
                 out.append(item.span("v"))
         end = max(end, block_end)
     for block in _JSON_BLOCK.finditer(buf, lo, hi):
         at = block.start("body")
         for item in _JSON_ITEM.finditer(block.group("body")):
-            if secret(item.group("v")):
+            if _stands(item.group("v"), judged):
                 out.append((at + item.start("v"), at + item.end("v")))
     return out, end
 

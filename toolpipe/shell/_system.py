@@ -7,6 +7,7 @@ The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from toolpipe.shell._effects import (
     _HANDLERS,
@@ -205,6 +206,19 @@ _PROTECTED = re.compile(r"(?i)(?:main|master|trunk|develop|dev|release.*|prod.*|
                         r"stable|live|HEAD|gh-pages)")
 
 
+def _given(args: Sequence[Word], option: str) -> list[Word]:
+    """The words given to ``option`` wherever it stands: ``OPTION VALUE``, and
+    ``--option=VALUE`` for a long one."""
+    out: list[Word] = []
+    for i, a in enumerate(args):
+        if a.text == option and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif option.startswith("--") and a.text.startswith(option + "="):
+            text = a.text[len(option) + 1:]
+            out.append(Word(text, a.raw, a.glob, a.tame, a.sources))
+    return out
+
+
 @handles("openssl")
 def _openssl(cmd: Command) -> list[Effect]:
     """Key and certificate work writes its -out and -keyout files; s_client talks."""
@@ -212,9 +226,9 @@ def _openssl(cmd: Command) -> list[Effect]:
         return []
     # every option of openssl takes at most one value and none stops the options: find the
     # file options wherever they are (`enc -aes-256-cbc -pass pass:x -in a -out b`)
-    args = cmd.args[1:]
-    values = {args[i].text: args[i + 1] for i in range(len(args) - 1)
-              if args[i].text in ("-out", "-keyout", "-in", "-key", "-signkey", "-connect")}
+    values = {option: words[-1] for option in ("-out", "-keyout", "-in", "-key", "-signkey",
+                                               "-connect")
+              if (words := _given(cmd.args[1:], option))}
     out = [Effect("write", cmd, values[k]) for k in ("-out", "-keyout") if k in values]
     out += [Effect("read", cmd, values[k]) for k in ("-in", "-key", "-signkey")
             if k in values and cmd.args[0].text in ("rsa", "pkey", "ec", "enc", "base64")]
@@ -293,12 +307,8 @@ def _gpg(cmd: Command) -> list[Effect]:
     out: list[Effect] = []
     if {a.text for a in args} & {"--export-secret-keys", "--export-secret-subkeys"}:
         out.append(Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys"))
-    for i, a in enumerate(args):
-        if a.text in ("-o", "--output") and i + 1 < len(args):
-            out.append(Effect("write", cmd, args[i + 1]))
-        elif a.text.startswith("--output="):
-            out.append(Effect("write", cmd, Word(a.text[9:], a.raw, a.glob, a.tame,
-                                                a.sources)))
+    out += [Effect("write", cmd, w) for option in ("-o", "--output")
+            for w in _given(args, option)]
     return out
 
 

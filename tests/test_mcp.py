@@ -1,5 +1,5 @@
 """MCP tools through a pipeline: a registry from a real MCP client session (the official SDK,
-a test extra, connected in memory to a FastMCP server): names, schemas and annotations
+a test extra, connected in memory to an MCPServer): names, schemas and annotations
 kept, content both ways, isError as a soft error, and the layers at work."""
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ def server():
 
 def session_run(body):
     """Run ``body(session, registry)`` with a real client session to the server."""
-    from mcp.shared.memory import create_connected_server_and_client_session
+    from mcp import Client
 
     async def main():
-        async with create_connected_server_and_client_session(server()) as session:
+        async with Client(server()) as session:
             registry = await AsyncioInterpreter().run(load_registry(session))
             return await body(session, registry)
 

@@ -4,7 +4,6 @@ stdio, and a real client session talking to the proxy over stdio."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
 import importlib.util
 import json
@@ -70,8 +69,6 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     a plain call, a timeout, a blocked shell command, a redacted secret, an image, a
     did-you-mean, a client cancellation that reaches the upstream, and last the upstream's
     crash; recorded, then replayed."""
-    import mcp.types as types
-
     from toolpipe.cli import main
 
     trace = str(tmp_path / "t.jsonl")
@@ -86,23 +83,13 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
         ]:
             out[key] = await session.call_tool(name, args)
         async with anyio.create_task_group() as group:
-            request_id = session._request_id  # the id the SDK gives the next request
-
-            async def call():
-                from mcp.shared.exceptions import McpError
-
-                with contextlib.suppress(McpError):  # "Request cancelled": the answer
-                    await session.call_tool("slow", {"seconds": 20, "marker": str(marker)})
-
-            group.start_soon(call)
-            await anyio.sleep(0.2)
-            await session.send_notification(types.ClientNotification(
-                types.CancelledNotification(params=types.CancelledNotificationParams(
-                    requestId=request_id, reason="the user pressed stop"))))
-            with anyio.fail_after(10):
-                while not marker.exists():  # the upstream's own witness
-                    await anyio.sleep(0.05)
+            # the SDK tells the server when a request is abandoned (notifications/cancelled)
+            group.start_soon(session.call_tool, "slow", {"seconds": 20, "marker": str(marker)})
+            await anyio.sleep(0.3)
             group.cancel_scope.cancel()
+        with anyio.fail_after(10):
+            while not marker.exists():  # the upstream's own witness
+                await anyio.sleep(0.05)
         out["after"] = await session.call_tool("echo", {"text": "still here"})
         out["cache"] = [text_of(await session.call_tool(name, {}))
                         for name in ("lookup", "lookup", "bump", "lookup", "tick", "tick")]
@@ -111,20 +98,20 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
 
     out = anyio.run(functools.partial(with_proxy, tmp_path, body, record=trace))
     assert {t.name for t in out["tools"].tools} >= {"echo", "slow", "run_command", "env"}
-    assert text_of(out["echo"]) == "hi" and not out["echo"].isError
-    assert out["slow"].isError and "timed out" in text_of(out["slow"])
-    assert out["blocked"].isError and text_of(out["blocked"]).startswith(
+    assert text_of(out["echo"]) == "hi" and not out["echo"].is_error
+    assert out["slow"].is_error and "timed out" in text_of(out["slow"])
+    assert out["blocked"].is_error and text_of(out["blocked"]).startswith(
         "blocked by safety shield")
     assert text_of(out["env"]) == "GITHUB_TOKEN=[REDACTED:github_pat]\nHOME=/root"
     image = [c for c in out["image"].content if c.type == "image"]
     assert image and base64.b64decode(image[0].data).startswith(b"\x89PNG")
-    assert out["typo"].isError and "echo" in text_of(out["typo"])  # did you mean
+    assert out["typo"].is_error and "echo" in text_of(out["typo"])  # did you mean
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
     # a closed-world read is cached until a tool that is not read-only runs; a read-only
     # tool whose answer changes by itself never is
     assert out["cache"] == ["bumps=0", "bumps=0\n[cached]", "bumped", "bumps=1",
                             "ticks=1", "ticks=2"]
-    assert out["crash"].isError and "exited" in text_of(out["crash"])  # and the proxy stops
+    assert out["crash"].is_error and "exited" in text_of(out["crash"])  # and the proxy stops
     assert "toolpipe mcp-proxy: the upstream server" in (tmp_path / "proxy.err").read_text()
     text = pathlib.Path(trace).read_text()
     assert TOKEN not in text and "[REDACTED:github_pat]" in text  # the trace is redacted
@@ -172,8 +159,8 @@ def test_only_the_separator_is_taken_from_the_upstream_command(monkeypatch):
 
     seen = {}
 
-    async def serve(command, text, source, record, url):
-        seen["command"] = command
+    async def serve(options):
+        seen["command"] = list(options.command)
         return 0
 
     monkeypatch.setattr(mcp_proxy, "serve", serve)

@@ -17,13 +17,18 @@ MAX_DEPTH = 64
 
 
 def plain(value: Any, depth: int = 0) -> Any:
-    """An SDK object (a pydantic model: anything with ``model_dump``, as the openai and
-    anthropic clients return) as plain dicts and lists; plain values as they are."""
+    """An SDK object (a pydantic model: anything with ``model_dump``, as the openai,
+    anthropic and mcp clients return) as plain dicts and lists under the wire's names (the
+    mcp 2.x models name their fields in snake case, with the wire's camel case as
+    aliases); plain values as they are."""
     if depth > MAX_DEPTH:
         raise FormatError("a payload nested more than 64 levels deep")
     dump = getattr(value, "model_dump", None)
     if callable(dump) and not isinstance(value, type):
-        value = dump()
+        try:
+            value = dump(by_alias=True)
+        except TypeError:  # a model_dump of another kind
+            value = dump()
     if isinstance(value, Mapping):
         return {k: plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):

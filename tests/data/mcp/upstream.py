@@ -1,13 +1,14 @@
-"""An MCP server for the proxy's tests (FastMCP over stdio)."""
+"""An MCP server for the proxy's tests (the SDK's MCPServer over stdio)."""
 
 import os
 import sys
 
 import anyio
-from mcp.server.fastmcp import FastMCP, Image
+from mcp.server.mcpserver import Image, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-app = FastMCP("upstream")
+app = MCPServer("upstream", instructions="Tools for toolpipe's proxy tests.")
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
 TOKEN = "ghp_" + "a1B2c3D4e5" * 4  # synthetic
 
@@ -47,7 +48,7 @@ def snapshot() -> Image:
 
 @app.tool(annotations=ToolAnnotations(destructiveHint=True))
 def delete(path: str) -> str:
-    raise ValueError(f"cannot delete {path}")
+    raise ToolError(f"cannot delete {path}")  # an anticipated failure: its text is shown
 
 
 COUNTS = {"bumps": 0, "ticks": 0}
@@ -81,7 +82,6 @@ def crash() -> str:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1:  # a port: streamable HTTP on loopback
-        app.settings.port = int(sys.argv[1])
-        app.run(transport="streamable-http")
+        app.run(transport="streamable-http", port=int(sys.argv[1]))
     else:
         app.run()

@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextvars import ContextVar
@@ -179,12 +180,12 @@ class _ProcessUpstream(_Upstream):
             yield _parsed(line)
 
     async def stop(self) -> None:
-        """Its stdin closed, a second to go; then the whole group is ended."""
+        """Its stdin closed, half a second to go; then the whole group is ended."""
         process = self.process
         with contextlib.suppress(Exception):
             if process.stdin is not None:
                 await process.stdin.aclose()
-        with anyio.move_on_after(1.0):
+        with anyio.move_on_after(0.5):
             await process.wait()
         for sig, grace in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 0.0)):
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -309,6 +310,7 @@ class _Proxy:
         self.recorder: Any = None
         self.status = 0
         self.shown = 0
+        self.warned: set[str] = set()
 
     async def run(self, upstream: _Upstream) -> int:
         self.upstream = upstream
@@ -319,7 +321,12 @@ class _Proxy:
                 group.start_soon(self._watch_signals)
                 group.start_soon(self._read_upstream)
                 await self._read_client()
-                group.cancel_scope.cancel()  # the client closed stdin: the end
+                # the client closed stdin: what it asked last is answered if that takes
+                # under a second (a script that pipes its requests in gets its answers)
+                with anyio.move_on_after(1.0):
+                    while self.relay.waiting or self.relay.calls:
+                        await anyio.sleep(0.01)
+                group.cancel_scope.cancel()
         finally:
             if self.recorder is not None:
                 self.recorder.close()
@@ -455,7 +462,13 @@ class _Proxy:
                                         source=self.options.source).with_core(registry)
                 if "elicitation" in self.relay.client_capabilities:
                     builder = builder.with_ask_resolver(self._resolver())
-                self.pipeline = builder.build()
+                with warnings.catch_warnings(record=True) as said:
+                    warnings.simplefilter("always")
+                    self.pipeline = builder.build()
+                for warning in said:  # once each, one line (not a warning's two)
+                    if str(warning.message) not in self.warned:
+                        self.warned.add(str(warning.message))
+                        _say(str(warning.message))
                 self.redactors = [m for m in self.pipeline.layers
                                   if isinstance(m, RedactingMiddleware)]
                 self._open_recorder(registry)
@@ -535,6 +548,8 @@ class _Proxy:
                 answer["structuredContent"] = raw["structuredContent"]
         if "structuredContent" in answer and self.redactors:
             answer["structuredContent"] = self._scrubbed(answer["structuredContent"])
+        if self.relay.envelope:  # the 2026 wire: every result says what it is
+            answer.setdefault("resultType", "complete")
         return answer
 
     def _scrubbed(self, value: Any, depth: int = 0) -> Any:

@@ -1,0 +1,41 @@
+"""Every MCP feature of the reference server (@modelcontextprotocol/server-everything, from
+npm: ``.ci/run`` installs it under ``.cache/mcp-peers``) works through ``toolpipe
+mcp-proxy`` as it does directly: the rows of the feature table in docs/mcp.md
+(``benchmarks/mcp_features.py``), each tried by the official SDK's client on both routes at
+once."""
+
+from __future__ import annotations
+
+import os
+
+import anyio
+import pytest
+
+from benchmarks.mcp_features import FEATURES, PEERS, VERSION, command, everything, probe
+
+UPSTREAM = everything()
+pytestmark = [pytest.mark.process, pytest.mark.xdist_group("mcp-features")]
+if UPSTREAM is None:  # CI sets TOOLPIPE_REQUIRE_PEERS: there a missing peer fails
+    pytestmark.append(pytest.mark.skipif(
+        not os.environ.get("TOOLPIPE_REQUIRE_PEERS"),
+        reason=f"the reference server is not installed (npm install --prefix {PEERS} "
+        f"@modelcontextprotocol/server-everything@{VERSION})"))
+
+
+def test_every_feature_works_through_the_proxy_as_it_does_directly():
+    assert UPSTREAM is not None, "TOOLPIPE_REQUIRE_PEERS is set and the server is missing"
+    out = {}
+
+    async def both():
+        async def one(route):
+            out[route] = await probe(command(route, UPSTREAM), shared=True)
+
+        async with anyio.create_task_group() as group:
+            for route in ("direct", "toolpipe"):
+                group.start_soon(one, route)
+
+    anyio.run(both)
+    assert len(out["direct"]) == len(FEATURES) >= 17
+    failed = {name: row for name, row in out["direct"].items() if not row[0]}
+    assert failed == {}, f"the server itself fails these: {failed}"
+    assert out["toolpipe"] == out["direct"]

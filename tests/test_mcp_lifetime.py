@@ -1,0 +1,218 @@
+"""toolpipe mcp-proxy's lifetime and defaults, against a server written on the wire
+(tests/data/mcp/raw_server.py): tools in pages and a list that changes; the default
+pipeline answers a slow tool once and never runs a write twice; a busy upstream is not a
+dead one; a 50 MB result; back-pressure under many calls; an upstream that hangs in the
+handshake or writes garbage; stdin closed, SIGTERM and SIGINT end the proxy and the
+upstream's whole process group (orphans counted); start-up errors are one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from toolpipe.cli import main
+
+# each test starts its own proxy and server: they spread over the workers
+pytestmark = [pytest.mark.process]
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RAW = str(ROOT / "tests" / "data" / "mcp" / "raw_server.py")
+INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}
+
+
+class Client:
+    """A client on the wire, line by line, for a proxy started as a process."""
+
+    def __init__(self, tmp_path: pathlib.Path, mode: str = "paged", *options: str) -> None:
+        self.work = tmp_path
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "toolpipe", "mcp-proxy", *options, "--", sys.executable,
+             RAW, mode, str(tmp_path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=ROOT)
+        self.ids = iter(range(1, 1 << 30))
+        self.notes: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line, f"the proxy closed its stdout: {self.stderr()}"
+        return json.loads(line)
+
+    def ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        key = next(self.ids)
+        self.send({"id": key, "method": method, "params": params})
+        while True:
+            message = self.read()
+            if message.get("id") == key:
+                return message
+            self.notes.append(message)
+
+    def start(self) -> dict[str, Any]:
+        answer = self.ask("initialize", INIT)
+        self.send({"method": "notifications/initialized"})
+        return answer
+
+    def call(self, name: str, **arguments: Any) -> dict[str, Any]:
+        return self.ask("tools/call", {"name": name, "arguments": arguments})["result"]
+
+    def stderr(self) -> str:
+        if self.process.poll() is None:
+            return ""
+        assert self.process.stderr is not None
+        return self.process.stderr.read().decode()
+
+    def wait(self, seconds: float) -> tuple[int, float]:
+        start = time.monotonic()
+        code = self.process.wait(timeout=seconds)
+        return code, time.monotonic() - start
+
+    def pid(self, name: str) -> int:
+        return int((self.work / name).read_text())
+
+
+def text(result: dict[str, Any]) -> str:
+    return "\n".join(c["text"] for c in result["content"] if c["type"] == "text")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is dead but for its parent's wait; only a live one counts as an orphan
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+def test_every_page_is_listed_and_a_changed_list_is_listed_again(tmp_path):
+    client = Client(tmp_path)
+    try:
+        assert client.start()["result"]["serverInfo"]["name"] == "raw"
+        first = client.ask("tools/list", {})["result"]  # the client pages as it likes
+        assert [t["name"] for t in first["tools"]] == ["t1", "t2"] and first["nextCursor"]
+        assert text(client.call("t5")) == "t5 ran"  # on the third page: the proxy read all
+        assert text(client.call("grow")) == "grown"
+        assert {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"} in \
+            client.notes  # passed on
+        assert text(client.call("t6")) == "t6 ran"  # and the proxy listed the tools again
+    finally:
+        client.process.kill()
+        client.process.wait()
+
+
+def test_the_default_pipeline_answers_a_slow_tool_once_and_a_busy_upstream_lives(tmp_path):
+    client = Client(tmp_path)
+    try:
+        client.start()
+        slow = client.call("sleep", seconds=2.5)  # the old demo default timed out at 1 s
+        assert not slow.get("isError") and text(slow) == "slept"
+        assert text(client.call("t1")) == "t1 ran"  # busy for 2.5 s is not dead
+        big = client.call("big")  # 50 MB: capped by the default pipeline, not a crash
+        assert not big.get("isError") and len(text(big)) < 100_000
+        assert text(client.call("t2")) == "t2 ran"
+    finally:
+        client.process.kill()
+        client.process.wait()
+
+
+def test_a_write_that_times_out_never_runs_twice(tmp_path):
+    pipeline = tmp_path / "p.toml"
+    pipeline.write_text('[[layer]]\nname = "timeout"\ntimeout = 0.5\n'
+                        'retry_on_timeout = true\nmax_retries = 2\n')
+    client = Client(tmp_path, "paged", "--pipeline", str(pipeline))
+    try:
+        client.start()
+        start = time.monotonic()
+        result = client.call("append")  # no annotations: not safe to run again
+        assert result["isError"] and "timed out" in text(result)
+        # the server takes one call at a time: a retry would run once the first ends, at
+        # 1.2 s, and write at once
+        time.sleep(max(0.0, start + 1.5 - time.monotonic()))
+        assert (tmp_path / "ledger").read_text() == "ran\n"
+    finally:
+        client.process.kill()
+        client.process.wait()
+
+
+def test_many_calls_wait_for_a_slot_and_none_is_lost(tmp_path):
+    client = Client(tmp_path, "paged", "--max-calls", "4")
+    try:
+        client.start()
+        count = 400
+        for key in range(1000, 1000 + count):
+            client.send({"id": key, "method": "tools/call",
+                         "params": {"name": f"t{key % 5 + 1}", "arguments": {}}})
+        answers = {}
+        while len(answers) < count:
+            message = client.read()
+            answers[message["id"]] = text(message["result"])
+        assert answers == {k: f"t{k % 5 + 1} ran" for k in range(1000, 1000 + count)}
+    finally:
+        client.process.kill()
+        client.process.wait()
+
+
+@pytest.mark.parametrize("mode", ["hang", "garbage"])
+def test_an_upstream_that_never_answers_the_handshake_ends_the_proxy(tmp_path, mode):
+    client = Client(tmp_path, mode, "--init-timeout", "0.5")
+    answer = client.ask("initialize", INIT)
+    assert "did not answer the handshake" in answer["error"]["message"]
+    code, _ = client.wait(5)
+    lines = client.stderr().strip().splitlines()
+    assert code == 2 and any("did not answer the handshake within 0.5 s" in x for x in lines)
+    if mode == "garbage":
+        assert any("not JSON-RPC" in x for x in lines)
+    assert not alive(client.pid("server.pid"))
+
+
+@pytest.mark.parametrize("how", ["stdin closed", "SIGTERM", "SIGINT"])
+def test_the_proxy_ends_with_its_upstream_group_and_leaves_no_orphan(tmp_path, how):
+    client = Client(tmp_path)
+    client.start()
+    client.call("child")  # the server starts a process of its own
+    pids = [client.pid("server.pid"), client.pid("child.pid")]
+    client.send({"id": 99, "method": "tools/call",
+                 "params": {"name": "sleep", "arguments": {"seconds": 30}}})
+    time.sleep(0.3)  # the upstream is busy in that call
+    if how == "stdin closed":
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+    else:
+        client.process.send_signal(signal.SIGTERM if how == "SIGTERM" else signal.SIGINT)
+    code, took = client.wait(10)
+    assert code == 0 and took < 3.5, (code, took, client.stderr())
+    orphans = [pid for pid in pids if alive(pid)]
+    assert orphans == []
+
+
+def test_start_up_errors_are_one_line_and_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[layer]]\nname = "no_such_layer"\n')
+    cases = [
+        (["mcp-proxy", "--", str(tmp_path / "no-such-server")], "cannot start the upstream"),
+        (["mcp-proxy", "--pipeline", str(bad), "--", "true"], "no_such_layer"),
+        (["mcp-proxy", "--env", "NOEQUALS", "--", "true"], "give NAME=VALUE"),
+        (["mcp-proxy", "--header", "X: 1", "--", "true"], "for an upstream given by --url"),
+        (["mcp-proxy", "--url", "http://127.0.0.1:9/mcp", "--bearer-env",
+          "TOOLPIPE_NO_SUCH_VARIABLE"], "that variable is not set"),
+        (["mcp-proxy", "--init-timeout", "0", "--", "true"], "a positive number"),
+    ]
+    for argv, expected in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1, (argv, err)

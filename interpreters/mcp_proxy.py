@@ -21,30 +21,39 @@ This module performs I/O (processes, stdio, HTTP): it lives with the interpreter
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import json
-import os
 import signal
-import subprocess
-import sys
-import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio
-import attrs
 
+from interpreters._mcp_calls import (
+    ASK_TIMEOUT,
+    CALL,
+    CLIENT_PARAMS,
+    Asking,
+    key_of,
+    one_call,
+    shaped,
+)
+from interpreters._mcp_io import (
+    PROTOCOL_ERRORS_SHOWN,
+    ProcessUpstream,
+    ProxyError,
+    ProxyOptions,
+    Stdio,
+    Upstream,
+    say,
+    upstream,
+)
 from interpreters.asyncio import AsyncioInterpreter
-from toolpipe.agent import CallFinished, ToolCall, TurnPlanned
 from toolpipe.config import load_pipeline
 from toolpipe.context import DispatchContext
-from toolpipe.effects import Emit
-from toolpipe.errors import ToolError, ToolpipeError
-from toolpipe.integrations.mcp import from_mcp, registry_from_tools, to_mcp
+from toolpipe.errors import ToolError
+from toolpipe.integrations.mcp import registry_from_tools
 from toolpipe.integrations.mcp_relay import (
     Answered,
     CancelCall,
@@ -53,51 +62,10 @@ from toolpipe.integrations.mcp_relay import (
     StartCall,
     ToolsChanged,
 )
-from toolpipe.layers.redaction import RedactingMiddleware, redact_content
-from toolpipe.result import DispatchResult, TextContent, ToolContent
+from toolpipe.layers.redaction import RedactingMiddleware
+from toolpipe.result import DispatchResult
 
 __all__ = ["ProxyError", "ProxyOptions", "serve"]
-
-PROTOCOL_ERRORS_SHOWN = 5
-"""Lines of an upstream's stdout that are not JSON-RPC are reported, up to this many."""
-_CLIENT_META: ContextVar[Any] = ContextVar("toolpipe_mcp_client_meta", default=None)
-
-
-class ProxyError(ToolpipeError):
-    """The proxy cannot start (or its upstream cannot): one line for stderr, exit 2."""
-
-
-@attrs.frozen
-class ProxyOptions:
-    """What ``toolpipe mcp-proxy`` was told."""
-
-    command: tuple[str, ...] = attrs.field(converter=tuple)
-    pipeline_text: str
-    source: str
-    record: str | None = None
-    url: str | None = None
-    env: Mapping[str, str] = attrs.field(factory=dict)
-    """Variables set for the upstream, over the proxy's own environment."""
-    unset_env: tuple[str, ...] = attrs.field(default=(), converter=tuple)
-    """Variables of the proxy's environment the upstream does not get."""
-    headers: Mapping[str, str] = attrs.field(factory=dict)
-    """HTTP headers for ``url`` (a bearer token from ``--bearer-env`` among them)."""
-    init_timeout: float = 30.0
-    max_calls: int = 256
-
-    def upstream_env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in self.unset_env}
-        env.update(self.env)
-        return env
-
-    @property
-    def name(self) -> str:
-        return self.url if self.url is not None else " ".join(self.command)
-
-
-def _say(text: str) -> None:
-    print(f"toolpipe mcp-proxy: {text}", file=sys.stderr, flush=True)
-
 
 async def serve(options: ProxyOptions) -> int:
     """Run the proxy until its client or its upstream goes; the exit status."""
@@ -106,187 +74,8 @@ async def serve(options: ProxyOptions) -> int:
 
     load_pipeline(options.pipeline_text, ToolRegistry(), source=options.source)
     proxy = _Proxy(options)
-    async with _upstream(options) as upstream:
-        return await proxy.run(upstream)
-
-
-# --- the two ends ---------------------------------------------------------------------------
-
-
-class _Upstream:
-    """The upstream end: ``send`` a message, ``messages`` as they come (None for a line
-    that is not JSON), ``close``."""
-
-    async def send(self, message: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def messages(self) -> AsyncIterator[Any]:
-        raise NotImplementedError
-
-
-async def _lines(receive: Callable[[], Awaitable[bytes]]) -> AsyncIterator[bytes]:
-    """Newline-delimited lines of any length from a byte stream, until it ends."""
-    pending: list[bytes] = []
-    while True:
-        try:
-            chunk = await receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError,
-                OSError):
-            break
-        if not chunk:
-            break
-        start = 0
-        while (end := chunk.find(b"\n", start)) >= 0:
-            pending.append(chunk[start:end])
-            line = b"".join(pending)
-            pending.clear()
-            if line.strip():
-                yield line
-            start = end + 1
-        if start < len(chunk):
-            pending.append(chunk[start:])
-    line = b"".join(pending)
-    if line.strip():
-        yield line
-
-
-def _parsed(line: bytes) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
-
-
-def _dumped(message: Mapping[str, Any]) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-
-
-class _ProcessUpstream(_Upstream):
-    """A command over stdio, in a process group of its own."""
-
-    def __init__(self, process: anyio.abc.Process) -> None:
-        self.process = process
-        self._lock = anyio.Lock()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        assert self.process.stdin is not None
-        async with self._lock:
-            await self.process.stdin.send(_dumped(message))
-
-    async def messages(self) -> AsyncIterator[Any]:
-        stdout = self.process.stdout
-        assert stdout is not None
-        async for line in _lines(lambda: stdout.receive(1 << 16)):
-            yield _parsed(line)
-
-    async def stop(self) -> None:
-        """Its stdin closed, half a second to go; then the whole group is ended."""
-        process = self.process
-        with contextlib.suppress(Exception):
-            if process.stdin is not None:
-                await process.stdin.aclose()
-        with anyio.move_on_after(0.5):
-            await process.wait()
-        for sig, grace in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 0.0)):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, sig)  # the group: what the server started too
-            if process.returncode is None:
-                with anyio.move_on_after(grace):
-                    await process.wait()
-
-
-class _HttpUpstream(_Upstream):
-    """A streamable-HTTP endpoint, through the SDK's client transport."""
-
-    def __init__(self, read: Any, write: Any) -> None:
-        from mcp.shared.message import SessionMessage
-        from mcp_types.jsonrpc import jsonrpc_message_adapter
-
-        self._read, self._write = read, write
-        self._session_message: Any = SessionMessage
-        self._adapter = jsonrpc_message_adapter
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self._write.send(self._session_message(self._adapter.validate_python(message)))
-
-    async def messages(self) -> AsyncIterator[Any]:
-        async for item in self._read:
-            if isinstance(item, Exception):
-                _say(f"the upstream's HTTP transport failed: {item}")
-                continue
-            yield item.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-
-
-@contextlib.asynccontextmanager
-async def _upstream(options: ProxyOptions) -> AsyncIterator[_Upstream]:
-    if options.url is not None:
-        import httpx2
-        from mcp.client.streamable_http import streamable_http_client
-
-        client = httpx2.AsyncClient(headers=dict(options.headers),
-                                    timeout=httpx2.Timeout(30.0, read=None))
-        async with client, streamable_http_client(options.url, http_client=client) as (
-                read, write):
-            yield _HttpUpstream(read, write)
-        return
-    try:
-        process = await anyio.open_process(
-            list(options.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None, env=options.upstream_env(), start_new_session=True)
-    except OSError as exc:
-        raise ProxyError(f"cannot start the upstream server {options.command[0]!r}: "
-                         f"{exc.strerror or exc}") from None
-    upstream = _ProcessUpstream(process)
-    try:
-        yield upstream
-    finally:
-        with anyio.CancelScope(shield=True):
-            await upstream.stop()
-
-
-class _Stdio:
-    """The client end: the proxy's own stdin (read by a thread, so a full queue stops
-    the reading: back-pressure) and stdout."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=64)
-        self._lock = anyio.Lock()
-
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-
-        def read() -> None:
-            while True:
-                try:
-                    chunk = os.read(0, 1 << 16)
-                except OSError:
-                    chunk = b""
-                try:
-                    asyncio.run_coroutine_threadsafe(self.queue.put(chunk), loop).result()
-                except Exception:  # the loop is gone: the proxy is ending
-                    return
-                if not chunk:
-                    return
-
-        threading.Thread(target=read, name="toolpipe-mcp-stdin", daemon=True).start()
-
-    async def messages(self) -> AsyncIterator[Any]:
-        async for line in _lines(self.queue.get):
-            yield _parsed(line)
-
-    async def send(self, message: dict[str, Any]) -> None:
-        data = _dumped(message)
-        async with self._lock:
-            if len(data) <= 1 << 15:  # a pipe takes it at once
-                _write_all(data)
-            else:
-                await anyio.to_thread.run_sync(_write_all, data)
-
-
-def _write_all(data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(1, view):]
+    async with upstream(options) as end:
+        return await proxy.run(end)
 
 
 # --- the proxy ------------------------------------------------------------------------------
@@ -296,7 +85,7 @@ class _Proxy:
     def __init__(self, options: ProxyOptions) -> None:
         self.options = options
         self.relay = Relay()
-        self.client = _Stdio()
+        self.client = Stdio()
         self.interpreter: AsyncioInterpreter | None = None
         self.futures: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.scopes: dict[Any, anyio.CancelScope] = {}
@@ -311,8 +100,9 @@ class _Proxy:
         self.status = 0
         self.shown = 0
         self.warned: set[str] = set()
+        self.suspended: dict[str, Asking] = {}
 
-    async def run(self, upstream: _Upstream) -> int:
+    async def run(self, upstream: Upstream) -> int:
         self.upstream = upstream
         try:
             async with anyio.create_task_group() as group:
@@ -320,6 +110,8 @@ class _Proxy:
                 self.client.start()
                 group.start_soon(self._watch_signals)
                 group.start_soon(self._read_upstream)
+                if isinstance(upstream, ProcessUpstream):
+                    group.start_soon(upstream.watch)
                 await self._read_client()
                 # the client closed stdin: what it asked last is answered if that takes
                 # under a second (a script that pipes its requests in gets its answers)
@@ -356,7 +148,7 @@ class _Proxy:
             if message is None:
                 self.shown += 1
                 if self.shown <= PROTOCOL_ERRORS_SHOWN:
-                    _say(f"the upstream ({self.options.name}) wrote a line that is not "
+                    say(f"the upstream ({self.options.name}) wrote a line that is not "
                          "JSON-RPC; ignored")
                 continue
             for action in self.relay.from_upstream(message):
@@ -369,18 +161,28 @@ class _Proxy:
         with anyio.move_on_after(2.0):
             while self.relay.calls:
                 await anyio.sleep(0.01)
-        _say(f"the upstream server ({self.options.name}) exited; stopping")
+        say(f"the upstream server ({self.options.name}) exited; stopping")
         self._stop(1)
 
     async def _perform(self, action: Any) -> None:
         if isinstance(action, Send):
             if action.to == "client":
-                await self.client.send(action.message)
-            else:
-                watch = self.relay.handshake
+                try:
+                    await self.client.send(action.message)
+                except OSError:  # the client closed its end: nobody to answer
+                    self._stop(0)
+                return
+            watch = self.relay.handshake
+            try:
                 await self.upstream.send(action.message)
-                if watch is not None and action.message.get("id") == watch:
-                    self.group.start_soon(self._time_handshake, watch)
+            except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                # the upstream is gone (its reader says so too): answer what waits on it
+                for gone in self.relay.upstream_gone(
+                        f"the upstream MCP server ({self.options.name}) is gone"):
+                    await self._perform(gone)
+                return
+            if watch is not None and action.message.get("id") == watch:
+                self.group.start_soon(self._time_handshake, watch)
         elif isinstance(action, StartCall):
             await self.slots.acquire()  # back-pressure: no reading past max_calls
             self.group.start_soon(self._call, action.key, action.params)
@@ -398,7 +200,7 @@ class _Proxy:
     async def _time_handshake(self, watch: int) -> None:
         await anyio.sleep(self.options.init_timeout)
         if self.relay.handshake == watch:
-            _say(f"the upstream ({self.options.name}) did not answer the handshake within "
+            say(f"the upstream ({self.options.name}) did not answer the handshake within "
                  f"{self.options.init_timeout:g} s; stopping")
             for action in self.relay.upstream_gone("the upstream MCP server did not answer "
                                                    "the handshake"):
@@ -430,18 +232,23 @@ class _Proxy:
         return result if isinstance(result, dict) else {}
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """A tool call upstream (the registry's tools call this), with the client's
-        ``_meta`` (its progress token): the answer is kept to answer the client with."""
-        params: dict[str, Any] = {"name": name, "arguments": arguments}
-        meta = _CLIENT_META.get()
-        if isinstance(meta, Mapping):
-            params["_meta"] = dict(meta)
-        result = await self.ask("upstream", "tools/call", params)
-        key = _key(name, arguments)
+        """A tool call upstream (the registry's tools call this), with what else the
+        client's request said (its ``_meta`` and progress token; on the 2026 wire the
+        answers to the upstream's own questions): the answer is kept for the client's."""
+        extra = CLIENT_PARAMS.get()
+        params: dict[str, Any] = {k: v for k, v in (extra or {}).items()
+                                  if k not in ("name", "arguments")}
+        result = await self.ask("upstream", "tools/call", {**params, "name": name,
+                                                          "arguments": arguments})
+        key = key_of(name, arguments)
         self.raws[key] = result
         self.raws.move_to_end(key)
         while len(self.raws) > 1024:
             self.raws.popitem(last=False)
+        if result.get("resultType") == "input_required":
+            # the upstream asks the client first (the 2026 wire): passed on as it came,
+            # and not an answer any layer may keep
+            raise ToolError("the upstream needs the client's input first")
         return result
 
     async def _pipeline(self) -> Any:
@@ -468,7 +275,7 @@ class _Proxy:
                 for warning in said:  # once each, one line (not a warning's two)
                     if str(warning.message) not in self.warned:
                         self.warned.add(str(warning.message))
-                        _say(str(warning.message))
+                        say(str(warning.message))
                 self.redactors = [m for m in self.pipeline.layers
                                   if isinstance(m, RedactingMiddleware)]
                 self._open_recorder(registry)
@@ -485,104 +292,96 @@ class _Proxy:
         if self.interpreter is None:
             self.interpreter = AsyncioInterpreter(recorder=self.recorder)
 
-    def _resolver(self) -> Callable[[str, str], bool]:
-        """A person decides through the client: an elicitation (a yes or no), asked from
-        the worker thread the interpreter runs resolvers on."""
-        loop = asyncio.get_running_loop()
-
-        async def elicit(prompt: str, tool: str) -> bool:
-            answer = await self.ask("client", "elicitation/create", {
-                "message": prompt,
-                "requestedSchema": {"type": "object", "properties": {"allow": {
-                    "type": "boolean", "title": f"Allow {tool}?"}}, "required": ["allow"]}})
+    def _resolver(self) -> Callable[[str, str], Awaitable[bool]]:
+        """A person decides through the client, by an elicitation (a yes or no): asked
+        directly on the handshake wire; on the 2026 wire the client's call is answered
+        with ``input_required`` and the pipeline waits for the client's retry."""
+        async def resolve(prompt: str, tool: str) -> bool:
+            params = {"message": prompt, "requestedSchema": {
+                "type": "object", "properties": {"allow": {
+                    "type": "boolean", "title": f"Allow {tool}?"}}, "required": ["allow"]}}
+            asking = CALL.get()
+            if not self.relay.envelope or asking is None:
+                answer = await self.ask("client", "elicitation/create", params)
+            else:
+                asking.reply = asyncio.get_running_loop().create_future()
+                asking.question.set_result({"method": "elicitation/create", "params": {
+                    "mode": "form", **params}})
+                answer = await asyncio.wait_for(asking.reply, ASK_TIMEOUT)
             content = answer.get("content")
             return answer.get("action") == "accept" and isinstance(content, Mapping) and \
                 content.get("allow") is True
-
-        def resolve(prompt: str, tool: str) -> bool:
-            return asyncio.run_coroutine_threadsafe(elicit(prompt, tool), loop).result()
 
         return resolve
 
     # --- one call -----------------------------------------------------------------------
 
     async def _call(self, key: Any, params: dict[str, Any]) -> None:
+        """The client's call ``key``: the pipeline runs it in a task of its own, which
+        may outlive this request when the 2026 wire's question suspends it."""
+        asking = self._resumed(params)
+        if asking is None:
+            asking = Asking()
+            asking.runner = asyncio.ensure_future(self._answer(params, asking))
         try:
             with anyio.CancelScope() as scope:
                 self.scopes[key] = scope
-                answer = await self._answer(params)
+                answer = await self._outcome(asking)
                 for send in self.relay.answer(key, result=answer):
                     await self._perform(send)
             if scope.cancelled_caught:
                 self.relay.cancelled(key)
-        except ToolError as exc:  # the tools could not be listed
+                if asking.runner is not None and asking not in self.suspended.values():
+                    asking.runner.cancel()
+        except Exception as exc:  # the tools could not be listed, or the proxy erred
+            if not isinstance(exc, ToolError):
+                say(f"a call failed inside the proxy: {type(exc).__name__}: {exc}")
             for send in self.relay.answer(key, error={"code": -32603, "message": str(exc)}):
                 await self._perform(send)
         finally:
             self.scopes.pop(key, None)
             self.slots.release()
 
-    async def _answer(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _resumed(self, params: dict[str, Any]) -> Asking | None:
+        """The suspended call a retry resumes (its ``requestState`` is the proxy's), with
+        the client's answer handed to the question that waits on it."""
+        token = params.get("requestState")
+        asking = self.suspended.pop(token, None) if isinstance(token, str) else None
+        if asking is None:
+            return None
+        responses = params.get("inputResponses")
+        reply = responses.get("ask") if isinstance(responses, Mapping) else None
+        if asking.reply is not None and not asking.reply.done():
+            asking.reply.set_result(reply if isinstance(reply, dict) else {})
+        return asking
+
+    async def _outcome(self, asking: Asking) -> dict[str, Any]:
+        """The call's answer, or (a layer asks a person on the 2026 wire) the question."""
+        runner = asking.runner
+        assert runner is not None
+        await asyncio.wait({runner, asking.question}, return_when=asyncio.FIRST_COMPLETED)
+        if runner.done():
+            return runner.result()
+        question = asking.question.result()
+        asking.question = asyncio.get_running_loop().create_future()
+        token = f"toolpipe-ask-{next(self.turns)}"
+        self.suspended[token] = asking
+        return {"resultType": "input_required", "inputRequests": {"ask": question},
+                "requestState": token}
+
+    async def _answer(self, params: dict[str, Any], asking: Asking) -> dict[str, Any]:
+        CALL.set(asking)
+        mine = str(params.get("requestState", "")).startswith("toolpipe-ask-")
+        CLIENT_PARAMS.set({k: v for k, v in params.items() if not mine or k not in (
+            "requestState", "inputResponses")})
         pipeline = await self._pipeline()
         name = str(params.get("name", ""))
         arguments = params.get("arguments")
         arguments = dict(arguments) if isinstance(arguments, Mapping) else {}
         turn = next(self.turns)
         ctx = DispatchContext(name, arguments, call_id=f"mcp-{turn}", turn_number=turn)
-        _CLIENT_META.set(params.get("_meta"))
         assert self.interpreter is not None
-        result: DispatchResult = await self.interpreter.run(_one_call(pipeline, ctx))
-        return self._shaped(result, self.raws.get(_key(name, arguments)))
+        result: DispatchResult = await self.interpreter.run(one_call(pipeline, ctx))
+        return shaped(result, self.raws.get(key_of(name, arguments)), self.redactors,
+                      bool(self.relay.envelope))
 
-    def _shaped(self, result: DispatchResult, raw: dict[str, Any] | None) -> dict[str, Any]:
-        """The client's answer: the upstream's own result when no layer changed what the
-        layers saw of it, else the pipeline's content; structured content scrubbed."""
-        if raw is not None and raw.get("resultType") not in (None, "complete"):
-            return raw  # the 2026 wire's input_required: the client answers and retries
-        if raw is not None and result.is_error == bool(raw.get("isError")) and \
-                result.output == _seen(raw):
-            answer = dict(raw)
-        else:
-            answer = to_mcp(result)
-            if raw is not None and not result.is_error and "structuredContent" in raw:
-                answer["structuredContent"] = raw["structuredContent"]
-        if "structuredContent" in answer and self.redactors:
-            answer["structuredContent"] = self._scrubbed(answer["structuredContent"])
-        if self.relay.envelope:  # the 2026 wire: every result says what it is
-            answer.setdefault("resultType", "complete")
-        return answer
-
-    def _scrubbed(self, value: Any, depth: int = 0) -> Any:
-        if isinstance(value, str):
-            for layer in self.redactors:
-                value = redact_content(layer.patterns, TextContent(value)).text  # type: ignore[union-attr]
-            return value
-        if depth > 64:
-            return value
-        if isinstance(value, dict):
-            return {k: self._scrubbed(v, depth + 1) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._scrubbed(v, depth + 1) for v in value]
-        return value
-
-
-def _key(name: str, arguments: Mapping[str, Any]) -> str:
-    return name + "\0" + json.dumps(arguments, sort_keys=True, default=str)
-
-
-def _seen(raw: Mapping[str, Any]) -> ToolContent:
-    """What the layers saw of an upstream result (``from_mcp``, an error as its text)."""
-    try:
-        return from_mcp(raw)
-    except ToolError as exc:
-        return TextContent(str(exc))
-
-
-def _one_call(pipeline: Any, ctx: DispatchContext) -> Any:
-    """One proxied call, told as a turn of one call (so a recorded session replays as the
-    engine's do)."""
-    call = ToolCall(ctx.call_id, ctx.tool_name, ctx.input)
-    yield Emit(TurnPlanned(ctx.turn_number, 1, ((0,),), (call,), None))
-    result = yield from pipeline.dispatch(ctx)
-    yield Emit(CallFinished(ctx.turn_number, 0, ctx.tool_name, ctx.input, result, True))
-    return result

@@ -216,3 +216,20 @@ def test_start_up_errors_are_one_line_and_exit_2(tmp_path, capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert expected in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+def test_an_upstream_that_dies_ends_the_proxy_though_its_child_holds_the_pipe(tmp_path):
+    client = Client(tmp_path)
+    client.start()
+    client.call("child")  # a process of its own, which inherited the server's stdout
+    server, child = client.pid("server.pid"), client.pid("child.pid")
+    client.send({"id": 99, "method": "tools/call",
+                 "params": {"name": "sleep", "arguments": {"seconds": 30}}})
+    time.sleep(0.3)
+    os.kill(server, signal.SIGKILL)
+    answer = client.read()  # the call in flight is answered, not left hanging
+    assert answer["id"] == 99 and "exited" in text(answer["result"])
+    code, took = client.wait(10)
+    assert code == 1 and took < 3.5
+    assert "exited; stopping" in client.stderr()
+    assert not alive(child)  # the group went with the proxy

@@ -104,6 +104,8 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert out["blocked"].is_error and text_of(out["blocked"]).startswith(
         "blocked by safety shield")
     assert text_of(out["env"]) == "GITHUB_TOKEN=[REDACTED:github_pat]\nHOME=/root"
+    # the structured twin of the text is scrubbed as well (and stays what its schema says)
+    assert out["env"].structured_content == {"result": text_of(out["env"])}
     image = [c for c in out["image"].content if c.type == "image"]
     assert image and base64.b64decode(image[0].data).startswith(b"\x89PNG")
     assert out["typo"].is_error and "echo" in text_of(out["typo"])  # did you mean
@@ -126,31 +128,40 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert "16 call(s), 1 changed" in capsys.readouterr().out
 
 
-def test_a_question_for_a_person_reaches_the_client_as_an_elicitation(tmp_path):
-    from mcp import ClientSession, StdioServerParameters, types
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_question_for_a_person_reaches_the_client_as_an_elicitation(tmp_path, mode):
+    """On the handshake wire (legacy) the proxy asks the client mid-call; on the 2026 wire
+    (auto) it answers input_required and resumes the call when the client retries. Either
+    way the upstream's own questions pass too."""
+    from mcp import Client, StdioServerParameters, types
     from mcp.client.stdio import stdio_client
 
     asked, answers = [], [True, False]
 
     async def elicitation(context, params):
         asked.append(params.message)
+        if params.message == "Go on?":  # the upstream's own
+            return types.ElicitResult(action="accept", content={"ok": True})
         return types.ElicitResult(action="accept", content={"allow": answers.pop(0)})
 
     async def body():
         params = StdioServerParameters(command=sys.executable, args=[
             "-m", "toolpipe", "mcp-proxy", "--", sys.executable, UPSTREAM], cwd=str(ROOT))
         with anyio.fail_after(30), open(tmp_path / "proxy.err", "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(
-                    read, write, elicitation_callback=elicitation) as session:
-                await session.initialize()
-                return [await session.call_tool("run_command", {"command": command})
-                        for command in ("chmod 777 build/out", "chmod 777 build/out2")]
+            async with Client(stdio_client(params, errlog=errlog), mode=mode,
+                              elicitation_callback=elicitation) as client:
+                return client.protocol_version, [
+                    await client.call_tool("run_command", {"command": command})
+                    for command in ("chmod 777 build/out", "chmod 777 build/out2")
+                ] + [await client.call_tool("confirm", {})]
 
-    allowed, refused = anyio.run(body)
+    era, (allowed, refused, confirmed) = anyio.run(body)
+    assert era == {"legacy": "2025-11-25", "auto": "2026-07-28"}[mode]
     assert asked[0] == ("The safety shield asks before run_command runs: 'chmod 777' "
-                        "(risk 0.50). Allow it?") and len(asked) == 2
+                        "(risk 0.50). Allow it?") and "Go on?" in asked
     assert not allowed.is_error and text_of(allowed) == "ran chmod 777 build/out"
     assert refused.is_error and text_of(refused).endswith("a person refused it")
+    assert not confirmed.is_error and text_of(confirmed) == "ok=True"
 
 
 def test_an_upstream_over_streamable_http(tmp_path):

@@ -19,8 +19,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 UPSTREAM = [sys.executable, "-m", "mcp_server_time", "--local-timezone", "UTC"]
 
 
-async def session(route: str, mode: str) -> dict:
+async def session(route: str, mode: str, errlog) -> dict:
     from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
     from mcp.shared.exceptions import MCPError
 
     argv = UPSTREAM if route == "direct" else [
@@ -28,7 +29,7 @@ async def session(route: str, mode: str) -> dict:
     params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(ROOT))
     out: dict = {}
     with anyio.fail_after(30):
-        async with Client(params, mode=mode) as client:
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
             out["era"] = client.protocol_version
             out["server"] = client.server_info.name
             tools = (await client.list_tools()).tools
@@ -48,12 +49,13 @@ async def session(route: str, mode: str) -> dict:
     return out
 
 
-def test_both_eras_through_the_proxy_as_directly():
+def test_both_eras_through_the_proxy_as_directly(tmp_path):
     out: dict = {}
 
     async def main():
         async def one(route, mode):
-            out[route, mode] = await session(route, mode)
+            with open(tmp_path / f"{route}-{mode}.err", "w") as errlog:
+                out[route, mode] = await session(route, mode, errlog)
 
         async with anyio.create_task_group() as group:
             for route in ("direct", "toolpipe"):

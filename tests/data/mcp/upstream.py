@@ -2,11 +2,13 @@
 
 import os
 import sys
+from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import Image, MCPServer
+from mcp.server.mcpserver import Elicit, Image, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
+from pydantic import BaseModel
 
 app = MCPServer("upstream", instructions="Tools for toolpipe's proxy tests.")
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
@@ -72,6 +74,21 @@ def tick() -> str:
     """Read-only, but its answer changes by itself (a clock): never cached."""
     COUNTS["ticks"] += 1
     return f"ticks={COUNTS['ticks']}"
+
+
+class Confirmation(BaseModel):
+    ok: bool
+
+
+def ask_first() -> Elicit[Confirmation]:
+    return Elicit("Go on?", Confirmation)
+
+
+@app.tool()
+def confirm(answer: Annotated[Confirmation, Resolve(ask_first)]) -> str:
+    """Ask the client first: a request mid-call on the handshake wire, input_required on
+    the 2026 wire."""
+    return f"ok={answer.ok}"
 
 
 @app.tool()

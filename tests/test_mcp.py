@@ -63,7 +63,8 @@ def test_tools_keep_their_names_schemas_and_annotations():
 
     registry = session_run(body)
     assert set(registry.names()) == {"echo", "slow", "run_command", "env", "snapshot",
-                                     "delete", "crash", "bump", "lookup", "tick", "confirm"}
+                                     "delete", "crash", "bump", "lookup", "tick", "confirm",
+                                     "headers", "environment", "report"}
     echo = registry.get("echo").declaration
     assert echo.description == "Say it back." and echo.concurrency_safe
     assert echo.input_schema["properties"]["text"]["type"] == "string"

@@ -7,6 +7,7 @@ import base64
 import functools
 import importlib.util
 import json
+import os
 import pathlib
 import sys
 import time
@@ -21,6 +22,9 @@ pytestmark = [pytest.mark.process, pytest.mark.xdist_group("mcp"), pytest.mark.s
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UPSTREAM = str(ROOT / "tests" / "data" / "mcp" / "upstream.py")
 PIPELINE = """\
+[[layer]]
+name = "output_limit"
+max_chars = 2000
 [[layer]]
 name = "redaction"
 [[layer]]
@@ -37,18 +41,19 @@ TOKEN = "ghp_" + "a1B2c3D4e5" * 4
 
 
 async def with_proxy(tmp_path: pathlib.Path, body: Any, *, record: str | None = None,
-                     url: str | None = None) -> Any:
+                     url: str | None = None, options: list[str] = ()) -> Any:
     """Run ``body(session)`` against a proxy; its stderr goes to ``tmp_path/proxy.err``."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     pipeline = tmp_path / "p.toml"
     pipeline.write_text(PIPELINE)
-    args = ["-m", "toolpipe", "mcp-proxy", "--pipeline", str(pipeline)]
+    args = ["-m", "toolpipe", "mcp-proxy", "--pipeline", str(pipeline), *options]
     if record is not None:
         args += ["--record", record]
     upstream = ["--url", url] if url is not None else ["--", sys.executable, UPSTREAM]
-    params = StdioServerParameters(command=sys.executable, args=[*args, *upstream],
+    env = {**os.environ, "TOOLPIPE_KEPT": "kept", "TOOLPIPE_DROPPED": "dropped"}
+    params = StdioServerParameters(command=sys.executable, args=[*args, *upstream], env=env,
                                    cwd=str(ROOT))
     with anyio.fail_after(30):
         with open(tmp_path / "proxy.err", "w") as errlog:
@@ -92,12 +97,19 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
             while not marker.exists():  # the upstream's own witness
                 await anyio.sleep(0.05)
         out["after"] = await session.call_tool("echo", {"text": "still here"})
-        out["cache"] = [text_of(await session.call_tool(name, {}))
-                        for name in ("lookup", "lookup", "bump", "lookup", "tick", "tick")]
+        out["environment"] = await session.call_tool("environment", {"names": [
+            "TOOLPIPE_KEPT", "TOOLPIPE_DROPPED", "TOOLPIPE_ADDED"]})
+        answers = [await session.call_tool(name, {})
+                   for name in ("lookup", "lookup", "bump", "lookup", "tick", "tick")]
+        out["cache"] = [text_of(a) for a in answers]
+        out["cached"] = answers[1]
+        out["report"] = await session.call_tool("report", {"count": 500})
         out["crash"] = await session.call_tool("crash", {})  # last: the upstream dies
         return out
 
-    out = anyio.run(functools.partial(with_proxy, tmp_path, body, record=trace))
+    out = anyio.run(functools.partial(
+        with_proxy, tmp_path, body, record=trace,
+        options=["--env", "TOOLPIPE_ADDED=added", "--unset-env", "TOOLPIPE_DROPPED"]))
     assert {t.name for t in out["tools"].tools} >= {"echo", "slow", "run_command", "env"}
     assert text_of(out["echo"]) == "hi" and not out["echo"].is_error
     assert out["slow"].is_error and "timed out" in text_of(out["slow"])
@@ -112,10 +124,19 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     # the shield would ask a person, and this client takes no elicitations: refused, and why
     assert out["asks"].is_error and "nobody can be asked: 'chmod 777'" in text_of(out["asks"])
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
+    # the upstream gets the proxy's environment, but for --unset-env, plus --env
+    assert out["environment"].structured_content == {
+        "TOOLPIPE_KEPT": "kept", "TOOLPIPE_DROPPED": None, "TOOLPIPE_ADDED": "added"}
     # a closed-world read is cached until a tool that is not read-only runs; a read-only
     # tool whose answer changes by itself never is
     assert out["cache"] == ["bumps=0", "bumps=0\n[cached]", "bumped", "bumps=1",
                             "ticks=1", "ticks=2"]
+    # the marker is on the text; the structured twin stays what the schema says
+    assert out["cached"].structured_content == {"result": "bumps=0"}
+    # the cap cuts the text to 2,000 characters; the structured result stays whole, so it
+    # is still valid against the tool's output schema (the SDK's client checks it)
+    assert len(text_of(out["report"])) < 2200 and "truncated" in text_of(out["report"])
+    assert len(out["report"].structured_content["rows"]) == 500
     assert out["crash"].is_error and "exited" in text_of(out["crash"])  # and the proxy stops
     assert "toolpipe mcp-proxy: the upstream server" in (tmp_path / "proxy.err").read_text()
     text = pathlib.Path(trace).read_text()
@@ -125,7 +146,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert main(["replay", trace]) == 0  # each proxied call is a turn: it replays
     # the same verdicts, but for the call the client cancelled: a replay has no client, so
     # that one runs into the pipeline's deadline instead
-    assert "16 call(s), 1 changed" in capsys.readouterr().out
+    assert "18 call(s), 1 changed" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -164,7 +185,7 @@ def test_a_question_for_a_person_reaches_the_client_as_an_elicitation(tmp_path, 
     assert not confirmed.is_error and text_of(confirmed) == "ok=True"
 
 
-def test_an_upstream_over_streamable_http(tmp_path):
+def test_an_upstream_over_streamable_http_with_headers(tmp_path, monkeypatch):
     import socket
     import subprocess
 
@@ -184,11 +205,16 @@ def test_an_upstream_over_streamable_http(tmp_path):
                 time.sleep(0.05)
 
         async def body(session):
-            return await session.call_tool("env", {})
+            return [await session.call_tool(name, {}) for name in ("env", "headers")]
 
-        result = anyio.run(functools.partial(with_proxy, tmp_path, body,
-                                             url=f"http://127.0.0.1:{port}/mcp"))
-        assert text_of(result) == "GITHUB_TOKEN=[REDACTED:github_pat]\nHOME=/root"
+        monkeypatch.setenv("TOOLPIPE_TEST_BEARER", "synthetic-bearer-for-tests")
+        env, headers = anyio.run(functools.partial(
+            with_proxy, tmp_path, body, url=f"http://127.0.0.1:{port}/mcp",
+            options=["--header", "X-Probe: probe-value",
+                     "--bearer-env", "TOOLPIPE_TEST_BEARER"]))
+        assert text_of(env) == "GITHUB_TOKEN=[REDACTED:github_pat]\nHOME=/root"
+        # the header arrived (the server echoes it) and the echo of a token is redacted
+        assert text_of(headers) == "x-probe=probe-value authorization=Bearer [REDACTED:bearer]"
     finally:
         server.terminate()
         server.wait(timeout=5)

@@ -5,7 +5,7 @@ import sys
 from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import Elicit, Image, MCPServer, Resolve
+from mcp.server.mcpserver import Context, Elicit, Image, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel
@@ -76,6 +76,16 @@ def tick() -> str:
     return f"ticks={COUNTS['ticks']}"
 
 
+class Report(BaseModel):
+    rows: list[str]
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def report(count: int) -> Report:
+    """A structured result (an output schema) as large as asked."""
+    return Report(rows=[f"row {i}: " + "x" * 40 for i in range(count)])
+
+
 class Confirmation(BaseModel):
     ok: bool
 
@@ -89,6 +99,19 @@ def confirm(answer: Annotated[Confirmation, Resolve(ask_first)]) -> str:
     """Ask the client first: a request mid-call on the handshake wire, input_required on
     the 2026 wire."""
     return f"ok={answer.ok}"
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def headers(ctx: Context) -> str:
+    """The HTTP headers the proxy sent that a test set (over stdio: none)."""
+    got = ctx.headers or {}
+    return f"x-probe={got.get('x-probe')} authorization={got.get('authorization')}"
+
+
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def environment(names: list[str]) -> dict[str, str | None]:
+    """The upstream's environment variables of these names."""
+    return {name: os.environ.get(name) for name in names}
 
 
 @app.tool()

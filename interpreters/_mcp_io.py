@@ -38,11 +38,11 @@ class ProxyOptions:
     source: str
     record: str | None = None
     url: str | None = None
-    env: Mapping[str, str] = attrs.field(factory=dict)
+    env: Mapping[str, str] = attrs.field(factory=dict, repr=False)
     """Variables set for the upstream, over the proxy's own environment."""
     unset_env: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Variables of the proxy's environment the upstream does not get."""
-    headers: Mapping[str, str] = attrs.field(factory=dict)
+    headers: Mapping[str, str] = attrs.field(factory=dict, repr=False)
     """HTTP headers for ``url`` (a bearer token from ``--bearer-env`` among them)."""
     init_timeout: float = 30.0
     max_calls: int = 256
@@ -63,7 +63,7 @@ def say(text: str) -> None:
 
 class Upstream:
     """The upstream end: ``send`` a message, ``messages`` as they come (None for a line
-    that is not JSON), ``close``."""
+    that is not JSON), until it ends."""
 
     async def send(self, message: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -200,18 +200,55 @@ async def upstream(options: ProxyOptions) -> AsyncIterator[Upstream]:
             await upstream.stop()
 
 
+class _Feed(asyncio.Protocol):
+    """stdin as a pipe the loop reads: chunks into the queue; past ``HIGH`` waiting chunks
+    the reading pauses (back-pressure) until the proxy catches up."""
+
+    HIGH = 64
+
+    def __init__(self, queue: asyncio.Queue[bytes]) -> None:
+        self.queue = queue
+        self.transport: asyncio.ReadTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.ReadTransport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.queue.put_nowait(data)
+        if self.queue.qsize() >= self.HIGH and self.transport is not None:
+            self.transport.pause_reading()
+
+    def eof_received(self) -> bool:
+        self.queue.put_nowait(b"")
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.queue.put_nowait(b"")
+
+
 class Stdio:
-    """The client end: the proxy's own stdin (read by a thread, so a full queue stops
-    the reading: back-pressure) and stdout."""
+    """The client end: the proxy's own stdin (read by the loop when it is a pipe, else by
+    a thread; either way a full queue stops the reading: back-pressure) and stdout."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=64)
+        # the pipe pauses at HIGH chunks (a few more may be on their way); the thread waits
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=_Feed.HIGH + 16)
+        self._feed: _Feed | None = None
         self._lock = anyio.Lock()
 
-    def start(self) -> None:
+    async def start(self) -> None:
         loop = asyncio.get_running_loop()
+        try:  # a pipe or a socket, as an MCP client gives: no thread, no hop
+            pipe = os.fdopen(os.dup(0), "rb", buffering=0)
+            feed = _Feed(self.queue)
+            await loop.connect_read_pipe(lambda: feed, pipe)
+            self._feed = feed
+            return
+        except (OSError, ValueError):
+            pass
 
-        def read() -> None:
+        def read() -> None:  # a file or a terminal: a thread that waits its turn
             while True:
                 try:
                     chunk = os.read(0, 1 << 16)
@@ -226,8 +263,16 @@ class Stdio:
 
         threading.Thread(target=read, name="toolpipe-mcp-stdin", daemon=True).start()
 
+    async def _get(self) -> bytes:
+        chunk = await self.queue.get()
+        feed = self._feed
+        if feed is not None and feed.transport is not None and \
+                self.queue.qsize() < _Feed.HIGH // 2 and feed.transport.is_reading() is False:
+            feed.transport.resume_reading()
+        return chunk
+
     async def messages(self) -> AsyncIterator[Any]:
-        async for line in _lines(self.queue.get):
+        async for line in _lines(self._get):
             yield _parsed(line)
 
     async def send(self, message: dict[str, Any]) -> None:

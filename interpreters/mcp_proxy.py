@@ -67,6 +67,7 @@ from toolpipe.result import DispatchResult
 
 __all__ = ["ProxyError", "ProxyOptions", "serve"]
 
+
 async def serve(options: ProxyOptions) -> int:
     """Run the proxy until its client or its upstream goes; the exit status."""
     # a pipeline file with a mistake is a start-up error, before anything runs
@@ -74,8 +75,20 @@ async def serve(options: ProxyOptions) -> int:
 
     load_pipeline(options.pipeline_text, ToolRegistry(), source=options.source)
     proxy = _Proxy(options)
-    async with upstream(options) as end:
-        return await proxy.run(end)
+    try:
+        async with upstream(options) as end:
+            return await proxy.run(end)
+    except ProxyError:
+        raise
+    except Exception as exc:  # the transport failed (an HTTP upstream that is not there)
+        raise ProxyError(f"the upstream ({options.name}) failed: {_leaf(exc)}") from None
+
+
+def _leaf(error: BaseException) -> str:
+    """The first error inside nested exception groups, as one line."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return " ".join(f"{type(error).__name__}: {error}".split())[:300]
 
 
 # --- the proxy ------------------------------------------------------------------------------
@@ -107,7 +120,7 @@ class _Proxy:
         try:
             async with anyio.create_task_group() as group:
                 self.group = group
-                self.client.start()
+                await self.client.start()
                 group.start_soon(self._watch_signals)
                 group.start_soon(self._read_upstream)
                 if isinstance(upstream, ProcessUpstream):

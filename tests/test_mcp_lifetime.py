@@ -233,3 +233,31 @@ def test_an_upstream_that_dies_ends_the_proxy_though_its_child_holds_the_pipe(tm
     assert code == 1 and took < 3.5
     assert "exited; stopping" in client.stderr()
     assert not alive(child)  # the group went with the proxy
+
+
+def test_an_http_upstream_that_is_not_there_is_one_line_and_exit_2():
+    proxy = subprocess.Popen(
+        [sys.executable, "-m", "toolpipe", "mcp-proxy", "--url", "http://127.0.0.1:9/mcp"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    _, err = proxy.communicate(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                           "params": INIT}).encode() + b"\n", timeout=20)
+    assert proxy.returncode == 2
+    assert err.decode().strip().splitlines() == [
+        "toolpipe: the upstream (http://127.0.0.1:9/mcp) failed: ConnectError: All "
+        "connection attempts failed"]
+
+
+def test_requests_from_a_file_are_answered_before_the_proxy_ends(tmp_path):
+    """stdin a regular file (read by a thread, not the loop): each request is answered."""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(json.dumps(m) for m in [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "t1", "arguments": {}}}]) + "\n")
+    with open(requests, "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolpipe", "mcp-proxy", "--", sys.executable, RAW,
+             "paged", str(tmp_path)], stdin=stdin, capture_output=True, timeout=20, cwd=ROOT)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and [a["id"] for a in answers] == [1, 2]
+    assert text(answers[1]["result"]) == "t1 ran"

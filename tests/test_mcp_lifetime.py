@@ -99,8 +99,13 @@ def alive(pid: int) -> bool:
         return stat.read().split(")")[-1].split()[0] != "Z"
 
 
-def test_every_page_is_listed_and_a_changed_list_is_listed_again(tmp_path):
-    client = Client(tmp_path)
+def test_one_session_through_the_default_pipeline(tmp_path):
+    """One proxy (each costs a start): every page of tools is listed and a changed list is
+    listed again; a 2.5 s tool answers once (the demo's old 1 s default timed it out); a
+    busy upstream is not a dead one; 50 MB is capped, not a crash; 400 calls at once wait
+    for one of 4 slots and none is lost; a question for a person, with a client that takes
+    no elicitations, is refused with the reason."""
+    client = Client(tmp_path, "paged", "--max-calls", "4")
     try:
         assert client.start()["result"]["serverInfo"]["name"] == "raw"
         first = client.ask("tools/list", {})["result"]  # the client pages as it likes
@@ -110,49 +115,13 @@ def test_every_page_is_listed_and_a_changed_list_is_listed_again(tmp_path):
         assert {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"} in \
             client.notes  # passed on
         assert text(client.call("t6")) == "t6 ran"  # and the proxy listed the tools again
-    finally:
-        client.process.kill()
-        client.process.wait()
 
-
-def test_the_default_pipeline_answers_a_slow_tool_once_and_a_busy_upstream_lives(tmp_path):
-    client = Client(tmp_path)
-    try:
-        client.start()
-        slow = client.call("sleep", seconds=2.5)  # the old demo default timed out at 1 s
+        slow = client.call("sleep", seconds=2.5)
         assert not slow.get("isError") and text(slow) == "slept"
         assert text(client.call("t1")) == "t1 ran"  # busy for 2.5 s is not dead
-        big = client.call("big")  # 50 MB: capped by the default pipeline, not a crash
+        big = client.call("big")
         assert not big.get("isError") and len(text(big)) < 100_000
-        assert text(client.call("t2")) == "t2 ran"
-    finally:
-        client.process.kill()
-        client.process.wait()
 
-
-def test_a_write_that_times_out_never_runs_twice(tmp_path):
-    pipeline = tmp_path / "p.toml"
-    pipeline.write_text('[[layer]]\nname = "timeout"\ntimeout = 0.5\n'
-                        'retry_on_timeout = true\nmax_retries = 2\n')
-    client = Client(tmp_path, "paged", "--pipeline", str(pipeline))
-    try:
-        client.start()
-        start = time.monotonic()
-        result = client.call("append")  # no annotations: not safe to run again
-        assert result["isError"] and "timed out" in text(result)
-        # the server takes one call at a time: a retry would run once the first ends, at
-        # 1.2 s, and write at once
-        time.sleep(max(0.0, start + 1.5 - time.monotonic()))
-        assert (tmp_path / "ledger").read_text() == "ran\n"
-    finally:
-        client.process.kill()
-        client.process.wait()
-
-
-def test_many_calls_wait_for_a_slot_and_none_is_lost(tmp_path):
-    client = Client(tmp_path, "paged", "--max-calls", "4")
-    try:
-        client.start()
         count = 400
         for key in range(1000, 1000 + count):
             client.send({"id": key, "method": "tools/call",
@@ -162,9 +131,44 @@ def test_many_calls_wait_for_a_slot_and_none_is_lost(tmp_path):
             message = client.read()
             answers[message["id"]] = text(message["result"])
         assert answers == {k: f"t{k % 5 + 1} ran" for k in range(1000, 1000 + count)}
+
+        asked = client.call("run_command", command="chmod 777 build/out")
+        assert asked["isError"] and "nobody can be asked: 'chmod 777'" in text(asked)
     finally:
         client.process.kill()
         client.process.wait()
+
+
+def test_a_write_that_times_out_never_runs_twice_and_requests_from_a_file(tmp_path):
+    """A tool with no annotations is not safe to run again: when the pipeline's timeout
+    (retries allowed) fires, it is not retried. The requests come from a regular file
+    (stdin read by a thread, not the loop): each is answered before the proxy ends."""
+    pipeline = tmp_path / "p.toml"
+    pipeline.write_text('[[layer]]\nname = "timeout"\ntimeout = 0.3\n'
+                        'retry_on_timeout = true\nmax_retries = 2\n')
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(json.dumps(m) for m in [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "t1", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "append", "arguments": {}}}]) + "\n")
+    start = time.monotonic()
+    with open(requests, "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolpipe", "mcp-proxy", "--pipeline", str(pipeline),
+             "--", sys.executable, RAW, "paged", str(tmp_path)],
+            stdin=stdin, capture_output=True, timeout=20, cwd=ROOT)
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    assert done.returncode == 0 and sorted(answers) == [1, 2, 3]
+    assert text(answers[2]["result"]) == "t1 ran"
+    appended = answers[3]["result"]
+    assert appended["isError"] and "timed out" in text(appended)
+    # the server takes one call at a time: a retry would run once the first ends, at
+    # 0.8 s, and write at once (the proxy waited for the server before ending, and ended
+    # its process group: nothing runs after this)
+    time.sleep(max(0.0, start + 1.2 - time.monotonic()))
+    assert (tmp_path / "ledger").read_text() == "ran\n"
 
 
 @pytest.mark.parametrize("mode", ["hang", "garbage"])
@@ -245,19 +249,3 @@ def test_an_http_upstream_that_is_not_there_is_one_line_and_exit_2():
     assert err.decode().strip().splitlines() == [
         "toolpipe: the upstream (http://127.0.0.1:9/mcp) failed: ConnectError: All "
         "connection attempts failed"]
-
-
-def test_requests_from_a_file_are_answered_before_the_proxy_ends(tmp_path):
-    """stdin a regular file (read by a thread, not the loop): each request is answered."""
-    requests = tmp_path / "requests.jsonl"
-    requests.write_text("\n".join(json.dumps(m) for m in [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "t1", "arguments": {}}}]) + "\n")
-    with open(requests, "rb") as stdin:
-        done = subprocess.run(
-            [sys.executable, "-m", "toolpipe", "mcp-proxy", "--", sys.executable, RAW,
-             "paged", str(tmp_path)], stdin=stdin, capture_output=True, timeout=20, cwd=ROOT)
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert done.returncode == 0 and [a["id"] for a in answers] == [1, 2]
-    assert text(answers[1]["result"]) == "t1 ran"

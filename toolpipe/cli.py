@@ -78,6 +78,7 @@ def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], No
 # --- the report ------------------------------------------------------------------------------
 
 
+from toolpipe._cli_mcp import add_mcp_proxy, cmd_mcp_proxy  # noqa: E402
 from toolpipe._cli_report import Report as Report  # noqa: E402
 from toolpipe._cli_report import decide as decide  # noqa: E402
 from toolpipe._cli_report import head as head  # noqa: E402
@@ -324,81 +325,11 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--pipeline", metavar="FILE.toml",
                      help="replay through this pipeline instead of the recorded one")
     rep.add_argument("--json", action="store_true", help="print one JSON document")
-    proxy = sub.add_parser("mcp-proxy", help="an MCP server over stdio that runs every call "
-                           "to another MCP server through a pipeline")
-    proxy.add_argument("--pipeline", metavar="FILE.toml",
-                       help="the pipeline (default: the default one)")
-    proxy.add_argument("--record", metavar="TRACE.jsonl",
-                       help="record the session (redacted), for toolpipe replay")
-    proxy.add_argument("--url", help="the upstream's streamable-HTTP URL, instead of a command")
-    proxy.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                       help="set a variable for the upstream (it gets the proxy's "
-                       "environment, as the client gave it, plus these)")
-    proxy.add_argument("--unset-env", action="append", default=[], metavar="NAME",
-                       help="keep a variable of the proxy's environment from the upstream")
-    proxy.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
-                       help="an HTTP header for --url")
-    proxy.add_argument("--bearer-env", metavar="NAME",
-                       help="send 'Authorization: Bearer $NAME' to --url")
-    proxy.add_argument("--init-timeout", type=float, default=30.0, metavar="SECONDS",
-                       help="how long the upstream may take to answer the handshake "
-                       "(default 30)")
-    proxy.add_argument("--max-calls", type=int, default=256, metavar="N",
-                       help="calls run at once; past that the proxy reads on when one "
-                       "ends (default 256)")
-    proxy.add_argument("upstream", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS…]")
+    add_mcp_proxy(sub)
     pipe = sub.add_parser("pipeline",
                           help="print the default pipeline file, or check FILE.toml")
     pipe.add_argument("file", nargs="?", metavar="FILE.toml")
     return top
-
-
-def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
-    import importlib.util
-
-    # only the separator goes: a "--" further on belongs to the upstream's own arguments
-    command = list(args.upstream or ())
-    if command[:1] == ["--"]:
-        command = command[1:]
-    if bool(command) == (args.url is not None):
-        raise UsageError("mcp-proxy needs the upstream server: its command after -- "
-                         "(toolpipe mcp-proxy [--pipeline FILE.toml] -- COMMAND [ARGS…]) or "
-                         "--url URL, one of the two")
-    if importlib.util.find_spec("mcp") is None:
-        raise UsageError("mcp-proxy needs the mcp package: "
-                         "pip install 'toolpipe-middleware[mcp]'")
-    text, source = read_pipeline(args.pipeline)
-    env: dict[str, str] = {}
-    for item in args.env:
-        name, eq, value = item.partition("=")
-        if not eq or not name:
-            raise UsageError(f"--env {item!r}: give NAME=VALUE")
-        env[name] = value
-    headers: dict[str, str] = {}
-    for item in args.header:
-        name, colon, value = item.partition(":")
-        if not colon or not name.strip():
-            raise UsageError(f"--header {item!r}: give 'NAME: VALUE'")
-        headers[name.strip()] = value.strip()
-    if args.bearer_env is not None:
-        token = os.environ.get(args.bearer_env)
-        if not token:
-            raise UsageError(f"--bearer-env {args.bearer_env}: that variable is not set")
-        headers["Authorization"] = f"Bearer {token}"
-    if (args.header or args.bearer_env) and args.url is None:
-        raise UsageError("--header and --bearer-env are for an upstream given by --url")
-    if not args.init_timeout > 0:
-        raise UsageError(f"--init-timeout {args.init_timeout:g}: give a positive number")
-    if args.max_calls < 1:
-        raise UsageError(f"--max-calls {args.max_calls}: give 1 or more")
-    import anyio
-
-    from interpreters.mcp_proxy import ProxyOptions, serve
-
-    options = ProxyOptions(command, text, source, record=args.record, url=args.url,
-                           env=env, unset_env=args.unset_env, headers=headers,
-                           init_timeout=args.init_timeout, max_calls=args.max_calls)
-    return anyio.run(serve, options)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {

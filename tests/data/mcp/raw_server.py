@@ -20,13 +20,15 @@ WORK = sys.argv[2] if len(sys.argv) > 2 else "."
 TOOLS = [{"name": f"t{i}", "inputSchema": {"type": "object"},
           "annotations": {"readOnlyHint": True}} for i in range(1, 6)]
 TOOLS += [
-    {"name": "append", "description": "appends a line to the ledger, slowly (1.2 s)",
+    {"name": "append", "description": "appends a line to the ledger, slowly (0.8 s)",
      "inputSchema": {"type": "object"}},
     {"name": "sleep", "inputSchema": {"type": "object", "properties": {
         "seconds": {"type": "number"}}}, "annotations": {"readOnlyHint": True}},
     {"name": "big", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
     {"name": "child", "inputSchema": {"type": "object"}},
     {"name": "grow", "inputSchema": {"type": "object"}},
+    {"name": "run_command", "inputSchema": {"type": "object", "properties": {
+        "command": {"type": "string"}}}},
 ]
 PAGE = 2
 
@@ -43,10 +45,12 @@ def text(value):
 def call(name, arguments):
     if name in {t["name"] for t in TOOLS if t["name"].startswith("t")}:
         return text(f"{name} ran")
+    if name == "run_command":
+        return text(f"ran {arguments.get('command')}")
     if name == "append":
         with open(os.path.join(WORK, "ledger"), "a") as ledger:
             ledger.write("ran\n")
-        time.sleep(1.2)
+        time.sleep(0.8)
         return text("appended")
     if name == "sleep":
         time.sleep(float(arguments.get("seconds", 1)))

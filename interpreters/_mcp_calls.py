@@ -32,17 +32,20 @@ class Asking:
         self.question: asyncio.Future[dict[str, Any]] = \
             asyncio.get_running_loop().create_future()
         self.reply: asyncio.Future[dict[str, Any]] | None = None
+        self.raw: dict[str, Any] | None = None
+        """The upstream's answer to this call, when the pipeline called it."""
 
 
 CALL: ContextVar[Asking | None] = ContextVar("toolpipe_mcp_call", default=None)
 
 
-
-def shaped(result: DispatchResult, raw: dict[str, Any] | None,
-       redactors: list[RedactingMiddleware], modern: bool) -> dict[str, Any]:
-    """The client's answer: the upstream's own result when no layer changed what the
-    layers saw of it, else the pipeline's content; structured content scrubbed."""
-    if raw is not None and raw.get("resultType") not in (None, "complete"):
+def shaped(result: DispatchResult, raw: dict[str, Any] | None, fresh: bool,
+           redactors: list[RedactingMiddleware], modern: bool) -> dict[str, Any]:
+    """The client's answer: the upstream's own result (``raw``: of this call, ``fresh``,
+    or of the same call earlier, which the cache answered from) when no layer changed
+    what the layers saw of it, else the pipeline's content; structured content
+    scrubbed."""
+    if fresh and raw is not None and raw.get("resultType") not in (None, "complete"):
         return raw  # the 2026 wire's input_required: the client answers and retries
     if raw is not None and result.is_error == bool(raw.get("isError")) and \
             result.output == seen(raw):
@@ -57,11 +60,13 @@ def shaped(result: DispatchResult, raw: dict[str, Any] | None,
         answer.setdefault("resultType", "complete")
     return answer
 
+
 def scrubbed(value: Any, redactors: list[RedactingMiddleware], depth: int = 0) -> Any:
     """``value`` with every string in it redacted by each of ``redactors``."""
     if isinstance(value, str):
         for layer in redactors:
-            value = redact_content(layer.patterns, TextContent(value)).text  # type: ignore[union-attr]
+            out = redact_content(layer.patterns, TextContent(value))
+            value = out.text if isinstance(out, TextContent) else value
         return value
     if depth > 64:
         return value
@@ -70,7 +75,6 @@ def scrubbed(value: Any, redactors: list[RedactingMiddleware], depth: int = 0) -
     if isinstance(value, list):
         return [scrubbed(v, redactors, depth + 1) for v in value]
     return value
-
 
 
 def key_of(name: str, arguments: Mapping[str, Any]) -> str:

@@ -254,6 +254,9 @@ class _Proxy:
         result = await self.ask("upstream", "tools/call", {**params, "name": name,
                                                           "arguments": arguments})
         key = key_of(name, arguments)
+        asking = CALL.get()
+        if asking is not None:
+            asking.raw = result
         self.raws[key] = result
         self.raws.move_to_end(key)
         while len(self.raws) > 1024:
@@ -395,6 +398,7 @@ class _Proxy:
         ctx = DispatchContext(name, arguments, call_id=f"mcp-{turn}", turn_number=turn)
         assert self.interpreter is not None
         result: DispatchResult = await self.interpreter.run(one_call(pipeline, ctx))
-        return shaped(result, self.raws.get(key_of(name, arguments)), self.redactors,
-                      bool(self.relay.envelope))
+        fresh = asking.raw is not None
+        raw = asking.raw if fresh else self.raws.get(key_of(name, arguments))
+        return shaped(result, raw, fresh, self.redactors, bool(self.relay.envelope))
 

@@ -123,3 +123,31 @@ def test_content_both_ways():
     assert back == {"content": [{"type": "text", "text": "x"},
                                 {"type": "image", "data": data, "mimeType": "image/png"}],
                     "isError": True}
+
+
+def test_a_destructive_mcp_tool_gets_no_verdict_nobody_checked():
+    """The default pipeline's verify layer has no command: the NoopVerifier's "passed" is
+    for the tools it names, never an MCP writer by its role alone (issue 28)."""
+    from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
+    from toolpipe.integrations.mcp import registry_from_tools
+
+    class Session:
+        async def call_tool(self, name, arguments):
+            return {"content": [{"type": "text", "text": "wrote it"}]}
+
+    registry = registry_from_tools(Session(), [{
+        "name": "write_file", "inputSchema": {"type": "object"},
+        "annotations": {"destructiveHint": True}}])
+    assert registry.roles()["write_file"] == "file_write"
+    pipeline = load_pipeline(DEFAULT_PIPELINE, registry).with_core(registry).build()
+    result = asyncio.run(AsyncioInterpreter().run(pipeline.dispatch(
+        DispatchContext("write_file", {"path": "a.txt"}))))
+    assert result.text == "wrote it"
+    # with a command to run, the same writer is checked
+    text = DEFAULT_PIPELINE.replace('write_tools = ["Write", "Edit"]',
+                                    'write_tools = ["Write", "Edit"]\ncommand = "true {path}"')
+    assert text != DEFAULT_PIPELINE
+    checked = load_pipeline(text, registry).with_core(registry).build()
+    result = asyncio.run(AsyncioInterpreter().run(checked.dispatch(
+        DispatchContext("write_file", {"path": "a.txt"}))))
+    assert "[verify] " in result.text

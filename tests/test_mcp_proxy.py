@@ -70,6 +70,31 @@ def text_of(result: Any) -> str:
     return "\n".join(c.text for c in result.content if c.type == "text")
 
 
+def person(asked: list[str]) -> Any:
+    """A client's elicitation callback: yes to the first question a layer asks, no to the
+    second; yes to the upstream's own ("Go on?")."""
+    import mcp.types as types
+
+    answers = [True, False]
+
+    async def elicitation(context: Any, params: Any) -> Any:
+        asked.append(params.message)
+        if params.message == "Go on?":
+            return types.ElicitResult(action="accept", content={"ok": True})
+        return types.ElicitResult(action="accept", content={"allow": answers.pop(0)})
+
+    return elicitation
+
+
+def decided(asked: list[str], allowed: Any, refused: Any, confirmed: Any) -> None:
+    """``chmod 777`` twice (the person allows, then refuses) and the upstream's question."""
+    assert asked[0] == ("The safety shield asks before run_command runs: 'chmod 777' "
+                        "(risk 0.50). Allow it?") and "Go on?" in asked
+    assert not allowed.is_error and text_of(allowed) == "ran chmod 777 build/out"
+    assert refused.is_error and text_of(refused).endswith("a person refused it")
+    assert not confirmed.is_error and text_of(confirmed) == "ok=True"
+
+
 def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys):
     """One proxied session (a proxy and an upstream process are costly to start): listing,
     a plain call, a timeout, a blocked shell command, a redacted secret, an image, a
@@ -110,18 +135,9 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
         out["crash"] = await session.call_tool("crash", {})  # last: the upstream dies
         return out
 
-    import mcp.types as types
-
-    asked, answers = [], [True, False]
-
-    async def elicitation(context, params):
-        asked.append(params.message)
-        if params.message == "Go on?":  # the upstream's own
-            return types.ElicitResult(action="accept", content={"ok": True})
-        return types.ElicitResult(action="accept", content={"allow": answers.pop(0)})
-
+    asked: list[str] = []
     out = anyio.run(functools.partial(
-        with_proxy, tmp_path, body, record=trace, elicitation=elicitation,
+        with_proxy, tmp_path, body, record=trace, elicitation=person(asked),
         options=["--env", "TOOLPIPE_ADDED=added", "--unset-env", "TOOLPIPE_DROPPED"]))
     assert {t.name for t in out["tools"].tools} >= {"echo", "slow", "run_command", "env"}
     assert text_of(out["echo"]) == "hi" and not out["echo"].is_error
@@ -136,11 +152,7 @@ def test_the_proxy_guards_every_call_is_cancellable_and_records(tmp_path, capsys
     assert out["typo"].is_error and "echo" in text_of(out["typo"])  # did you mean
     # the shield asks the person through the client (an elicitation, mid-call on this
     # handshake-era session); the upstream's own question passes as well
-    assert asked[0] == ("The safety shield asks before run_command runs: 'chmod 777' "
-                        "(risk 0.50). Allow it?") and "Go on?" in asked
-    assert text_of(out["allowed"]) == "ran chmod 777 build/out"
-    assert out["refused"].is_error and text_of(out["refused"]).endswith("a person refused it")
-    assert text_of(out["confirm"]) == "ok=True"
+    decided(asked, out["allowed"], out["refused"], out["confirm"])
     assert marker.read_text() == "cancelled" and text_of(out["after"]) == "still here"
     # the upstream gets the proxy's environment, but for --unset-env, plus --env
     assert out["environment"].structured_content == {
@@ -176,36 +188,25 @@ def test_a_question_for_a_person_on_the_2026_wire(tmp_path):
     """On the 2026 wire (the client's auto mode) a layer's question is answered as
     input_required and the call resumes when the client retries with the person's answer;
     the upstream's own input_required passes too. (The handshake wire: the first test.)"""
-    mode = "auto"
-    from mcp import Client, StdioServerParameters, types
+    from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    asked, answers = [], [True, False]
-
-    async def elicitation(context, params):
-        asked.append(params.message)
-        if params.message == "Go on?":  # the upstream's own
-            return types.ElicitResult(action="accept", content={"ok": True})
-        return types.ElicitResult(action="accept", content={"allow": answers.pop(0)})
+    asked: list[str] = []
 
     async def body():
         params = StdioServerParameters(command=sys.executable, args=[
             "-m", "toolpipe", "mcp-proxy", "--", sys.executable, UPSTREAM], cwd=str(ROOT))
         with anyio.fail_after(30), open(tmp_path / "proxy.err", "w") as errlog:
-            async with Client(stdio_client(params, errlog=errlog), mode=mode,
-                              elicitation_callback=elicitation) as client:
+            async with Client(stdio_client(params, errlog=errlog), mode="auto",
+                              elicitation_callback=person(asked)) as client:
                 return client.protocol_version, [
                     await client.call_tool("run_command", {"command": command})
                     for command in ("chmod 777 build/out", "chmod 777 build/out2")
                 ] + [await client.call_tool("confirm", {})]
 
-    era, (allowed, refused, confirmed) = anyio.run(body)
+    era, answers = anyio.run(body)
     assert era == "2026-07-28"
-    assert asked[0] == ("The safety shield asks before run_command runs: 'chmod 777' "
-                        "(risk 0.50). Allow it?") and "Go on?" in asked
-    assert not allowed.is_error and text_of(allowed) == "ran chmod 777 build/out"
-    assert refused.is_error and text_of(refused).endswith("a person refused it")
-    assert not confirmed.is_error and text_of(confirmed) == "ok=True"
+    decided(asked, *answers)
 
 
 def test_an_upstream_over_streamable_http_with_headers(tmp_path, monkeypatch):

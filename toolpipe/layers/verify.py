@@ -160,15 +160,20 @@ class VerifyMiddleware:
 
 @attrs.frozen(kw_only=True)
 class VerifyOptions:
-    """``command`` (``{path}`` is the written file) runs after each successful write; without
-    one, the verifier is the NoopVerifier."""
+    """``command`` (``{path}`` is the written file) runs after each successful write (of a
+    tool named in ``write_tools`` or with the ``file_write`` role); without one, the
+    verifier is the NoopVerifier, for the tools named only."""
 
     write_tools: list[str] = attrs.Factory(lambda: ["Write", "Edit"])
     command: str | None = None
     timeout: float = 60.0
 
     def build(self, registry: ToolRegistry) -> Middleware:
-        verifier: Any = (NoopVerifier() if self.command is None
-                         else CommandVerifier(self.command, timeout=self.timeout))
+        if self.command is None:
+            # nothing to run: only the tools named claim the NoopVerifier's pass, never
+            # one that is a writer by its role alone (an MCP destructiveHint tool), whose
+            # "[verify] passed:" would say a check ran where none did (issue 28)
+            return VerifyMiddleware(NoopVerifier(), self.write_tools, timeout=self.timeout)
         writes = with_roles(self.write_tools, registry.roles(), "file_write")
-        return VerifyMiddleware(verifier, writes, timeout=self.timeout)
+        return VerifyMiddleware(CommandVerifier(self.command, timeout=self.timeout), writes,
+                                timeout=self.timeout)

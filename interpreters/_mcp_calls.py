@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -75,6 +75,33 @@ def scrubbed(value: Any, redactors: list[RedactingMiddleware], depth: int = 0) -
     if isinstance(value, list):
         return [scrubbed(v, redactors, depth + 1) for v in value]
     return value
+
+
+async def all_tools(ask: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+                    ) -> list[Any]:
+    """Every page of the upstream's ``tools/list`` (``ask`` sends one request)."""
+    tools: list[Any] = []
+    cursor: Any = None
+    for _ in range(1000):
+        page = await ask({"cursor": cursor} if cursor else {})
+        tools += page.get("tools") or []
+        cursor = page.get("nextCursor")
+        if not cursor:
+            break
+    return tools
+
+
+def question(prompt: str, tool: str) -> dict[str, Any]:
+    """A layer's question as an elicitation: a yes or no."""
+    return {"message": prompt, "requestedSchema": {"type": "object", "properties": {
+        "allow": {"type": "boolean", "title": f"Allow {tool}?"}}, "required": ["allow"]}}
+
+
+def allowed(answer: Mapping[str, Any]) -> bool:
+    """Whether the person's answer to ``question`` is yes."""
+    content = answer.get("content")
+    return answer.get("action") == "accept" and isinstance(content, Mapping) and \
+        content.get("allow") is True
 
 
 def key_of(name: str, arguments: Mapping[str, Any]) -> str:

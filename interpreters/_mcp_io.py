@@ -46,6 +46,8 @@ class ProxyOptions:
     """HTTP headers for ``url`` (a bearer token from ``--bearer-env`` among them)."""
     init_timeout: float = 30.0
     max_calls: int = 256
+    otel: bool = False
+    """A span per tool call and metrics, over OTLP (``interpreters.otel``)."""
 
     def upstream_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in self.unset_env}
@@ -55,6 +57,13 @@ class ProxyOptions:
     @property
     def name(self) -> str:
         return self.url if self.url is not None else " ".join(self.command)
+
+
+def leaf(error: BaseException) -> str:
+    """The first error inside nested exception groups, as one line."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return " ".join(f"{type(error).__name__}: {error}".split())[:300]
 
 
 def say(text: str) -> None:

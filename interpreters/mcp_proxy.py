@@ -9,13 +9,10 @@ pipeline's redaction layers either way. A layer that asks a person (the shield, 
 permission layer) asks the client by an elicitation when the client offers them; when it
 does not, the call is refused with the reason.
 
-The proxy manages its lifetime: the upstream runs in a process group of its own, which
-ends with the proxy (stdin closed, SIGINT, SIGTERM) within about two seconds; an upstream
-that does not answer the handshake within ``init_timeout`` or exits ends the proxy with
-one line on stderr; at most ``max_calls`` calls run at once, and past that the proxy
-stops reading until one ends (back-pressure, not a crash).
-
-This module performs I/O (processes, stdio, HTTP): it lives with the interpreters.
+Its lifetime: the upstream's process group ends with the proxy (stdin closed, SIGINT,
+SIGTERM); an upstream that exits or does not answer the handshake in time ends it, in one
+line on stderr; past ``max_calls`` calls at once it stops reading (back-pressure). It
+performs I/O (``_mcp_io``: processes, stdio, HTTP): it lives with the interpreters.
 """
 
 from __future__ import annotations
@@ -35,8 +32,11 @@ from interpreters._mcp_calls import (
     CALL,
     CLIENT_PARAMS,
     Asking,
+    all_tools,
+    allowed,
     key_of,
     one_call,
+    question,
     shaped,
 )
 from interpreters._mcp_io import (
@@ -46,6 +46,7 @@ from interpreters._mcp_io import (
     ProxyOptions,
     Stdio,
     Upstream,
+    leaf,
     say,
     upstream,
 )
@@ -63,6 +64,7 @@ from toolpipe.integrations.mcp_relay import (
     ToolsChanged,
 )
 from toolpipe.layers.redaction import RedactingMiddleware
+from toolpipe.observe import observed
 from toolpipe.result import DispatchResult
 
 __all__ = ["ProxyError", "ProxyOptions", "serve"]
@@ -81,14 +83,7 @@ async def serve(options: ProxyOptions) -> int:
     except ProxyError:
         raise
     except Exception as exc:  # the transport failed (an HTTP upstream that is not there)
-        raise ProxyError(f"the upstream ({options.name}) failed: {_leaf(exc)}") from None
-
-
-def _leaf(error: BaseException) -> str:
-    """The first error inside nested exception groups, as one line."""
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    return " ".join(f"{type(error).__name__}: {error}".split())[:300]
+        raise ProxyError(f"the upstream ({options.name}) failed: {leaf(exc)}") from None
 
 
 # --- the proxy ------------------------------------------------------------------------------
@@ -114,9 +109,15 @@ class _Proxy:
         self.shown = 0
         self.warned: set[str] = set()
         self.suspended: dict[str, Asking] = {}
+        self.observer: Callable[[Any], None] | None = None
+        self.flush: Callable[[], None] | None = None
 
     async def run(self, upstream: Upstream) -> int:
         self.upstream = upstream
+        if self.options.otel:
+            from interpreters.otel import otlp_observer
+
+            self.observer, self.flush = otlp_observer()
         try:
             async with anyio.create_task_group() as group:
                 self.group = group
@@ -135,6 +136,8 @@ class _Proxy:
         finally:
             if self.recorder is not None:
                 self.recorder.close()
+            if self.flush is not None:
+                self.flush()
         return self.status
 
     def _stop(self, status: int) -> None:
@@ -271,18 +274,13 @@ class _Proxy:
         async with self.listing:
             if self.stale or self.pipeline is None:
                 self.stale = False
-                tools: list[Any] = []
-                cursor: Any = None
-                for _ in range(1000):  # pages
-                    page = await self.ask("upstream", "tools/list",
-                                          {"cursor": cursor} if cursor else {})
-                    tools += page.get("tools") or []
-                    cursor = page.get("nextCursor")
-                    if not cursor:
-                        break
+                tools = await all_tools(lambda params: self.ask("upstream", "tools/list",
+                                                                params))
                 registry = registry_from_tools(self, tools)
                 builder = load_pipeline(self.options.pipeline_text, registry,
                                         source=self.options.source).with_core(registry)
+                if self.observer is not None:  # which layers acted, for the spans
+                    builder = observed(builder)
                 if "elicitation" in self.relay.client_capabilities:
                     builder = builder.with_ask_resolver(self._resolver())
                 with warnings.catch_warnings(record=True) as said:
@@ -306,16 +304,15 @@ class _Proxy:
                 pipeline=self.pipeline.middleware_names(),
                 pipeline_text=self.options.pipeline_text, tools=registry.declarations())
         if self.interpreter is None:
-            self.interpreter = AsyncioInterpreter(recorder=self.recorder)
+            self.interpreter = AsyncioInterpreter(recorder=self.recorder,
+                                                  on_event=self.observer)
 
     def _resolver(self) -> Callable[[str, str], Awaitable[bool]]:
         """A person decides through the client, by an elicitation (a yes or no): asked
         directly on the handshake wire; on the 2026 wire the client's call is answered
         with ``input_required`` and the pipeline waits for the client's retry."""
         async def resolve(prompt: str, tool: str) -> bool:
-            params = {"message": prompt, "requestedSchema": {
-                "type": "object", "properties": {"allow": {
-                    "type": "boolean", "title": f"Allow {tool}?"}}, "required": ["allow"]}}
+            params = question(prompt, tool)
             asking = CALL.get()
             if not self.relay.envelope or asking is None:
                 answer = await self.ask("client", "elicitation/create", params)
@@ -324,9 +321,7 @@ class _Proxy:
                 asking.question.set_result({"method": "elicitation/create", "params": {
                     "mode": "form", **params}})
                 answer = await asyncio.wait_for(asking.reply, ASK_TIMEOUT)
-            content = answer.get("content")
-            return answer.get("action") == "accept" and isinstance(content, Mapping) and \
-                content.get("allow") is True
+            return allowed(answer)
 
         return resolve
 

@@ -8,7 +8,8 @@ import pytest
 from .sources import TREES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "toolpipe"
-EDGES = {"cli.py", "_cli_report.py", "_cli_mcp.py", "__main__.py", "testing.py"}  # the CLI's parts
+EDGES = {"cli.py", "_cli_report.py", "_cli_mcp.py", "_cli_otel.py", "__main__.py",
+         "testing.py"}  # the CLI's parts
 FORBIDDEN = {"asyncio", "trio", "interpreters", "threading", "subprocess", "socket",
              "concurrent", "multiprocessing", "time"}
 

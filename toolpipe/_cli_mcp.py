@@ -32,6 +32,8 @@ def add_mcp_proxy(sub: Any) -> None:
     proxy.add_argument("--max-calls", type=int, default=256, metavar="N",
                        help="calls run at once; past that the proxy reads on when one "
                        "ends (default 256)")
+    proxy.add_argument("--otel", action="store_true", help="a span per tool call and "
+                       "metrics, over OTLP where the OTEL_* variables say (extra [otel])")
     proxy.add_argument("upstream", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS…]")
 
 
@@ -74,11 +76,14 @@ def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--init-timeout {args.init_timeout:g}: give a positive number")
     if args.max_calls < 1:
         raise UsageError(f"--max-calls {args.max_calls}: give 1 or more")
+    if args.otel and importlib.util.find_spec("opentelemetry.exporter.otlp.proto.http") is None:
+        raise UsageError("--otel needs OpenTelemetry: pip install 'toolpipe-middleware[otel]'")
     import anyio
 
     from interpreters.mcp_proxy import ProxyOptions, serve
 
     options = ProxyOptions(command, text, source, record=args.record, url=args.url,
                            env=env, unset_env=args.unset_env, headers=headers,
-                           init_timeout=args.init_timeout, max_calls=args.max_calls)
+                           init_timeout=args.init_timeout, max_calls=args.max_calls,
+                           otel=args.otel)
     return anyio.run(serve, options)

@@ -212,11 +212,19 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
                              ) from None
         except TraceError as exc:  # another recorder holds the file
             raise UsageError(str(exc)) from None
+    on_event: Callable[[Any], None] = report.on_event
+    flush: Callable[[], None] | None = None
+    if args.otel:
+        from toolpipe._cli_otel import with_otel
+
+        on_event, flush = with_otel(on_event)
     try:
-        run = run_on(args.interpreter, agent.run(prompt), report.on_event, recorder)
+        run = run_on(args.interpreter, agent.run(prompt), on_event, recorder)
     finally:
         if recorder is not None:
             recorder.close()
+        if flush is not None:
+            flush()
     report.finish(run, args.interpreter, names)
     if recorder is not None and recorder.failed is not None:
         print(f"toolpipe: warning: the trace {args.record} stopped after {recorder.seq} "
@@ -319,6 +327,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("prompt", nargs="?", metavar="PROMPT",
                      help="with --model: what to ask the agent")
     run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
+    run.add_argument("--otel", action="store_true", help="a span per tool call and metrics, "
+                     "over OTLP where the OTEL_* environment variables say (extra [otel])")
     rep = sub.add_parser("replay", help="replay a recorded trace on the simulated clock and "
                          "show what changed, call by call")
     rep.add_argument("trace", metavar="TRACE.jsonl")

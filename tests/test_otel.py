@@ -95,7 +95,7 @@ def test_the_proxy_exports_a_span_per_call_over_otlp(tmp_path):
     posted: list[tuple[str, bytes]] = []
 
     class Receiver(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - the http.server name
+        def do_POST(self):
             body = self.rfile.read(int(self.headers["Content-Length"]))
             posted.append((self.path, body))
             self.send_response(200)

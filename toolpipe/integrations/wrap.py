@@ -14,6 +14,7 @@ per ``Wrapped`` for as long as the tools do not change).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -83,7 +84,10 @@ class Wrapped:
                        if isinstance(self._pipeline, str) else self._pipeline)
             if self._observe is not None:
                 builder = self._observe(builder)
-            self._built = builder.with_core(registry).build()
+            with warnings.catch_warnings():
+                # tools are declared as they are first called: a shell may come later
+                warnings.filterwarnings("ignore", "safety_shield watches none")
+                self._built = builder.with_core(registry).build()
         return self._built
 
     def program(self, name: str, arguments: Mapping[str, Any],

@@ -16,7 +16,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # 1 s each), once per test worker that needs them. Their tests go first: the scheduler hands
 # each worker a consecutive share of the list, and work is stolen from the end of a share,
 # so they all run on the first worker and the others never import the SDKs.
-SDK_TESTS = ("test_models.py", "test_sdk_formats.py", "test_mcp.py", "test_mcp_proxy.py")
+SDK_TESTS = ("test_models.py", "test_sdk_formats.py", "test_mcp.py", "test_mcp_proxy.py",
+             "test_langchain.py", "test_pydantic_ai.py", "test_openai_agents.py")
 
 
 def pytest_collection_modifyitems(items: list) -> None:

@@ -126,7 +126,13 @@ def test_memoize_verify_and_the_profile_choose_tools_by_role(tmp_path):
     assert call("read_file", path="a.txt").text == "one"
     assert call("read_file", path="a.txt").text.endswith("[cached]")  # a reader by role
     written = call("write_file", path="a.txt", content="two")
-    assert "[verify] passed" in written.text  # a writer by role is verified
+    # a writer by role is verified only when there is something to run (a command): the
+    # NoopVerifier's pass is for the tools named (issue 28; test_mcp checks the command)
+    assert written.text == "ok"
+    named = load_pipeline(text.replace('name = "verify"', 'name = "verify"\n'
+                                       'write_tools = ["write_file"]'), registry)
+    assert "[verify] passed" in sim.run(named.with_core(registry).build().dispatch(
+        DispatchContext("write_file", {"path": "b.txt", "content": "x"}))).text
     assert call("read_file", path="a.txt").text == "two"  # …and invalidates: never stale
     profile = ConstrainedProfile.for_registry(registry)
     assert "read_file" in profile.read_tools and "write_file" in profile.write_tools

@@ -134,6 +134,10 @@ SECRET_LINES = [line for line in CORPUS if line.secrets and not any(
 # two htpasswd commands on one line: the second's -n is not the first's (found by CI)
 @example([line for line in CORPUS if line.text.startswith(("htpasswd -b .", "htpasswd -bn"))],
          " ", "")
+# a YAML block's line longer than its rule's bound, ending in fullwidth letters: the cut
+# fell inside a character, and the rest of the line was left unread (found by CI)
+@example([next(line for line in CORPUS if line.source == f"corpus.txt:{n}")
+          for n in (218, 97, 97, 194, 231)], " ", "")
 def test_no_secret_survives_in_company(lines, separator, prefix):
     """Secrets side by side, after non-ASCII text (offsets are the text's, not the
     bytes'): none survives, and the text around them is kept."""
@@ -143,6 +147,14 @@ def test_no_secret_survives_in_company(lines, separator, prefix):
     for line in lines:
         for secret in line.secrets:
             assert not leaked(secret, out), (line.source, secret)
+
+
+def test_a_span_bounded_inside_a_character_takes_the_whole_character():
+    # the block rule reads at most 4,096 bytes of the line: its end falls in a "ｐ"
+    text = "password: |\n  " + "a" * 4095 + "ｐａｓｓ tail"
+    out = S.redact(text)
+    assert out.startswith("password: |\n  [REDACTED:password]") and "a" * 8 not in out
+    assert out.endswith("ａｓｓ tail")
 
 
 def test_offsets_are_in_characters():

@@ -152,6 +152,13 @@ class SecretPatternSet:
         out: list[tuple[int, int, str]] = []
         at_byte = at_char = 0
         for lo, hi, kind, _ in found:
+            # a rule's length bound may end (or a lookback start) inside a character:
+            # the span takes the whole character (found by CI: a YAML block value cut at
+            # 256 bytes in the middle of a fullwidth letter)
+            while lo > at_byte and buf[lo] & 0xC0 == 0x80:
+                lo -= 1
+            while hi < len(buf) and buf[hi] & 0xC0 == 0x80:
+                hi += 1
             at_char += len(buf[at_byte:lo].decode("utf-8", "surrogatepass"))
             start = at_char
             at_char += len(buf[lo:hi].decode("utf-8", "surrogatepass"))

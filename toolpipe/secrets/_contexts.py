@@ -91,7 +91,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     *(_call_rule(calls, triggers, index) for calls, triggers, index in _CALLS),
     rule("password", ("password", "passwd", "passphrase", "pwd", "pass", "secret", "token"),
          r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
-         r"""[|>][-+0-9]{0,2}[ \t]*\r?\n[ \t]+(?P<v>[^\s\\][^\n\\]{3,255})""",
+         # the block's line is the value, however long (a cut at 256 bytes left the
+         # rest of a long line, and another secret on it, unread: found by CI)
+         r"""[|>][-+0-9]{0,2}[ \t]*\r?\n[ \t]+(?P<v>[^\s\\][^\n\\]{3,4095})""",
          value=("v",), check="url_password", bounded=False,
          shape=r"""["']?[ \t]*:[ \t]*[|>]"""),
     rule("url_signature", ("sig=", "signature=", "x-goog-signature=", "x-amz-signature="),

@@ -119,8 +119,20 @@ class NoResult:
     tool: str
 
 
+@attrs.frozen
+class AwaitingApproval:
+    """A layer asked a person and the resolver deferred the question
+    (``toolpipe.approvals.DEFER``): the call did not run; the run stops here and resumes
+    with the person's decision (``Agent.resume``)."""
+
+    tool: str
+    prompt: str
+    layer: str
+
+
 Cause = (Denied | Blocked | TimedOut | Cancelled | NotFound | Invalid | Panicked
-         | ToolFailed | BadReturn | ComponentFailed | Overloaded | NoResult)
+         | ToolFailed | BadReturn | ComponentFailed | Overloaded | NoResult
+         | AwaitingApproval)
 NO_RESULT = "dispatch produced no result"
 
 
@@ -163,10 +175,13 @@ def render(cause: Cause) -> str:
         return f"Tool '{tool}' failed: {cause.component} raised {cause.error}"
     if isinstance(cause, Overloaded):
         return f"Tool '{tool}' could not start: {cause.message}"
+    if isinstance(cause, AwaitingApproval):
+        return f"Tool '{tool}' awaits a person's approval: {cause.prompt}"
     return NO_RESULT
 
 
 def verdict(cause: Cause | None) -> str:
     """A one-word verdict of a failure (``error`` for a tool's own failure)."""
     return {Denied: "denied", Blocked: "blocked", TimedOut: "timed out",
-            NotFound: "unknown tool", Invalid: "invalid"}.get(type(cause), "error")
+            NotFound: "unknown tool", Invalid: "invalid",
+            AwaitingApproval: "awaiting approval"}.get(type(cause), "error")

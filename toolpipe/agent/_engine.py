@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 from returns.result import Success
 
+from toolpipe._approval_marks import APPROVED
 from toolpipe._checks import finite_number, positive_int
 from toolpipe._names import did_you_mean
 from toolpipe.agent._calls import ToolCall, plan_waves
@@ -136,12 +137,14 @@ class Engine:
         visible: Iterable[str] | None = None,
         turn: int = 1,
         cancel: CancelSignal | None = None,
+        approved: bool = False,
     ) -> Program[list[DispatchResult]]:
         """Run one turn's calls; results in the model's order, each stamped with its id.
 
         ``visible``: the tool names the model was shown (None: no filter). A call to any
         other name is answered here and never reaches the pipeline. Every call gets exactly
-        one result.
+        one result. ``approved``: a person approved these calls (a resumed run), so a layer
+        that would ask does not.
         """
         self._started = True
         calls = list(calls)
@@ -149,11 +152,13 @@ class Engine:
             if not isinstance(call, ToolCall):
                 raise TypeError(f"calls[{i}]: expected a ToolCall, got {type(call).__name__}")
         shown = None if visible is None else frozenset(visible)
-        return self._turn(calls, shown, turn, cancel or CancelSignal())
+        context = self.tool_context if not approved else attrs.evolve(
+            self.tool_context, state={**self.tool_context.state, APPROVED: True})
+        return self._turn(calls, shown, turn, cancel or CancelSignal(), context)
 
     def _turn(
         self, calls: list[ToolCall], shown: frozenset[str] | None, turn: int,
-        signal: CancelSignal,
+        signal: CancelSignal, tool_context: ToolContext,
     ) -> Program[list[DispatchResult]]:
         n = len(calls)
         ids = _ids(calls, turn)
@@ -191,7 +196,7 @@ class Engine:
                 continue
             ctxs = [
                 DispatchContext(calls[i].name, calls[i].input, ids[i], turn, signal,
-                                tool_context=self.tool_context)
+                                tool_context=tool_context)
                 for i in wave_calls
             ]
             answers = yield Gather(

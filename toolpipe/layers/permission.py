@@ -8,10 +8,11 @@ from typing import Any, Literal
 import attrs
 from returns.result import Success
 
+from toolpipe._approval_marks import APPROVED, Deferred
 from toolpipe._checks import describe_failure, error_text, safe_repr
 from toolpipe.context import Allow, Ask, Decision, Deny, DispatchContext, Modify
 from toolpipe.effects import AskApproval, CallOutcome
-from toolpipe.failures import Denied
+from toolpipe.failures import AwaitingApproval, Denied
 from toolpipe.pipeline import Middleware, Next
 from toolpipe.program import Program
 from toolpipe.registry import ToolRegistry
@@ -91,10 +92,15 @@ class PermissionMiddleware:
             return _denied(ctx, decision.reason)
         if isinstance(decision, Modify):
             return (yield from next(attrs.evolve(ctx, input=decision.modified_input)))
+        if ctx.tool_context.state.get(APPROVED) is True:  # a person approved it on resume
+            return (yield from next(ctx))
         if self.ask_resolver is None:
             return _denied(ctx, f"permission required: {decision.prompt}")
         outcome: CallOutcome = yield AskApproval(self.ask_resolver, decision.prompt, ctx.tool_name)
         answer = outcome.value
+        if isinstance(answer, Success) and isinstance(answer.unwrap(), Deferred):
+            return DispatchResult.failed(ctx.call_id, AwaitingApproval(
+                ctx.tool_name, decision.prompt, self.name))
         if not isinstance(answer, Success):
             return _denied(ctx, f"ask resolver failed ({describe_failure(answer.failure())})")
         if answer.unwrap() is True:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import attrs
 from returns.result import Failure, Success
 
+from toolpipe._approval_marks import APPROVED, Deferred
 from toolpipe._checks import describe_failure, names, non_negative_int, safe_repr
 from toolpipe.context import DispatchContext
 from toolpipe.effects import (
@@ -30,7 +31,7 @@ from toolpipe.effects import (
 )
 from toolpipe.errors import ConfigError
 from toolpipe.events import ShieldAsked, ShieldWarning
-from toolpipe.failures import Blocked
+from toolpipe.failures import AwaitingApproval, Blocked
 from toolpipe.layers._shield_flow import FileFact as FileFact
 from toolpipe.layers._shield_flow import SessionFacts as SessionFacts
 from toolpipe.layers._shield_patterns import DEFAULT_BASH as DEFAULT_BASH
@@ -206,9 +207,13 @@ class SafetyShieldMiddleware:
 
     def _ask(self, ctx: DispatchContext, decision: ShieldDecision
              ) -> Program[DispatchResult | None]:
-        """A person decides: None to run the call, or the refusal."""
+        """A person decides: None to run the call, or the refusal (or, when the resolver
+        defers, the call waits on the person: ``AwaitingApproval``)."""
         tool = ctx.tool_name
         shown = _SCRUB.redact(decision.reason)
+        if ctx.tool_context.state.get(APPROVED) is True:  # decided on resume
+            yield Emit(ShieldAsked(tool, decision.score, shown, "approved"))
+            return None
         if self.ask_resolver is None:
             yield Emit(ShieldAsked(tool, decision.score, shown, "nobody to ask"))
             return DispatchResult.failed(ctx.call_id, Blocked(
@@ -217,6 +222,10 @@ class SafetyShieldMiddleware:
         prompt = f"The safety shield asks before {tool} runs: {shown}. Allow it?"
         outcome: CallOutcome = yield AskApproval(self.ask_resolver, prompt, tool)
         answer = outcome.value
+        if isinstance(answer, Success) and isinstance(answer.unwrap(), Deferred):
+            yield Emit(ShieldAsked(tool, decision.score, shown, "deferred"))
+            return DispatchResult.failed(ctx.call_id, AwaitingApproval(tool, prompt,
+                                                                       self.name))
         if not isinstance(answer, Success):
             why = f"the resolver failed ({describe_failure(answer.failure())})"
         elif answer.unwrap() is True:

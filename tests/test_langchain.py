@@ -53,3 +53,43 @@ def test_an_async_agent():
 def test_a_sync_agent():
     agent, ran = agent_and_ran()
     checked(agent.invoke({"messages": [("user", "go")]}), ran)
+
+
+@pytest.mark.parametrize("answer, ran_after, text", [
+    ("approve", ["chmod 777 build/out"], "ran chmod 777 build/out"),
+    ({"type": "edit", "args": {"command": "chmod 755 build/out"}}, ["chmod 755 build/out"],
+     "ran chmod 755 build/out"),
+    ({"type": "reject", "reason": "not today"}, [],
+     "Permission denied by a person: not today for tool 'run_command'"),
+])
+def test_a_question_pauses_the_graph_and_resumes_with_the_answer(answer, ran_after, text):
+    """With ``interrupts=True`` the shield's question is LangGraph's interrupt: the graph
+    stops (its state in the checkpointer) and goes on with ``Command(resume=...)``."""
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, ToolMessage
+    from langchain_core.tools import tool
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from toolpipe.integrations.langchain import ToolpipeMiddleware
+
+    class Model(GenericFakeChatModel):
+        def bind_tools(self, tools, **kwargs):
+            return self
+
+    ran: list[str] = []
+    model = Model(messages=iter([
+        AIMessage(content="", tool_calls=[{"name": "run_command", "id": "c1",
+                                           "args": {"command": "chmod 777 build/out"}}]),
+        AIMessage(content="done")]))
+    agent = create_agent(model, [tool(make_tools(ran)[0])], checkpointer=InMemorySaver(),
+                         middleware=[ToolpipeMiddleware(interrupts=True)])
+    config = {"configurable": {"thread_id": "t1"}}
+    stopped = agent.invoke({"messages": [("user", "go")]}, config)
+    [question] = stopped["__interrupt__"]
+    assert question.value["call_id"] == "c1" and "chmod 777" in question.value["question"]
+    assert ran == []  # nothing ran while the person had not answered
+    resumed = agent.invoke(Command(resume=answer), config)
+    [message] = [m for m in resumed["messages"] if isinstance(m, ToolMessage)]
+    assert message.content == text and ran == ran_after

@@ -27,7 +27,9 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from interpreters.asyncio import AsyncioInterpreter
 from interpreters.stores import MemoryStore
+from toolpipe._approval_marks import defer
 from toolpipe.config import DEFAULT_PIPELINE
+from toolpipe.failures import AwaitingApproval
 from toolpipe.integrations.wrap import Declared, Wrapped, as_content
 from toolpipe.pipeline import PipelineBuilder
 from toolpipe.result import DispatchResult
@@ -39,9 +41,13 @@ class ToolpipeMiddleware(AgentMiddleware):
     """Every tool call of a LangChain agent through a toolpipe pipeline."""
 
     def __init__(self, pipeline: str | PipelineBuilder = DEFAULT_PIPELINE, *,
-                 read_only: Iterable[str] = (), cacheable: Iterable[str] = ()) -> None:
+                 read_only: Iterable[str] = (), cacheable: Iterable[str] = (),
+                 interrupts: bool = False) -> None:
         super().__init__()
-        self.wrapped = Wrapped(pipeline)
+        # interrupts: a layer's question pauses the graph (LangGraph's interrupt, which
+        # needs a checkpointer); resumed with Command(resume=...) the call goes on
+        self.interrupts = interrupts
+        self.wrapped = Wrapped(pipeline, ask_resolver=defer if interrupts else None)
         self.store = MemoryStore()  # the layers' memory (the cache) across the agent's calls
         self.read_only = frozenset(read_only)
         self.cacheable = frozenset(cacheable)
@@ -60,7 +66,8 @@ class ToolpipeMiddleware(AgentMiddleware):
                                        read_only=name in self.read_only,
                                        cacheable=name in self.cacheable)])
 
-    def _program(self, request: Any, handler: Any) -> Any:
+    def _program(self, request: Any, handler: Any, *, approved: bool = False,
+                 arguments: dict[str, Any] | None = None) -> Any:
         self._declare(request)
         call = request.tool_call
         messages = request.state.get("messages", ()) if isinstance(request.state, dict) \
@@ -78,9 +85,32 @@ class ToolpipeMiddleware(AgentMiddleware):
             kept["message"] = answer
             return answer
 
-        program = self.wrapped.program(call["name"], call.get("args") or {}, run,
+        given = arguments if arguments is not None else (call.get("args") or {})
+        program = self.wrapped.program(call["name"], given, run, approved=approved,
                                        call_id=str(call.get("id") or ""), turn=turn)
         return program, kept
+
+    def _decided(self, request: Any, result: DispatchResult) -> tuple[bool, Any]:
+        """A layer's question, put to the person by LangGraph's ``interrupt`` (the graph
+        stops here the first time; on resume it returns the answer): (run it again
+        approved, with these arguments) or (no, the refusal's message)."""
+        from langgraph.types import interrupt
+
+        call = request.tool_call
+        cause = result.cause
+        assert isinstance(cause, AwaitingApproval)
+        answer = interrupt({"tool": call["name"], "call_id": call.get("id"),
+                            "args": call.get("args") or {}, "question": cause.prompt})
+        kind = answer.get("type") if isinstance(answer, dict) else answer
+        if kind in (True, "approve", "accept"):
+            return True, None
+        if kind == "edit" and isinstance(answer, dict) and isinstance(answer.get("args"), dict):
+            return True, answer["args"]
+        reason = answer.get("reason") if isinstance(answer, dict) else None
+        return False, ToolMessage(
+            content=f"Permission denied by a person: {reason or 'a person refused it'} "
+                    f"for tool '{call['name']}'", tool_call_id=call.get("id") or "",
+            name=call["name"], status="error")
 
     @staticmethod
     def _message(result: DispatchResult, call: dict[str, Any], kept: dict[str, Any]) -> Any:
@@ -95,10 +125,27 @@ class ToolpipeMiddleware(AgentMiddleware):
     async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
         program, kept = self._program(request, handler)
         result = await AsyncioInterpreter(self.store).run(program)
+        if self.interrupts and isinstance(result.cause, AwaitingApproval):
+            go, detail = self._decided(request, result)
+            if not go:
+                return detail
+            program, kept = self._program(request, handler, approved=True, arguments=detail)
+            result = await AsyncioInterpreter(self.store).run(program)
         return self._message(result, request.tool_call, kept)
 
     def wrap_tool_call(self, request: Any, handler: Any) -> Any:
         program, kept = self._program(request, handler)
+        result = self._run_sync(program)
+        if self.interrupts and isinstance(result.cause, AwaitingApproval):
+            go, detail = self._decided(request, result)
+            if not go:
+                return detail
+            program, kept = self._program(request, handler, approved=True, arguments=detail)
+            result = self._run_sync(program)
+        return self._message(result, request.tool_call, kept)
+
+    def _run_sync(self, program: Any) -> DispatchResult:
+        result: DispatchResult
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # the usual case: invoke() on a thread with no loop
@@ -109,4 +156,4 @@ class ToolpipeMiddleware(AgentMiddleware):
             with concurrent.futures.ThreadPoolExecutor(1) as pool:
                 running = AsyncioInterpreter(self.store).run(program)
                 result = pool.submit(asyncio.run, running).result()
-        return self._message(result, request.tool_call, kept)
+        return result

@@ -21,12 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.exceptions import ApprovalRequired, ModelRetry
 from pydantic_ai.toolsets import WrapperToolset
 
 from interpreters.asyncio import AsyncioInterpreter
 from interpreters.stores import MemoryStore
+from toolpipe._approval_marks import defer
 from toolpipe.config import DEFAULT_PIPELINE
+from toolpipe.failures import AwaitingApproval
 from toolpipe.integrations.wrap import Declared, Wrapped, as_content
 from toolpipe.pipeline import PipelineBuilder
 
@@ -41,11 +43,17 @@ class ToolpipeToolset(WrapperToolset[Any]):
     read_only: Iterable[str] = ()
     cacheable: Iterable[str] = ()
     retry_errors: bool = False
+    defer_questions: bool = False
+    """A layer's question becomes PydanticAI's deferred approval (``ApprovalRequired``):
+    the run ends with ``DeferredToolRequests``; run again with ``DeferredToolResults``,
+    the approved call runs (with ``ToolApproved(override_args=...)``'s arguments) and the
+    layer does not ask again."""
     _wrapped: Wrapped = field(init=False, repr=False)
     _store: MemoryStore = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._wrapped = Wrapped(self.pipeline)
+        self._wrapped = Wrapped(self.pipeline,
+                                ask_resolver=defer if self.defer_questions else None)
         self._store = MemoryStore()  # the layers' memory (the cache) across the run's calls
         self.read_only = frozenset(self.read_only)
         self.cacheable = frozenset(self.cacheable)
@@ -64,8 +72,12 @@ class ToolpipeToolset(WrapperToolset[Any]):
 
         program = self._wrapped.program(name, tool_args, run,
                                          call_id=str(ctx.tool_call_id or ""),
-                                         turn=max(1, int(ctx.run_step or 1)))
+                                         turn=max(1, int(ctx.run_step or 1)),
+                                         approved=bool(getattr(ctx, "tool_call_approved",
+                                                               False)))
         result = await AsyncioInterpreter(self._store).run(program)
+        if isinstance(result.cause, AwaitingApproval):  # a person decides, later
+            raise ApprovalRequired(metadata={"question": result.cause.prompt})
         if "value" in kept and not result.is_error and \
                 as_content(_shown(kept["value"])) == result.output:
             return kept["value"]  # no layer changed it: the tool's own value

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 from returns.result import Success
 
+from toolpipe._approval_marks import APPROVED
 from toolpipe._checks import describe_failure
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.context import DispatchContext, ToolContext
@@ -55,10 +56,12 @@ class Wrapped:
 
     def __init__(self, pipeline: str | PipelineBuilder = DEFAULT_PIPELINE, *,
                  source: str = "the default pipeline", observe: Callable[[Any], Any]
-                 | None = None) -> None:
+                 | None = None, ask_resolver: Callable[[str, str], Any] | None = None
+                 ) -> None:
         self._pipeline = pipeline
         self._source = source
         self._observe = observe
+        self._resolver = ask_resolver
         self._declared: dict[str, Declared] = {}
         self._built: ToolPipeline | None = None
 
@@ -82,6 +85,8 @@ class Wrapped:
                     cacheable=tool.cacheable))
             builder = (load_pipeline(self._pipeline, registry, source=self._source)
                        if isinstance(self._pipeline, str) else self._pipeline)
+            if self._resolver is not None:  # who answers the layers' questions
+                builder = builder.with_ask_resolver(self._resolver)
             if self._observe is not None:
                 builder = self._observe(builder)
             with warnings.catch_warnings():
@@ -92,12 +97,17 @@ class Wrapped:
 
     def program(self, name: str, arguments: Mapping[str, Any],
                 handler: Callable[[dict[str, Any]], Any], *, call_id: str = "",
-                turn: int = 1, cwd: str = ".") -> Program[DispatchResult]:
+                turn: int = 1, cwd: str = ".", approved: bool = False
+                ) -> Program[DispatchResult]:
         """The call through the pipeline; the core runs ``handler(arguments)`` (a
         coroutine function's call is awaited on the loop; a plain function's result is
-        taken as it is)."""
+        taken as it is). ``approved``: a person approved this call (the framework's own
+        approval, on resume), so a layer that would ask does not."""
+        state: dict[str, Any] = {HANDLER: handler}
+        if approved:
+            state[APPROVED] = True
         ctx = DispatchContext(name, dict(arguments), call_id=call_id, turn_number=turn,
-                              tool_context=ToolContext(cwd=cwd, state={HANDLER: handler}))
+                              tool_context=ToolContext(cwd=cwd, state=state))
         return self.pipeline.dispatch(ctx)
 
 

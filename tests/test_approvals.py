@@ -6,6 +6,7 @@ same results as the run approved inline; Reject and Edit do what they say."""
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -96,29 +97,31 @@ def test_a_paused_run_resumes_as_the_inline_approval_ran(interpreter):
     assert results(resumed) == results(inline)
 
 
-def test_a_run_resumes_in_a_new_process(tmp_path):
+@pytest.mark.process
+@pytest.mark.parametrize("interpreter", ["simulated", "asyncio", "trio"])
+def test_a_run_resumes_in_a_new_process(tmp_path, interpreter):
     first, _ = agent(defer)
-    stopped = run_on("simulated", first.run("go"))
+    stopped = run_on(interpreter, first.run("go"))
     (tmp_path / "state.json").write_text(stopped.paused.to_json())
     (tmp_path / "scenario.py").write_text(SCENARIO)
     script = textwrap.dedent(f'''
         import json, sys
         sys.path.insert(0, {str(tmp_path)!r})
         from scenario import SCRIPT, agent
-        from interpreters.simulated import SimulatedInterpreter
+        from tests.test_approvals import run_on
         from toolpipe.approvals import Approve, Paused
         from toolpipe.agent._conversation import ToolResultsMessage
         later, ran = agent(None, SCRIPT[1:])
         paused = Paused.from_json(open({str(tmp_path / "state.json")!r}).read())
-        run = SimulatedInterpreter().run(later.resume(paused, {{"c1": Approve()}}))
+        run = run_on({interpreter!r}, later.resume(paused, {{"c1": Approve()}}))
         print(json.dumps([[r.tool_call_id, r.text, r.is_error] for m in run.messages
                           if isinstance(m, ToolResultsMessage) for r in m.results]))
     ''')
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, cwd=pathlib.Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
     inline_agent, _ = agent(lambda prompt, tool: True)
-    inline = run_on("simulated", inline_agent.run("go"))
+    inline = run_on(interpreter, inline_agent.run("go"))
     assert [tuple(r) for r in json.loads(done.stdout)] == results(inline)
 
 

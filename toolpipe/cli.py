@@ -82,6 +82,7 @@ from toolpipe._cli_mcp import add_mcp_proxy, cmd_mcp_proxy  # noqa: E402
 from toolpipe._cli_report import Report as Report  # noqa: E402
 from toolpipe._cli_report import decide as decide  # noqa: E402
 from toolpipe._cli_report import head as head  # noqa: E402
+from toolpipe._cli_resume import add_resume, cmd_resume  # noqa: E402
 
 
 def demo_pipeline_text() -> str:
@@ -129,6 +130,9 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
                          "real session)")
     text, source = read_pipeline(args.pipeline, demo=args.model is None)
     if args.model is None:
+        if args.pause is not None:
+            raise UsageError("--pause goes with --model and --workspace (the bundled session "
+                             "plays in a folder that is gone when it ends)")
         if args.workspace is not None or args.prompt is not None:
             raise UsageError("--workspace and a prompt go with --model PROVIDER:MODEL (without "
                              "it, the bundled session plays)")
@@ -154,7 +158,12 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from toolpipe.models import model_from_spec
 
     try:
-        model = model_from_spec(args.model, os.environ)
+        if args.model.startswith("scripted:"):  # a model from a file of turns (tests)
+            from toolpipe._cli_resume import scripted_model
+
+            model: Any = scripted_model(args.model.partition(":")[2])
+        else:
+            model = model_from_spec(args.model, os.environ)
     except ConfigError as exc:
         raise UsageError(f"--model: {exc}") from None
     return play(args, out, text, source, root, root, model, args.prompt, extra=[])
@@ -171,7 +180,8 @@ def ask_on_terminal(prompt: str, tool: str) -> bool:
 
 
 def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: str,
-         shown_root: str, model: Any, prompt: str, *, extra: list[Any]) -> int:
+         shown_root: str, model: Any, prompt: str, *, extra: list[Any],
+         resume: Any = None) -> int:
     tools = tools_options(text, source=source)
     workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
                           bash_timeout=tools.bash_timeout, env=tools.env)
@@ -185,7 +195,11 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
             print(f"toolpipe: warning: the OS sandbox {verb}: {reason}", file=sys.stderr)
     registry = ToolRegistry([*workspace.tools(), *extra])
     builder = load_pipeline(text, registry, source=source)
-    if sys.stdin is not None and sys.stdin.isatty():  # a person can answer the shield's asks
+    if getattr(args, "pause", None) is not None:  # questions wait: the run stops on them
+        from toolpipe.approvals import defer
+
+        builder = builder.with_ask_resolver(defer)
+    elif sys.stdin is not None and sys.stdin.isatty():  # a person answers the shield's asks
         builder = builder.with_ask_resolver(ask_on_terminal)
     agent = Agent(model, registry, tool_context=ToolContext(cwd=root),
                   max_turns=args.max_turns)
@@ -219,13 +233,18 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
 
         on_event, flush = with_otel(on_event)
     try:
-        run = run_on(args.interpreter, agent.run(prompt), on_event, recorder)
+        program = agent.run(prompt) if resume is None else agent.resume(*resume)
+        run = run_on(args.interpreter, program, on_event, recorder)
     finally:
         if recorder is not None:
             recorder.close()
         if flush is not None:
             flush()
     report.finish(run, args.interpreter, names)
+    if run.paused is not None and getattr(args, "pause", None) is not None:
+        from toolpipe._cli_resume import save
+
+        save(args, out, run.paused, root=root, text=text, source=source, prompt=prompt)
     if recorder is not None and recorder.failed is not None:
         print(f"toolpipe: warning: the trace {args.record} stopped after {recorder.seq} "
               f"effects: {recorder.failed}", file=sys.stderr)
@@ -329,6 +348,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--max-turns", type=int, default=20, help=argparse.SUPPRESS)
     run.add_argument("--otel", action="store_true", help="a span per tool call and metrics, "
                      "over OTLP where the OTEL_* environment variables say (extra [otel])")
+    run.add_argument("--pause", metavar="STATE.json", help="with --model: a question for a "
+                     "person stops the run, its state written here for `toolpipe resume`")
+    add_resume(sub)
     rep = sub.add_parser("replay", help="replay a recorded trace on the simulated clock and "
                          "show what changed, call by call")
     rep.add_argument("trace", metavar="TRACE.jsonl")
@@ -344,7 +366,7 @@ def parser() -> argparse.ArgumentParser:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "run": cmd_run, "replay": cmd_replay, "pipeline": cmd_pipeline,
-    "mcp-proxy": cmd_mcp_proxy,
+    "mcp-proxy": cmd_mcp_proxy, "resume": cmd_resume,
 }
 
 

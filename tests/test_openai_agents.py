@@ -62,3 +62,33 @@ def test_an_agents_sdk_agent():
     check({item.raw_item["call_id"]: item.output for item in result.new_items
            if isinstance(item, ToolCallOutputItem)}, ran)
     assert result.final_output == "done"
+
+
+@pytest.mark.parametrize("approve", [True, False])
+def test_a_question_is_the_sdks_own_approval(approve):
+    """With ``approvals=True`` the shield's question is the SDK's ``needs_approval``: the
+    run stops with the call in ``interruptions``; approved in the run state it runs (and
+    the shield does not ask again), rejected it never runs."""
+    from agents import Agent, Runner, function_tool, set_tracing_disabled
+    from agents.items import ToolCallOutputItem
+
+    from toolpipe.integrations.openai_agents import toolpipe_agent
+
+    set_tracing_disabled(True)
+    ran: list[str] = []
+    agent = toolpipe_agent(Agent(name="a", model=scripted(
+        [("run_command", {"command": "chmod 777 build/out"}, "c1")]),
+        tools=[function_tool(make_tools(ran)[0])]), approvals=True)
+    first = Runner.run_sync(agent, "go")
+    [question] = first.interruptions
+    assert question.raw_item.call_id == "c1" and ran == []
+    state = first.to_state()
+    (state.approve if approve else state.reject)(question)
+    second = Runner.run_sync(agent, state)
+    outputs = [item.output for item in second.new_items
+               if isinstance(item, ToolCallOutputItem)]
+    if approve:
+        assert ran == ["chmod 777 build/out"] and outputs == ["ran chmod 777 build/out"]
+    else:
+        assert ran == [] and outputs and "ran" not in outputs[0]
+    assert second.final_output == "done"

@@ -32,12 +32,16 @@ __all__ = ["toolpipe_agent", "toolpipe_tools"]
 
 
 def toolpipe_tools(tools: Iterable[Any], pipeline: str | PipelineBuilder = DEFAULT_PIPELINE,
-                   *, read_only: Iterable[str] = (), cacheable: Iterable[str] = ()
-                   ) -> list[Any]:
+                   *, read_only: Iterable[str] = (), cacheable: Iterable[str] = (),
+                   approvals: bool = False) -> list[Any]:
     """The tools, each ``FunctionTool`` through one pipeline (their layers share memory:
-    the cache, the shield's session)."""
+    the cache, the shield's session). ``approvals``: a question a layer would ask is the
+    SDK's own approval (``needs_approval``, read before the call runs): the run stops with
+    it in ``result.interruptions``; approved in the ``RunState``, the call runs and the
+    layer does not ask again; rejected, it never runs."""
     wrapped = Wrapped(pipeline)
     store = MemoryStore()
+    asked: set[str] = set()  # calls put to a person: they run only once approved
     quiet, kept_names = frozenset(read_only), frozenset(cacheable)
     out: list[Any] = []
     for tool in tools:
@@ -47,8 +51,22 @@ def toolpipe_tools(tools: Iterable[Any], pipeline: str | PipelineBuilder = DEFAU
         wrapped.declare([Declared(tool.name, tool.description or "",
                                   tool.params_json_schema, read_only=tool.name in quiet,
                                   cacheable=tool.name in kept_names)])
-        out.append(dataclasses.replace(tool, on_invoke_tool=_invoker(tool, wrapped, store)))
+        changes: dict[str, Any] = {"on_invoke_tool": _invoker(tool, wrapped, store, asked)}
+        if approvals:
+            changes["needs_approval"] = _approval(tool.name, wrapped, store, asked)
+        out.append(dataclasses.replace(tool, **changes))
     return out
+
+
+def _approval(name: str, wrapped: Wrapped, store: MemoryStore, asked: set[str]) -> Any:
+    async def needs_approval(context: Any, params: dict[str, Any], call_id: str) -> bool:
+        question = await AsyncioInterpreter(store).run(wrapped.question(name, params))
+        if question is None:
+            return False
+        asked.add(call_id)
+        return True
+
+    return needs_approval
 
 
 def toolpipe_agent(agent: Agent[Any], pipeline: str | PipelineBuilder = DEFAULT_PIPELINE,
@@ -57,7 +75,8 @@ def toolpipe_agent(agent: Agent[Any], pipeline: str | PipelineBuilder = DEFAULT_
     return agent.clone(tools=toolpipe_tools(agent.tools, pipeline, **options))
 
 
-def _invoker(tool: FunctionTool, wrapped: Wrapped, store: MemoryStore) -> Any:
+def _invoker(tool: FunctionTool, wrapped: Wrapped, store: MemoryStore,
+             asked: set[str]) -> Any:
     own = tool.on_invoke_tool
 
     async def invoke(context: Any, input: str) -> Any:
@@ -75,9 +94,9 @@ def _invoker(tool: FunctionTool, wrapped: Wrapped, store: MemoryStore) -> Any:
 
         usage = getattr(context, "usage", None)
         turn = max(1, int(getattr(usage, "requests", 1) or 1))
-        program = wrapped.program(tool.name, arguments, run,
-                                  call_id=str(getattr(context, "tool_call_id", "") or ""),
-                                  turn=turn)
+        call_id = str(getattr(context, "tool_call_id", "") or "")
+        program = wrapped.program(tool.name, arguments, run, call_id=call_id, turn=turn,
+                                  approved=call_id in asked)  # the SDK asked, and ran it
         result = await AsyncioInterpreter(store).run(program)
         if "value" in kept and not result.is_error and \
                 as_content(_shown(kept["value"])) == result.output:

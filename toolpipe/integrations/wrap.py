@@ -111,6 +111,34 @@ class Wrapped:
         return self.pipeline.dispatch(ctx)
 
 
+    def question(self, name: str, arguments: Mapping[str, Any], *, cwd: str = "."
+                 ) -> Program[str | None]:
+        """The question a layer would put to a person before this call runs (None: none
+        would), read from the layers outermost first without running anything: for a
+        framework that decides approvals before it runs a call. A permission layer that
+        allows or rewrites the call lets the reading go on; one that denies ends it."""
+        from toolpipe.context import Allow, Ask, Modify
+        from toolpipe.layers.permission import PermissionMiddleware
+        from toolpipe.layers.shield import SafetyShieldMiddleware
+
+        ctx = DispatchContext(name, dict(arguments), tool_context=ToolContext(cwd=cwd))
+        for layer in self.pipeline.layers:
+            layer = getattr(layer, "layer", layer)  # an observed layer: the layer itself
+            if isinstance(layer, PermissionMiddleware):
+                decision = layer.decide(ctx)
+                if isinstance(decision, Ask):
+                    return decision.prompt
+                if isinstance(decision, Modify):
+                    ctx = attrs.evolve(ctx, input=decision.modified_input)
+                elif not isinstance(decision, Allow):
+                    return None
+            elif isinstance(layer, SafetyShieldMiddleware):
+                asked: str | None = yield from layer.question(ctx)
+                if asked is not None:
+                    return asked
+        return None
+
+
 def _runs_handler(name: str) -> Callable[..., Program[ToolContent]]:
     def call(input: Mapping[str, Any], context: ToolContext) -> Program[ToolContent]:
         handler = context.state.get(HANDLER)

@@ -158,6 +158,21 @@ class SafetyShieldMiddleware:
                                         escaped)
         return self.shield.evaluate(ctx.tool_name, ctx.input, history)
 
+    def question(self, ctx: DispatchContext) -> Program[str | None]:
+        """The question this layer would put to a person before ``ctx`` runs (None: it
+        would not ask), read as ``dispatch`` reads it and changing nothing: for a
+        framework that decides approvals before it runs a call."""
+        if not self.watches(ctx.tool_name):
+            return None
+        history = yield HistoryGet(self.namespace)
+        escaped = yield from self._escaped(ctx)
+        decision = self._evaluate(ctx, history, escaped)
+        action = decision.action if decision.action != "ask" else self.on_ask
+        if action != "ask" or ctx.tool_context.state.get(APPROVED) is True:
+            return None
+        return (f"The safety shield asks before {ctx.tool_name} runs: "
+                f"{_SCRUB.redact(decision.reason)}. Allow it?")
+
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name
         if not self.watches(tool):

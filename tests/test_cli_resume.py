@@ -54,11 +54,16 @@ def test_a_rejected_call_does_not_run(tmp_path, capsys):
 
 def test_bad_decisions_and_files_are_one_line(tmp_path, capsys):
     _, state = paused_run(tmp_path, capsys)
+    broken = tmp_path / "broken.json"
+    data = json.loads(state.read_text())
+    del data["workspace"]
+    broken.write_text(json.dumps(data))
     for argv, expected in [
         (["resume", str(state)], "decide each waiting call once: c1 (given: none)"),
         (["resume", str(state), "--approve", "c9"], "decide each waiting call once"),
         (["resume", str(state), "--edit", "c1=[1]"], "a JSON object"),
         (["resume", str(tmp_path / "script.json")], "not a state file"),
+        (["resume", str(broken)], "not a state file"),
         (["run", "--pause", str(state)], "--pause goes with --model"),
     ]:
         assert main(argv) == 2, argv

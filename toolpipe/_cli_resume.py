@@ -77,12 +77,16 @@ def cmd_resume(args: argparse.Namespace, out: TextIO) -> int:
     from toolpipe.cli import UsageError, play, read_text
     from toolpipe.models import model_from_spec
 
+    not_state = UsageError(f"{args.state}: not a state file of `toolpipe run --pause`")
     try:
         state = json.loads(read_text(args.state, "the state file"))
-        assert isinstance(state, dict) and state.get("toolpipe_state") == 1
+        if not isinstance(state, dict) or state.get("toolpipe_state") != 1 or not all(
+                isinstance(state.get(key), str) for key in (
+                    "model", "workspace", "pipeline", "source", "interpreter", "prompt")):
+            raise not_state
         paused = Paused.from_json(json.dumps(state["paused"]))
-    except (ValueError, AssertionError, KeyError, TypeError):
-        raise UsageError(f"{args.state}: not a state file of `toolpipe run --pause`") from None
+    except (ValueError, KeyError, TypeError):
+        raise not_state from None
     decisions: dict[str, Any] = {key: Approve() for key in args.approve}
     for item in args.reject:
         key, _, reason = item.partition("=")

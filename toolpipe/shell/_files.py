@@ -182,6 +182,8 @@ def _tar(cmd: Command) -> list[Effect]:
         out = [Effect("read", cmd, w) for w in operands]
         if archive is not None and archive.text != "-":
             out.append(Effect("write", cmd, archive))
+        if "--remove-files" in flags:  # packs, then deletes what it packed
+            out += [Effect("delete", cmd, w, recursive=True) for w in operands]
         return out
     if flags & {"x", "--extract", "--get"}:
         into = values.get("C") or values.get("--directory") or literal(".")
@@ -199,12 +201,20 @@ def _tar(cmd: Command) -> list[Effect]:
 
 @handles("zip", "7z", "7za", "rar")
 def _zip(cmd: Command) -> list[Effect]:
-    """zip ARCHIVE FILES…: writes the archive, reads the files."""
-    _, _, operands = _split(cmd.args, "bnPtx", ("--password",))
-    if cmd.name != "zip":
-        if not operands or operands[0].text not in ("a", "u"):
+    """zip ARCHIVE FILES…: writes the archive, reads the files; an archiver told to move
+    them in (``zip -m``, ``7z a -sdel``, ``rar m``, ``rar a -df``) deletes them too."""
+    flags, _, operands = _split(cmd.args, "bnPtx", ("--password",))
+    if cmd.name == "zip":
+        moves = bool(flags & {"m", "--move"})
+    else:
+        if not operands or operands[0].text not in ("a", "u", "m"):
             return []
+        moves = operands[0].text == "m" or any(
+            w.text.lower() in ("-sdel", "-df") for w in cmd.args)
         operands = operands[1:]
     if not operands:
         return []
-    return [Effect("write", cmd, operands[0]), *(Effect("read", cmd, w) for w in operands[1:])]
+    out = [Effect("write", cmd, operands[0]), *(Effect("read", cmd, w) for w in operands[1:])]
+    if moves:
+        out += [Effect("delete", cmd, w, recursive=True) for w in operands[1:]]
+    return out

@@ -118,7 +118,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"(?P<v>(?:[A-Za-z0-9+/=]{4,128}(?:\r?\n|$)){1,64})", value=("v",), bounded=False),
     # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
     # (Kubernetes env, ECS task definitions, app settings)
-    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:"),
+    # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
+    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
+                      "\tvalue="),
          rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),

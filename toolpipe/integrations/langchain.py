@@ -27,6 +27,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from interpreters.asyncio import AsyncioInterpreter
 from interpreters.stores import MemoryStore
+from interpreters.wrap import run_sync
 from toolpipe._approval_marks import defer
 from toolpipe.config import DEFAULT_PIPELINE
 from toolpipe.failures import AwaitingApproval
@@ -145,15 +146,5 @@ class ToolpipeMiddleware(AgentMiddleware):
         return self._message(result, request.tool_call, kept)
 
     def _run_sync(self, program: Any) -> DispatchResult:
-        result: DispatchResult
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # the usual case: invoke() on a thread with no loop
-            result = asyncio.run(AsyncioInterpreter(self.store).run(program))
-        else:  # called from inside a running loop: run on a loop of its own
-            import concurrent.futures
-
-            with concurrent.futures.ThreadPoolExecutor(1) as pool:
-                running = AsyncioInterpreter(self.store).run(program)
-                result = pool.submit(asyncio.run, running).result()
+        result: DispatchResult = run_sync(program, store=self.store)  # real time, blocking
         return result

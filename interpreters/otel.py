@@ -25,7 +25,7 @@ from toolpipe._cli_report import decide
 from toolpipe.agent import CallFinished
 from toolpipe.observe import LayerActed
 
-__all__ = ["OtelObserver", "otlp_observer"]
+__all__ = ["OtelObserver", "otlp_observer", "with_otel"]
 
 _REDACTED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]+)\]")
 
@@ -122,3 +122,23 @@ def otlp_observer() -> tuple[OtelObserver, Callable[[], None]]:
         meters.shutdown()
 
     return OtelObserver(tracers, meters), shutdown
+
+
+def with_otel(on_event: Callable[[Any], None]
+              ) -> tuple[Callable[[Any], None], Callable[[], None]]:
+    """``on_event`` followed by an OTLP observer (``--otel`` on the command line), and the
+    function that flushes the exporters when the run ends; without the extra, a
+    ``ConfigError`` saying how to install it."""
+    import importlib.util
+
+    from toolpipe.errors import ConfigError
+
+    if importlib.util.find_spec("opentelemetry.exporter.otlp.proto.http") is None:
+        raise ConfigError("--otel needs OpenTelemetry: pip install 'toolpipe-middleware[otel]'")
+    observer, shutdown = otlp_observer()
+
+    def both(event: Any) -> None:
+        on_event(event)
+        observer(event)
+
+    return both, shutdown

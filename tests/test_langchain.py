@@ -22,7 +22,7 @@ def agent_and_ran():
     from langchain_core.messages import AIMessage
     from langchain_core.tools import tool
 
-    from toolpipe.integrations.langchain import ToolpipeMiddleware
+    from interpreters.langchain import ToolpipeMiddleware
 
     class Model(GenericFakeChatModel):
         def bind_tools(self, tools, **kwargs):
@@ -72,7 +72,7 @@ def test_a_question_pauses_the_graph_and_resumes_with_the_answer(answer, ran_aft
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
-    from toolpipe.integrations.langchain import ToolpipeMiddleware
+    from interpreters.langchain import ToolpipeMiddleware
 
     class Model(GenericFakeChatModel):
         def bind_tools(self, tools, **kwargs):

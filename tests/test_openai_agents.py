@@ -52,7 +52,7 @@ def test_an_agents_sdk_agent():
     from agents import Agent, Runner, function_tool, set_tracing_disabled
     from agents.items import ToolCallOutputItem
 
-    from toolpipe.integrations.openai_agents import toolpipe_agent
+    from interpreters.openai_agents import toolpipe_agent
 
     set_tracing_disabled(True)  # the SDK's own tracing posts to OpenAI: not from a test
     ran: list[str] = []
@@ -72,7 +72,7 @@ def test_a_question_is_the_sdks_own_approval(approve):
     from agents import Agent, Runner, function_tool, set_tracing_disabled
     from agents.items import ToolCallOutputItem
 
-    from toolpipe.integrations.openai_agents import toolpipe_agent
+    from interpreters.openai_agents import toolpipe_agent
 
     set_tracing_disabled(True)
     ran: list[str] = []

@@ -8,11 +8,7 @@ import pytest
 from .sources import TREES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "toolpipe"
-# the command line's parts, the test kit, and a framework's adapter (it runs programs in
-# the framework's own hook)
-EDGES = {"cli.py", "_cli_report.py", "_cli_mcp.py", "_cli_otel.py", "_cli_resume.py",
-         "__main__.py",
-         "testing.py", "langchain.py", "pydantic_ai.py", "openai_agents.py"}
+EDGES = {"cli.py", "_cli_report.py", "__main__.py", "testing.py"}  # the report is the CLI's
 FORBIDDEN = {"asyncio", "trio", "interpreters", "threading", "subprocess", "socket",
              "concurrent", "multiprocessing", "time"}
 

@@ -27,7 +27,7 @@ def run(calls, **options):
     from pydantic_ai.models.function import FunctionModel
     from pydantic_ai.toolsets import FunctionToolset
 
-    from toolpipe.integrations.pydantic_ai import ToolpipeToolset
+    from interpreters.pydantic_ai import ToolpipeToolset
 
     def point() -> Point:
         """A structured answer."""
@@ -83,7 +83,7 @@ def test_a_question_is_a_deferred_approval(decision, ran_after, text):
     from pydantic_ai.tools import ToolApproved, ToolDenied
     from pydantic_ai.toolsets import FunctionToolset
 
-    from toolpipe.integrations.pydantic_ai import ToolpipeToolset
+    from interpreters.pydantic_ai import ToolpipeToolset
 
     def model(messages, info):
         if len(messages) == 1:

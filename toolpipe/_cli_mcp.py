@@ -1,12 +1,12 @@
-"""``toolpipe mcp-proxy`` on the command line: its options, checked, as the proxy's
-``ProxyOptions`` (``interpreters/mcp_proxy.py`` runs it)."""
+"""``toolpipe mcp-proxy`` on the command line: its options, checked, as the fields of the
+proxy's ``ProxyOptions`` (``cli.py`` hands them to ``interpreters/mcp_proxy.py``)."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
-from typing import Any, TextIO
+from typing import Any
 
 
 def add_mcp_proxy(sub: Any) -> None:
@@ -37,7 +37,9 @@ def add_mcp_proxy(sub: Any) -> None:
     proxy.add_argument("upstream", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS…]")
 
 
-def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
+def mcp_proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The proxy's options (``interpreters.mcp_proxy.ProxyOptions``' fields), checked: a
+    mistake is a ``UsageError``, one line and exit 2, before anything starts."""
     from toolpipe.cli import UsageError, read_pipeline
 
     # only the separator goes: a "--" further on belongs to the upstream's own arguments
@@ -78,12 +80,7 @@ def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--max-calls {args.max_calls}: give 1 or more")
     if args.otel and importlib.util.find_spec("opentelemetry.exporter.otlp.proto.http") is None:
         raise UsageError("--otel needs OpenTelemetry: pip install 'toolpipe-middleware[otel]'")
-    import anyio
-
-    from interpreters.mcp_proxy import ProxyOptions, serve
-
-    options = ProxyOptions(command, text, source, record=args.record, url=args.url,
-                           env=env, unset_env=args.unset_env, headers=headers,
-                           init_timeout=args.init_timeout, max_calls=args.max_calls,
-                           otel=args.otel)
-    return anyio.run(serve, options)
+    return {"command": command, "pipeline_text": text, "source": source,
+            "record": args.record, "url": args.url, "env": env, "unset_env": args.unset_env,
+            "headers": headers, "init_timeout": args.init_timeout,
+            "max_calls": args.max_calls, "otel": args.otel}

@@ -78,7 +78,7 @@ def run_on(interpreter: str, program: Program[Any], on_event: Callable[[Any], No
 # --- the report ------------------------------------------------------------------------------
 
 
-from toolpipe._cli_mcp import add_mcp_proxy, cmd_mcp_proxy  # noqa: E402
+from toolpipe._cli_mcp import add_mcp_proxy, mcp_proxy_options  # noqa: E402
 from toolpipe._cli_report import Report as Report  # noqa: E402
 from toolpipe._cli_report import decide as decide  # noqa: E402
 from toolpipe._cli_report import head as head  # noqa: E402
@@ -229,7 +229,7 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
     on_event: Callable[[Any], None] = report.on_event
     flush: Callable[[], None] | None = None
     if args.otel:
-        from toolpipe._cli_otel import with_otel
+        from interpreters.otel import with_otel
 
         on_event, flush = with_otel(on_event)
     try:
@@ -362,6 +362,15 @@ def parser() -> argparse.ArgumentParser:
                           help="print the default pipeline file, or check FILE.toml")
     pipe.add_argument("file", nargs="?", metavar="FILE.toml")
     return top
+
+
+def cmd_mcp_proxy(args: argparse.Namespace, out: TextIO) -> int:
+    options = mcp_proxy_options(args)  # checked before anything starts
+    import anyio
+
+    from interpreters.mcp_proxy import ProxyOptions, serve
+
+    return int(anyio.run(serve, ProxyOptions(**options)))
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {

@@ -9,8 +9,8 @@ description, parameters' JSON schema). The answer is the tool's own output when 
 changed it, else the pipeline's text. A call's turn is the number of model requests so far.
 ``toolpipe_agent(agent, …)`` is ``agent.clone(tools=toolpipe_tools(agent.tools, …))``.
 
-This module runs programs (on the asyncio interpreter), so it is one of toolpipe's edges;
-the extra ``[openai-agents]`` installs the SDK.
+This module runs programs (on the asyncio interpreter): it lives with the interpreters, as
+the MCP proxy does (``toolpipe/`` runs none). The extra ``[openai-agents]`` installs the SDK.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ changed it; otherwise a ``ToolMessage`` with the pipeline's text, ``status="erro
 refused or failed call. A call's turn is the number of the model's messages so far, as
 memoize's time-to-live counts turns.
 
-This module runs programs (on the asyncio interpreter), so it is one of toolpipe's edges,
-with the command line; the extra ``[langchain]`` installs LangChain.
+This module runs programs (on the asyncio interpreter): it lives with the interpreters, as
+the MCP proxy does (``toolpipe/`` runs none). The extra ``[langchain]`` installs LangChain.
 """
 
 from __future__ import annotations

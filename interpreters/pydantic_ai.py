@@ -11,8 +11,8 @@ pipeline's text. With ``retry_errors``, a refused or failed call raises ``ModelR
 the pipeline's text, so the model is asked to try again (within the tool's retries);
 without it, the text is the answer. A call's turn is the run's step.
 
-This module runs programs (on the asyncio interpreter), so it is one of toolpipe's edges;
-the extra ``[pydantic-ai]`` installs PydanticAI.
+This module runs programs (on the asyncio interpreter): it lives with the interpreters, as
+the MCP proxy does (``toolpipe/`` runs none). The extra ``[pydantic-ai]`` installs PydanticAI.
 """
 
 from __future__ import annotations

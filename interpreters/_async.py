@@ -123,10 +123,11 @@ class AsyncInterpreter(BaseInterpreter):
         raise NotImplementedError
 
     async def _cancellable(
-        self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None,
+        self, waiting: Awaitable[Any], signal: CancelSignal | None,
         deadline: float | None,
     ) -> Any:
-        """Await ``make()`` under an absolute ``deadline`` (None: no new timer) and a signal.
+        """Await ``waiting`` under an absolute ``deadline`` (None: no new timer) and a
+        signal; ``waiting`` is closed unawaited if the wait ends before it starts.
 
         Returns its value; returns ``_EXPIRED`` when this deadline fired; raises
         ``Interruption`` when the signal fired. Other exceptions propagate.
@@ -148,17 +149,22 @@ class AsyncInterpreter(BaseInterpreter):
 
     # --- public API ----------------------------------------------------------------------
 
-    async def run(self, program: Program[R]) -> R:
-        """Run a program to completion on the current event loop."""
+    def run(self, program: Program[R]) -> Coroutine[Any, Any, R]:
+        """Run a program to completion on the current event loop: ``await
+        interpreter.run(program)``. (The driver's own coroutine: no frame of its own per
+        run.)"""
         if type(program) is not GeneratorType:
-            raise ProgramError(
-                f"run() expects a program (a generator), got {type(program).__name__}"
-            )
-        return await self._drive(program, None)  # type: ignore[no-any-return]
+            return _raises(ProgramError(
+                f"run() expects a program (a generator), got {type(program).__name__}"))
+        return self._drive(program, None)
 
     # --- the loop --------------------------------------------------------------------------
 
-    async def _drive(self, gen: Any, deadline: float | None) -> Any:
+    async def _drive(self, gen: Any, deadline: float | None,
+                     watched: CancelSignal | None = None) -> Any:
+        """Run ``gen`` to its end. ``deadline``: the innermost one in force; ``watched``: the
+        signal an enclosing scope of this task already watches (a call or scope under it
+        needs no watch of its own: when it fires, that scope ends, as it would first)."""
         immediate = self._immediate
         trace = self.trace
         rec = self.recorder
@@ -200,7 +206,8 @@ class AsyncInterpreter(BaseInterpreter):
                         else:  # a sync client, verifier or resolver may block
                             thread = (kind is Request and eff.blocking) or (
                                 kind in _THREADED_CALLS and in_thread(fn))
-                        value = await self._invoke(fn, args, cancel, deadline, thread=thread)
+                        value = await self._invoke(fn, args, cancel, deadline, thread=thread,
+                                                   watched=watched)
                     elif kind in self._blocking_store:
                         value = await self._store_call(eff)
                     elif work is not None:
@@ -209,7 +216,7 @@ class AsyncInterpreter(BaseInterpreter):
                         await self._sleep(eff.seconds)
                         value = None
                     elif kind is WithDeadline:
-                        value = await self._scope(eff, deadline)
+                        value = await self._scope(eff, deadline, watched)
                     elif kind is RunProcess:
                         value = await self._process(eff)
                     elif kind is Gather:
@@ -257,7 +264,8 @@ class AsyncInterpreter(BaseInterpreter):
             raise ProgramError(f"{type(eff).__name__} failed: "
                                f"{safe_repr(carried.error, 200)}") from None
 
-    async def _scope(self, eff: WithDeadline, deadline: float | None) -> Result[Any, ScopeExit]:
+    async def _scope(self, eff: WithDeadline, deadline: float | None,
+                     watched: CancelSignal | None) -> Result[Any, ScopeExit]:
         signal = eff.cancel
         if signal is not None and signal.cancelled:
             return Failure(Interrupted())
@@ -267,11 +275,14 @@ class AsyncInterpreter(BaseInterpreter):
             due = self._clock() + eff.seconds
             if deadline is None or due < deadline:  # only a tightening deadline arms a timer
                 new_deadline = due
+        if signal is watched:  # already watched by a scope around this one
+            signal = None
         if new_deadline is None and signal is None:
-            return Success(await self._drive(body, deadline))
+            return Success(await self._drive(body, deadline, watched))
         inner = new_deadline if new_deadline is not None else deadline
         try:
-            out = await self._cancellable(lambda: self._drive(body, inner), signal, new_deadline)
+            out = await self._cancellable(self._drive(body, inner, signal or watched), signal,
+                                          new_deadline)
         except Interruption:
             return Failure(Interrupted())
         finally:
@@ -310,25 +321,32 @@ class AsyncInterpreter(BaseInterpreter):
         deadline: float | None,
         *,
         thread: bool = False,
+        watched: CancelSignal | None = None,
     ) -> CallOutcome:
         """Call user code, on the loop or (``thread``) in a worker thread; what it returns
         is handled the same way either way (a program is driven, an awaitable awaited)."""
         if signal is not None and signal.cancelled:
             return CallOutcome(Failure(CallCancelled()), 0.0)
         start = self._clock()
+        if signal is watched:  # a scope around the call watches it already
+            signal = None
         try:
             if thread:
-                out = await self._guard(lambda: self._in_thread(fn, *args), signal)
+                waiting: Awaitable[Any] = self._in_thread(fn, *args)
+                out = await (waiting if signal is None
+                             else self._cancellable(waiting, signal, None))
             else:
                 out = fn(*args)
             if type(out) is str:  # the common case: a plain tool's text, nothing to await
                 return CallOutcome(Success(out), self._clock() - start)
             if type(out) is GeneratorType:
-                program = out
-                out = await self._guard(lambda: self._drive(program, deadline), signal)
+                waiting = self._drive(out, deadline, signal or watched)
+                out = await (waiting if signal is None
+                             else self._cancellable(waiting, signal, None))
             elif inspect.isawaitable(out):
-                awaitable = out
-                out = await self._guard(lambda: self._detached(awaitable), signal)
+                waiting = self._awaiting(out)
+                out = await (waiting if signal is None
+                             else self._cancellable(waiting, signal, None))
         except Interruption:
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
         except Carried as carried:
@@ -341,16 +359,22 @@ class AsyncInterpreter(BaseInterpreter):
             return failed(error, self._clock() - start)
         return CallOutcome(Success(out), self._clock() - start)
 
-    async def _detached(self, awaitable: Awaitable[Any]) -> Any:
-        """Await a tool's awaitable; a backend may run it apart so that an abandoned one
-        cannot hold its caller (asyncio does; trio's cancellation already reaches every
-        checkpoint of the tool)."""
-        return await awaitable
+    def _awaiting(self, awaitable: Awaitable[Any]) -> Awaitable[Any]:
+        """How a tool's awaitable is awaited: as it is here (trio's cancellation reaches
+        every checkpoint of the tool); asyncio steps it so that a tool that swallows its
+        cancellation cannot hold its caller."""
+        return awaitable
 
-    async def _guard(self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None) -> Any:
-        if signal is None:
-            return await make()
-        return await self._cancellable(make, signal, None)
+
+def close_unstarted(waiting: Awaitable[Any]) -> None:
+    """Close what a wait was to await (a coroutine never started warns when collected)."""
+    close = getattr(waiting, "close", None)
+    if close is not None:
+        close()
+
+
+async def _raises(error: BaseException) -> Any:
+    raise error
 
 
 class _Expired:

@@ -17,7 +17,14 @@ from typing import Any, TypeVar
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption, unwrap
+from interpreters._async import (
+    _EXPIRED,
+    AsyncInterpreter,
+    Carried,
+    Interruption,
+    close_unstarted,
+    unwrap,
+)
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -46,66 +53,49 @@ class AsyncioInterpreter(AsyncInterpreter):
         await asyncio.sleep(seconds)
 
     async def _cancellable(
-        self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None,
+        self, waiting: Awaitable[Any], signal: CancelSignal | None,
         deadline: float | None,
     ) -> Any:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
-        state = {"active": True, "fired": False}
-
-        def cancel_now() -> None:
-            if state["active"]:
-                state["fired"] = True
-                task.cancel()
-
-        def on_signal() -> None:
-            try:
-                loop.call_soon_threadsafe(cancel_now)
-            except RuntimeError:  # the loop is closed: nothing left to cancel
-                pass
-
-        remove = signal.add_listener(on_signal) if signal is not None else None
+        watch = _Watch(loop, task)
+        entered = task.cancelling()
+        if signal is not None:
+            signal.add_listener(watch.on_signal)
+        timer = loop.call_at(deadline, watch.expire) if deadline is not None else None
         try:
-            if deadline is None:
-                out = await make()
-            else:
-                cm = asyncio.timeout_at(deadline)
-                try:
-                    async with cm:
-                        out = await make()
-                except TimeoutError:
-                    if cm.expired():
+            try:
+                out = await waiting
+            except asyncio.CancelledError:
+                if watch.cancels and watch.settle() <= entered:  # ours alone
+                    if watch.expired:
                         return _EXPIRED
-                    raise
-                if cm.expired():  # the body swallowed its cancellation: its value is late
+                    raise Interruption() from None
+                raise
+            if watch.cancels:  # the body swallowed a cancellation of ours: its value is late
+                watch.settle()
+                if watch.expired:
                     return _EXPIRED
-            if state["fired"]:  # the signal fired and the body swallowed it: cancelled
-                task.uncancel()
                 raise Interruption()
             return out
-        except asyncio.CancelledError:
-            if state["fired"] and task.uncancel() == 0:
-                raise Interruption() from None
-            raise
         finally:
-            state["active"] = False
-            if remove is not None:
-                remove()
+            watch.active = False
+            close_unstarted(waiting)  # when the wait ended before it began
+            if timer is not None:
+                timer.cancel()
+            if signal is not None:
+                signal.remove_listener(watch.on_signal)
 
-    async def _detached(self, awaitable: Awaitable[Any]) -> Any:
-        """Await a tool's coroutine in a task of its own: when the wait is cancelled (a
-        deadline, a signal), the task is told to stop and the wait ends at once, so a
-        tool that swallows its cancellation cannot hold the caller past its deadline.
-        Whatever it returns later is dropped."""
-        task = asyncio.ensure_future(_contained(awaitable))
-        try:
-            outcome = await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.cancel()
-            task.add_done_callback(_forget)
-            raise
-        return unwrap(outcome)
+    def _awaiting(self, awaitable: Awaitable[Any]) -> Awaitable[Any]:
+        """A tool's awaitable, stepped in the caller's task (no task of its own): a deadline
+        or a cancellation reaches it directly, and one that swallows its cancellation
+        cannot hold the caller (``_Stepped``)."""
+        steps = getattr(awaitable, "__await__", None)
+        iterator = steps() if steps is not None else None
+        if iterator is None or not hasattr(iterator, "throw"):  # cannot be stepped: a task
+            return _in_task(awaitable)
+        return _Stepped(iterator)
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the pool's daemon threads: a call abandoned at a deadline keeps
@@ -176,10 +166,148 @@ class AsyncioInterpreter(AsyncInterpreter):
         return processes.finished(proc.returncode, out, err)
 
 
+class _Watch:
+    """One wait's deadline and signal: either cancels the waiting task (once each), and
+    ``settle`` takes those cancellations back when the wait ends."""
+
+    __slots__ = ("active", "cancels", "expired", "loop", "task")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> None:
+        self.loop, self.task = loop, task
+        self.active = True
+        self.expired = False
+        self.cancels = 0
+
+    def expire(self) -> None:
+        if self.active and not self.expired:
+            self.expired = True
+            self.cancels += 1
+            self.task.cancel()
+
+    def cancel_now(self) -> None:
+        if self.active:
+            self.cancels += 1
+            self.task.cancel()
+
+    def on_signal(self) -> None:  # on whatever thread cancels the signal
+        try:
+            self.loop.call_soon_threadsafe(self.cancel_now)
+        except RuntimeError:  # the loop is closed: nothing left to cancel
+            pass
+
+    def settle(self) -> int:
+        """Take back this wait's cancellations; the task's count of the others."""
+        left = self.task.cancelling()
+        for _ in range(self.cancels):
+            left = self.task.uncancel()
+        self.cancels = 0
+        return left
+
+
+# How long a tool that answered its cancellation by waiting again (cleaning up: an MCP
+# client telling its server, a connection closed) may go on in the caller's task before it
+# is closed where it stands.
+GRACE = 0.05
+
+
+class _Stepped:
+    """Steps a tool's coroutine from the caller's task, as ``await`` would, so that a
+    deadline or a cancellation reaches it directly, with two differences:
+
+    - what the tool raises is its outcome (raised, a SystemExit would stop the loop, and a
+      CancelledError the tool raised itself would pass for the caller's cancellation);
+    - once the caller is cancelled, the tool has ``GRACE`` seconds to stop. A tool that
+      swallows its cancellation and waits on is closed where it stands (its ``finally``
+      blocks run, in the task they began in); the caller never waits longer, and what the
+      tool would have returned is dropped.
+    """
+
+    __slots__ = ("iterator", "late")
+
+    def __init__(self, iterator: Any) -> None:
+        self.iterator = iterator
+        self.late = False  # the grace is over
+
+    def close(self) -> None:
+        _close(self.iterator)
+
+    def __await__(self) -> Any:
+        iterator = self.iterator
+        value: Any = None
+        throw: BaseException | None = None  # to raise in the tool at its next step
+        cancelled: BaseException | None = None  # the caller's cancellation, once it came
+        grace: asyncio.TimerHandle | None = None
+        try:
+            while True:
+                try:
+                    if throw is None:
+                        yielded = iterator.send(value)
+                    else:
+                        error, throw = throw, None
+                        yielded = iterator.throw(error)
+                except StopIteration as stop:
+                    if cancelled is not None:  # it swallowed the cancellation: dropped
+                        raise cancelled from None
+                    return stop.value
+                except BaseException as error:
+                    if cancelled is not None:  # it stopped (or failed stopping): unwind
+                        raise cancelled from None
+                    raise (error if isinstance(error, KeyboardInterrupt)
+                           else Carried(error)) from None
+                try:
+                    value = yield yielded
+                except GeneratorExit:  # the caller's coroutine is closed: so is the tool
+                    _close(iterator)
+                    raise
+                except BaseException as error:  # the caller's task is cancelled
+                    if self.late:  # the grace is over: the tool is closed, the caller unwinds
+                        task = asyncio.current_task()
+                        if task is not None:
+                            task.uncancel()  # the grace's own cancel
+                        _close(iterator)
+                        raise cancelled from None  # type: ignore[misc]
+                    value, throw = None, error
+                    if cancelled is None:
+                        grace = _grace_timer(self)
+                    cancelled = error
+        finally:
+            if grace is not None:
+                grace.cancel()
+
+
+def _grace_timer(stepped: _Stepped) -> asyncio.TimerHandle | None:
+    task = asyncio.current_task()
+    if task is None:  # pragma: no cover - always in a task
+        return None
+
+    def over() -> None:
+        stepped.late = True
+        task.cancel()
+
+    return asyncio.get_running_loop().call_later(GRACE, over)
+
+
+def _close(iterator: Any) -> None:
+    """Close an abandoned tool's coroutine: what it raises doing so is dropped."""
+    try:
+        iterator.close()
+    except BaseException:
+        pass
+
+
+async def _in_task(awaitable: Awaitable[Any]) -> Any:
+    task = asyncio.ensure_future(_contained(awaitable))
+    try:
+        outcome = await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.cancel()
+        task.add_done_callback(_forget)
+        raise
+    return unwrap(outcome)
+
+
 async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
-    """A tool's awaitable, whatever it raises carried as a value: raised out of a task, a
-    SystemExit would stop the event loop, and a CancelledError the tool raised itself (it
-    awaited a future cancelled elsewhere) would pass for a cancellation of the caller."""
+    """A tool's awaitable, whatever it raises carried as a value (see ``_Stepped``)."""
     try:
         return True, await awaitable
     except BaseException as error:

@@ -16,7 +16,13 @@ import trio
 from returns.result import Result
 
 from interpreters import _processes as processes
-from interpreters._async import _EXPIRED, AsyncInterpreter, Interruption, unwrap
+from interpreters._async import (
+    _EXPIRED,
+    AsyncInterpreter,
+    Interruption,
+    close_unstarted,
+    unwrap,
+)
 from toolpipe.context import CancelSignal
 from toolpipe.effects import ProcessResult, RunProcess
 from toolpipe.program import Program
@@ -39,7 +45,7 @@ class TrioInterpreter(AsyncInterpreter):
         await trio.sleep(seconds)
 
     async def _cancellable(
-        self, make: Callable[[], Awaitable[Any]], signal: CancelSignal | None,
+        self, waiting: Awaitable[Any], signal: CancelSignal | None,
         deadline: float | None,
     ) -> Any:
         token = trio.lowlevel.current_trio_token()
@@ -55,8 +61,9 @@ class TrioInterpreter(AsyncInterpreter):
 
                 remove = signal.add_listener(on_signal) if signal is not None else None
                 try:
-                    out = await make()
+                    out = await waiting
                 finally:
+                    close_unstarted(waiting)  # when the wait ended before it began
                     if remove is not None:
                         remove()
             # a body that swallowed its cancellation and returned: its value is late

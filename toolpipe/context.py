@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -22,7 +23,7 @@ class CancelSignal:
 
     def __init__(self) -> None:
         self._cancelled = False
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[], None]] | None = None  # made when one is added
         self.reason: str | None = None
 
     @property
@@ -35,21 +36,28 @@ class CancelSignal:
             return
         self._cancelled = True
         self.reason = reason
-        listeners, self._listeners = self._listeners, []
-        for listener in listeners:
+        listeners, self._listeners = self._listeners, None
+        for listener in listeners or ():
             listener()
 
     def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` on cancellation; returns a function that removes it."""
+        if self._listeners is None:
+            self._listeners = []
         self._listeners.append(listener)
 
         def remove() -> None:
-            try:
-                self._listeners.remove(listener)
-            except ValueError:
-                pass
+            self.remove_listener(listener)
 
         return remove
+
+    def remove_listener(self, listener: Callable[[], None]) -> None:
+        """Remove ``listener`` (added before); nothing when it is not there."""
+        try:
+            if self._listeners is not None:
+                self._listeners.remove(listener)
+        except ValueError:
+            pass
 
     def __repr__(self) -> str:
         return f"CancelSignal(cancelled={self._cancelled})"
@@ -65,6 +73,11 @@ class ToolContext:
 
     cwd: str = "."
     state: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+NO_TOOL_CONTEXT = ToolContext(".", MappingProxyType({}))
+"""Every context's default, shared: its state is read-only (make a ``ToolContext`` of your
+own to give a tool state)."""
 
 
 @attrs.frozen
@@ -145,5 +158,5 @@ class DispatchContext:
         default=_ALLOW, validator=attrs.validators.instance_of((Allow, Deny, Ask, Modify))
     )
     tool_context: ToolContext = attrs.field(
-        factory=ToolContext, validator=attrs.validators.instance_of(ToolContext)
+        default=NO_TOOL_CONTEXT, validator=attrs.validators.instance_of(ToolContext)
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import attrs
 from returns.result import Success
@@ -84,7 +85,7 @@ class TimeoutMiddleware:
             retries = 0  # not safe to run twice
         attempt = 0
         while True:
-            answer = yield WithDeadline(deadline, lambda: next(ctx), ctx.cancel)
+            answer = yield WithDeadline(deadline, partial(next, ctx), ctx.cancel)
             if isinstance(answer, Success):
                 return answer.unwrap()  # type: ignore[no-any-return]
             if not isinstance(answer.failure(), Expired):

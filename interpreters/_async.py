@@ -26,6 +26,7 @@ from interpreters._core import (
     in_thread,
     program_of,
     store_failed,
+    succeeded,
 )
 from interpreters.recording import ABANDONED
 from interpreters.stores import Store
@@ -183,6 +184,25 @@ class AsyncInterpreter(BaseInterpreter):
                 if trace is not None:
                     trace.append(eff)
                 kind = type(eff)
+                if kind is CallTool and rec is None and (
+                        eff.tool.inline or eff.tool.kind != "function"):
+                    # the common case, on the loop: no coroutine of its own unless the
+                    # tool's answer is awaited
+                    signal = eff.cancel
+                    if signal is not None and signal.cancelled:
+                        value = CallOutcome(Failure(CallCancelled()), 0.0)
+                        continue
+                    start = self._clock()
+                    try:
+                        out = eff.tool.fn(eff.input, eff.context)
+                    except BaseException as error:
+                        value = self._call_failed(error, start)
+                        continue
+                    if type(out) is str:
+                        value = succeeded(out, self._clock() - start)
+                    else:
+                        value = await self._settle(out, start, signal, deadline, watched)
+                    continue
                 handler = immediate.get(kind)
                 if handler is not None:
                     try:
@@ -328,36 +348,51 @@ class AsyncInterpreter(BaseInterpreter):
         if signal is not None and signal.cancelled:
             return CallOutcome(Failure(CallCancelled()), 0.0)
         start = self._clock()
-        if signal is watched:  # a scope around the call watches it already
-            signal = None
         try:
             if thread:
-                waiting: Awaitable[Any] = self._in_thread(fn, *args)
-                out = await (waiting if signal is None
-                             else self._cancellable(waiting, signal, None))
+                if signal is watched:  # a scope around the call watches it already
+                    waiting: Awaitable[Any] = self._in_thread(fn, *args)
+                else:
+                    waiting = self._cancellable(self._in_thread(fn, *args), signal, None)
+                out = await waiting
             else:
                 out = fn(*args)
-            if type(out) is str:  # the common case: a plain tool's text, nothing to await
-                return CallOutcome(Success(out), self._clock() - start)
+        except BaseException as error:
+            return self._call_failed(error, start)
+        if type(out) is str:  # the common case: a plain tool's text, nothing to await
+            return succeeded(out, self._clock() - start)
+        return await self._settle(out, start, signal, deadline, watched)
+
+    async def _settle(self, out: Any, start: float, signal: CancelSignal | None,
+                      deadline: float | None, watched: CancelSignal | None) -> CallOutcome:
+        """The outcome of a call whose function answered ``out``: a program is driven, an
+        awaitable awaited (under the call's signal, unless a scope around it watches it)."""
+        if signal is watched:
+            signal = None
+        try:
             if type(out) is GeneratorType:
-                waiting = self._drive(out, deadline, signal or watched)
+                waiting: Awaitable[Any] = self._drive(out, deadline, signal or watched)
                 out = await (waiting if signal is None
                              else self._cancellable(waiting, signal, None))
             elif inspect.isawaitable(out):
                 waiting = self._awaiting(out)
                 out = await (waiting if signal is None
                              else self._cancellable(waiting, signal, None))
-        except Interruption:
+        except BaseException as error:
+            return self._call_failed(error, start)
+        return succeeded(out, self._clock() - start)
+
+    def _call_failed(self, error: BaseException, start: float) -> CallOutcome:
+        """What user code raised, as its call's outcome (raised on: what unwinds)."""
+        if isinstance(error, Interruption):
             return CallOutcome(Failure(CallCancelled()), self._clock() - start)
-        except Carried as carried:
-            return failed(carried.error, self._clock() - start)
-        except PoolExhausted as full:
-            return CallOutcome(Failure(Busy(str(full))), self._clock() - start)
-        except BaseException as error:  # whatever user code raised ends its call only
-            if self._unwinds(error):
-                raise
-            return failed(error, self._clock() - start)
-        return CallOutcome(Success(out), self._clock() - start)
+        if isinstance(error, Carried):
+            return failed(error.error, self._clock() - start)
+        if isinstance(error, PoolExhausted):
+            return CallOutcome(Failure(Busy(str(error))), self._clock() - start)
+        if self._unwinds(error):
+            raise error
+        return failed(error, self._clock() - start)
 
     def _awaiting(self, awaitable: Awaitable[Any]) -> Awaitable[Any]:
         """How a tool's awaitable is awaited: as it is here (trio's cancellation reaches

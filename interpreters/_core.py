@@ -10,7 +10,7 @@ from types import GeneratorType
 from typing import Any
 
 from returns.maybe import Maybe
-from returns.result import Failure, Result
+from returns.result import Failure, Result, Success
 
 from interpreters import files
 from interpreters.stores import MemoryStore, Store
@@ -53,6 +53,26 @@ _SCRUB = SecretPatternSet.default_common()
 # BaseException: SystemExit, GeneratorExit, custom subclasses, a CancelledError nobody asked
 # for); only KeyboardInterrupt stops a run, and a backend's own cancellation (the driver
 # cancelling a wait it started) unwinds as it must.
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def success(value: Any) -> Success[Any]:
+    """``Success(value)``, made without its two Python-level constructors (a third of a
+    dispatch's fixed cost went to them); equal to it in every way (tests/test_driver_fast)."""
+    made = _new(Success)
+    _set(made, "_inner_value", value)
+    return made
+
+
+def succeeded(value: Any, duration: float) -> CallOutcome:
+    """``CallOutcome(Success(value), duration)``, made the same quick way."""
+    made = _new(CallOutcome)
+    _set(made, "value", success(value))
+    _set(made, "duration", duration)
+    return made
 
 
 def failure_of(exc: BaseException) -> Result[Any, CallFailure]:

@@ -75,12 +75,7 @@ class ToolPipeline:
         return PipelineBuilder()
 
     def _chain(self) -> Next:
-        core_dispatch = self.core.dispatch
-
-        def core_next(ctx: DispatchContext) -> Program[DispatchResult]:
-            return core_dispatch(ctx, None)
-
-        nxt: Next = core_next
+        nxt: Next = self.core.dispatch  # its ``next`` defaults to None
         for layer in reversed(self.layers):
             nxt = _link(layer, nxt)
         return nxt

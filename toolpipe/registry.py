@@ -41,6 +41,7 @@ from toolpipe.result import (
     MultipartContent,
     TextContent,
     ToolContent,
+    text_content,
 )
 from toolpipe.roles import ROLES, role_of
 
@@ -316,6 +317,8 @@ def not_found_text(name: str, available: tuple[str, ...]) -> str:
 
 
 def _content(value: object) -> ToolContent | None:
+    if type(value) is str:
+        return text_content(value)
     if isinstance(value, str):
         return TextContent(str(value))
     if isinstance(value, TextContent | MultipartContent | ImageContent):

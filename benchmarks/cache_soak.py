@@ -84,26 +84,32 @@ def large_reads(times: int) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=1_000_000)
+    parser.add_argument("--quick", action="store_true",
+                        help="30,000 calls and 10 large reads, for a smoke test")
     parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
     args = parser.parse_args(argv)
+    if args.quick:
+        args.calls = 30_000
     if args.calls <= 20_000:
         parser.error("--calls must be more than 20,000 (the warm-up)")
     start, end, entries = soak(args.calls)
-    big_start, big_end = large_reads(100)
+    reads = 10 if args.quick else 100
+    big_start, big_end = large_reads(reads)
     command = "python -m benchmarks.cache_soak" + (
+        " --quick" if args.quick else
         f" --calls {args.calls}" if args.calls != 1_000_000 else "")
     text = "\n".join([
         "## The cache's memory",
         "",
         f"Command: `{command}` (written by the run itself). {args.calls:,} calls through "
         "the default pipeline, nine in ten a cached lookup with a new input, one in ten a "
-        "`Read` (simulated interpreter); then 100 reads of a 4 MB file.",
+        f"`Read` (simulated interpreter); then {reads} reads of a 4 MB file.",
         "",
         "| measure | at the start | at the end | growth |",
         "|---|---:|---:|---:|",
         f"| resident memory, {args.calls:,} calls (after 20,000 warm-up) | {start:.1f} MB "
         f"| {end:.1f} MB | {end - start:+.1f} MB |",
-        f"| resident memory, 100 reads of a 4 MB file | {big_start:.1f} MB | "
+        f"| resident memory, {reads} reads of a 4 MB file | {big_start:.1f} MB | "
         f"{big_end:.1f} MB | {big_end - big_start:+.1f} MB |",
         "",
         f"Entries in the store at the end: {entries:,} (the bound: `max_entries = 1024`, "

@@ -324,7 +324,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", help="replace the table between the markers in this file")
     parser.add_argument("--routes", default="direct,toolpipe,fastmcp")
+    parser.add_argument("--quick", action="store_true",
+                        help="direct and through toolpipe only (no FastMCP), for a smoke test")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.routes = "direct,toolpipe"
     upstream = everything()
     if upstream is None:
         print(f"the reference server is not installed: npm install --prefix {PEERS} "

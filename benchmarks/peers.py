@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import math
 import platform
 import statistics
 import sys
@@ -490,7 +491,28 @@ def redaction(size_mb: int) -> dict[str, Any]:
 
 
 def us(seconds: float) -> str:
-    return f"{seconds * 1e6:,.1f} µs"
+    return "not measured" if math.isnan(seconds) else f"{seconds * 1e6:,.1f} µs"
+
+
+def times(a: float, b: float, digits: int = 0) -> str:
+    """``a / b`` as a ratio ("-" when either was not measured)."""
+    return "-" if math.isnan(a) or math.isnan(b) else f"{a / b:,.{digits}f}x"
+
+
+# A measurement that takes longer (a peer that hangs) or fails is reported as not measured,
+# and the run goes on: a slow peer never costs the other figures.
+MEASURE_TIMEOUT = 300.0
+NAN = float("nan")
+NOT_MEASURED = {"median": NAN, "p99": NAN, "median100": NAN, "p99_100": NAN,
+                "throughput": NAN}
+
+
+async def bounded(what: str, measuring: Awaitable[Any], failed: Any) -> Any:
+    try:
+        return await asyncio.wait_for(measuring, MEASURE_TIMEOUT)
+    except Exception as exc:  # any peer's failure is reported, not raised
+        print(f"  {what}: not measured ({type(exc).__name__}: {exc})", flush=True)
+        return failed
 
 
 STACK_LABELS = {
@@ -583,8 +605,8 @@ def report(figs: dict[str, Any], command: str) -> str:
         row = [us(layers[s][n]["median"]) for s in SYSTEMS]
         ours = layers["toolpipe"][n]["median"]
         lines.append(f"| {n} | " + " | ".join(row) + f" | "
-                     f"{layers['FastMCP'][n]['median'] / ours:.0f}x | "
-                     f"{layers['LangChain'][n]['median'] / ours:.0f}x |")
+                     f"{times(layers['FastMCP'][n]['median'], ours)} | "
+                     f"{times(layers['LangChain'][n]['median'], ours)} |")
     lines += [
         "",
         "### Stacks: latency and throughput",
@@ -604,7 +626,7 @@ def report(figs: dict[str, Any], command: str) -> str:
             lines.append(
                 f"| {label} | {s} | {us(f['median'])} | {us(f['p99'])} | "
                 f"{us(f['median100'])} | {us(f['p99_100'])} | {f['throughput']:,.0f} | "
-                f"{f['median'] / ours:.2f}x |")
+                f"{times(f['median'], ours, 2)} |")
     lines += [
         "",
         f"toolpipe's simulated interpreter runs stack (b) at **{figs['simulated']:,.0f} "
@@ -620,7 +642,8 @@ def report(figs: dict[str, Any], command: str) -> str:
     ]
     for s in SYSTEMS:
         peak = memory[s]
-        lines.append(f"| {s} | {peak / 1e6:,.1f} MB | {peak / figs['inflight'] / 1e3:,.2f} KB |")
+        lines.append(f"| {s} | {peak / 1e6:,.1f} MB | {peak / figs['inflight'] / 1e3:,.2f} KB |"
+                     .replace("nan", "-"))
     t, d = red["sample"]["toolpipe"], red["sample"]["detect-secrets"]
     lines += [
         "",
@@ -668,17 +691,20 @@ async def collect(n: int, batches: int, inflight: int) -> dict[str, Any]:
     for s in SYSTEMS:
         for count in LAYERS:
             print(f"  {s}: {count} layer(s)", flush=True)
-            layers[s][count] = await measure(s, "pass", count, n, batches)
+            layers[s][count] = await bounded(f"{s}, {count} layer(s)",
+                                             measure(s, "pass", count, n, batches),
+                                             NOT_MEASURED)
     stacks["pass-0"] = {s: layers[s][0] for s in SYSTEMS}
     for stack in ("timeout", "full-miss", "full-hit"):
         stacks[stack] = {}
         for s in SYSTEMS:
             print(f"  {s}: {stack}", flush=True)
-            stacks[stack][s] = await measure(s, stack, 0, n, batches)
+            stacks[stack][s] = await bounded(f"{s}, {stack}", measure(s, stack, 0, n, batches),
+                                             NOT_MEASURED)
     memory = {}
     for s in SYSTEMS:
         print(f"  {s}: memory with {inflight:,} in flight", flush=True)
-        memory[s] = await peak_memory(s, inflight)
+        memory[s] = await bounded(f"{s}, memory", peak_memory(s, inflight), NAN)
     return {"layers": layers, "stacks": stacks, "memory": memory, "inflight": inflight}
 
 

@@ -55,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="5 rounds, for a smoke test")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds = 5
     reason = sandbox_status()
     if reason is not None:
         print(f"the sandbox cannot run here: {reason}")

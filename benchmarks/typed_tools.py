@@ -50,12 +50,13 @@ def per_call(fn: Callable[[], Any], n: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
+    parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke test")
     args = parser.parse_args(argv)
     derived = derive(read)
     assert derived is not None
     schema = derived[0]
     converter = strict_converter()
-    n = 20_000
+    n = 1_000 if args.quick else 20_000
     ours = per_call(lambda: check(schema, INPUT), n)
     structured = per_call(lambda: converter.structure(INPUT, ReadArgs), n)
     rows = [f"| toolpipe schema check (signature tools) | {ours:.2f} µs |",

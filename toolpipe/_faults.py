@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from types import CodeType, TracebackType
+from types import CodeType, GeneratorType, TracebackType
 from typing import Any
 
 import attrs
@@ -70,8 +70,13 @@ class NotAProgram(ProgramError):
         self.got = type(value).__name__
 
 
-def checked(layer: str, program: Program[Any]) -> Program[DispatchResult]:
-    """A user layer's program, its return value checked (shipped layers are not wrapped)."""
+def checked(layer: str, dispatch: Callable[[DispatchContext, Any], Any], inner: Any,
+            ctx: DispatchContext) -> Program[DispatchResult]:
+    """A user layer's program: made at its first step, and its return value checked
+    (shipped layers are not wrapped). One frame per layer, no function call before it."""
+    program = dispatch(ctx, inner)
+    if type(program) is not GeneratorType:
+        raise NotAProgram(layer, program)
     result = yield from program
     if not isinstance(result, DispatchResult):
         raise LayerReturned(layer, result)

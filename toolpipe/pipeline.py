@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from types import GeneratorType
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 import attrs
 from returns.result import Failure, Result, Success
 
-from toolpipe._faults import CORE, NotAProgram, checked, guarded, layer_codes
+from toolpipe._faults import CORE, checked, guarded, layer_codes
 from toolpipe.context import CancelSignal, DispatchContext
 from toolpipe.effects import IsCancelled
 from toolpipe.errors import PipelineError, ToolpipeWarning
@@ -110,18 +110,15 @@ class ToolPipeline:
 
 
 def _link(layer: Middleware, inner: Next) -> Next:
+    """``next`` for the layer outside ``layer``: made of C-level partials, so that passing
+    through a layer costs its own program's frame (and a user layer's check) and no call."""
     dispatch = layer.dispatch
-    # a user's layer has its program's return value checked, so a layer that returns
-    # junk is named as the culprit (shipped layers always return a DispatchResult)
-    trusted = type(layer).__module__.startswith("toolpipe.")
-
-    def step(ctx: DispatchContext) -> Program[DispatchResult]:
-        program = dispatch(ctx, inner)
-        if type(program) is not GeneratorType:
-            raise NotAProgram(layer.name, program)
-        return program if trusted else checked(layer.name, program)
-
-    return step
+    if not type(layer).__module__.startswith("toolpipe."):
+        # a user's layer has its program's return value checked, so a layer that returns
+        # junk (or no program) is named as the culprit
+        return partial(checked, layer.name, dispatch, inner)
+    # shipped layers always return a program and a DispatchResult; all name it ``next``
+    return partial(dispatch, next=inner)
 
 
 @attrs.frozen

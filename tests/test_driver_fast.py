@@ -34,3 +34,14 @@ def test_text_content_is_text_content(text):
     made = text_content(text)
     assert type(made) is TextContent and made == TextContent(text)
     assert made.as_text() == text and hash(made) == hash(TextContent(text))
+
+
+def test_call_tool_is_call_tool():
+    from toolpipe import CancelSignal, Tool, ToolContext
+    from toolpipe.effects import CallTool, call_tool
+
+    tool = Tool.from_function("t", lambda input, context: "x")
+    for cancel in (None, CancelSignal()):
+        made = call_tool(tool, {"a": 1}, ToolContext(), cancel)
+        same = CallTool(tool, {"a": 1}, ToolContext(), cancel)
+        assert type(made) is CallTool and made == same and repr(made) == repr(same)

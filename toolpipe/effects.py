@@ -160,6 +160,18 @@ class CallTool(Effect):
     cancel: CancelSignal | None = None
 
 
+def call_tool(tool: Any, input: Any, context: ToolContext,
+              cancel: CancelSignal | None) -> CallTool:
+    """``CallTool(tool, input, context, cancel)`` made without its Python-level
+    constructor (the core's one effect per call; equal in every way)."""
+    made = object.__new__(CallTool)
+    object.__setattr__(made, "tool", tool)
+    object.__setattr__(made, "input", input)
+    object.__setattr__(made, "context", context)
+    object.__setattr__(made, "cancel", cancel)
+    return made
+
+
 @attrs.frozen
 class RunVerifier(Effect):
     """Run ``verifier.verify(context, tool_name, input)``. Answer: ``CallOutcome``."""

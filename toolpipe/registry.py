@@ -16,10 +16,10 @@ from toolpipe.effects import (
     Busy,
     CallCancelled,
     CallOutcome,
-    CallTool,
     Raised,
     SoftError,
     Unsupported,
+    call_tool,
 )
 from toolpipe.errors import ConfigError, ToolError
 from toolpipe.failures import (
@@ -348,7 +348,7 @@ class ToolCallMiddleware:
             problem = check(schema, ctx.input)
             if problem is not None:  # the tool never runs on an input it did not declare
                 return DispatchResult.failed(ctx.call_id, Invalid(name, problem))
-        outcome: CallOutcome = yield CallTool(tool, ctx.input, ctx.tool_context, ctx.cancel)
+        outcome: CallOutcome = yield call_tool(tool, ctx.input, ctx.tool_context, ctx.cancel)
         value = outcome.value
         hint = tool.display_hint
         if isinstance(value, Success):

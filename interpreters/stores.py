@@ -85,7 +85,8 @@ class MemoryStore:
         space = self._ns(namespace)
         if if_epoch is not None and space.epoch != if_epoch:
             return False
-        self.delete(namespace, key)
+        if key in space.entries:
+            self.delete(namespace, key)
         size = limits.size if limits is not None else 0
         age = limits.age if limits is not None else 0
         space.entries[key] = (value, paths, size, age)

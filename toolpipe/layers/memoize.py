@@ -269,15 +269,19 @@ class MemoizingMiddleware:
         paths = self._paths(tool, input, ctx.tool_context)
         if paths is None:
             return None
-        if not paths:  # no extractor paths: the standard path field, if any, is stamped
-            named = next((input[f] for f in PATH_FIELDS
-                          if isinstance(input.get(f), str) and input[f]), None)
-            stamp_paths = [normalise(named, cwd)] if named is not None else []
-        else:
-            stamp_paths = sorted(paths)
+        stamps: tuple[tuple[str, str], ...] = ()
+        if stamped:
+            if not paths:  # no extractor paths: the standard path field, if any, is stamped
+                named = next((input[f] for f in PATH_FIELDS
+                              if isinstance(input.get(f), str) and input[f]), None)
+                stamp_paths = [normalise(named, cwd)] if named is not None else []
+            else:
+                stamp_paths = sorted(paths)
+            stamps = tuple(("stamp", p) for p in stamp_paths)
+        if not paths:  # nothing to resolve: no keys (any write removes the answer)
+            return frozenset(), stamps
         real = yield from self._real(sorted(paths), cwd)
-        return (frozenset(k for p in real for k in file_keys(p)),
-                tuple(("stamp", p) for p in stamp_paths) if stamped else ())
+        return frozenset(k for p in real for k in file_keys(p)), stamps
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         tool = ctx.tool_name
@@ -328,9 +332,8 @@ class MemoizingMiddleware:
             yield Emit(CacheMissed(tool, "expired" if expired else "changed"))
         epoch = yield CacheEpoch(ns)
         footprint = yield from self._read_footprint(ctx)
-        stamps = None
-        if footprint is not None:
-            stamps = yield from stamps_of(footprint[1], self._base(cwd))
+        stamps = None if footprint is None else () if not footprint[1] else (
+            yield from stamps_of(footprint[1], self._base(cwd)))
         result = yield from next(ctx)
         if result.is_error:
             return result

@@ -17,8 +17,10 @@ import itertools
 import platform
 import random
 import re
+import shutil
 import string
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -31,6 +33,7 @@ from benchmarks import engine as engine_bench
 from benchmarks import testing as testing_bench
 from benchmarks.common import (
     CTX,
+    PAYLOAD,
     REGISTRY,
     _wrap,
     allow,
@@ -305,6 +308,48 @@ def unknown_tool_figures(repeats: int) -> tuple[float, float]:
     return best, small_t
 
 
+def workspace_files(count: int) -> str:
+    """A real workspace of ``count`` 2 KB files (made early in the run: a file changed in
+    the last two seconds is digested when stamped, which a workspace's files are not)."""
+    folder = tempfile.mkdtemp(prefix="toolpipe-bench-")
+    for i in range(count):
+        Path(folder, f"f{i}.txt").write_text(PAYLOAD)
+    return folder
+
+
+def workspace_figures(folder: str, count: int, repeats: int) -> tuple[float, float]:
+    """The default pipeline (its eight layers, the standard tools) reading a 2 KB file of
+    a real workspace on asyncio: the best per-call time over ``repeats`` rounds of
+    ``count`` reads, each file once (misses, a fresh interpreter each round), then each
+    again (hits, checked against the file's stamp)."""
+    from toolpipe import ToolContext
+    from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
+    from toolpipe.tools import workspace_registry
+
+    registry = workspace_registry(folder, sandbox="none")
+    pipeline = load_pipeline(DEFAULT_PIPELINE, registry).with_core(registry).build()
+    context = ToolContext(cwd=folder)
+
+    async def rounds() -> tuple[float, float]:
+        miss, hit = float("inf"), float("inf")
+        for _ in range(repeats):
+            interp = AsyncioInterpreter()
+            for kind in ("miss", "hit"):
+                start = time.perf_counter()
+                for i in range(count):
+                    result = await interp.run(pipeline.dispatch(DispatchContext(
+                        "Read", {"path": f"f{i}.txt"}, call_id="c", tool_context=context)))
+                    assert not result.is_error, result.text
+                took = (time.perf_counter() - start) / count
+                if kind == "miss":
+                    miss = min(miss, took)
+                else:
+                    hit = min(hit, took)
+        return miss, hit
+
+    return asyncio.run(rounds())
+
+
 def us(seconds: float) -> str:
     return f"{seconds * 1e6:.2f} µs"
 
@@ -337,16 +382,18 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
     eight = a["passthrough"][8][0] / a["passthrough"][8][1]
     lines += [
         "",
-        f"Target: 8 layers on asyncio within 2.5x of the async chain: **{eight:.2f}x** "
-        f"({'met' if eight <= 2.5 else 'MISSED'}). Simulated, target >= 100,000 dispatches/s: "
+        f"Target (issue 30; the specification says 2.5x): 8 layers on asyncio within 1.8x "
+        f"of the async chain: **{eight:.2f}x** ({'met' if eight <= 1.8 else 'MISSED'}). "
+        "These are a user's layers: each one's program gets a frame that checks its return "
+        "value (so that a layer returning junk is named), about a quarter of a microsecond "
+        "each. Simulated, target >= 100,000 dispatches/s: "
         f"**{s['sequential 8']:,.0f}/s** one at a time with 8 layers, "
         f"**{s['concurrent 8']:,.0f}/s** as one concurrent batch "
         f"({'met' if min(s['sequential 8'], s['concurrent 8']) >= 100_000 else 'MISSED'}).",
         "",
-        "Why the 0-layer ratio is higher than the 8-layer one: the fixed cost of a toolpipe "
-        "dispatch (building the generator chain, the `CallTool` effect, the frozen result) "
-        "is paid once, while each extra layer is a `yield from` frame, cheaper than an "
-        "`await` of a coroutine.",
+        "The fixed cost of a toolpipe dispatch (the fault guard, the `CallTool` effect and "
+        "its answer, the frozen result) is paid once; each extra layer costs its program's "
+        "frame and its check's, where the chain pays one coroutine.",
         "",
         f"The tool in these stacks is marked `inline=True` (run on the event loop). A plain "
         f"function tool by default runs in a worker thread, so that a deadline can abandon "
@@ -365,6 +412,24 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
     for key, label in (("profile", "ConstrainedProfile"), ("eight", "all eight layers")):
         ours, base = a[key]
         lines.append(f"| {label} | {us(ours)} | {us(base)} | {ours / base:.2f}x |")
+    profile = a["profile"][0] / a["profile"][1]
+    miss, hit = figs["workspace"]
+    lines += [
+        "",
+        f"Targets (issue 30): ConstrainedProfile on a miss within 3x of the same checks by "
+        f"hand (the hand-written one computes the same `cache_key` and keeps a dict): "
+        f"**{profile:.2f}x** ({'met' if profile <= 3 else 'MISSED'}); all eight layers on a "
+        f"2 KB read within 18 µs: **{us(a['eight'][0])}** "
+        f"({'met' if a['eight'][0] <= 18e-6 else 'MISSED'}; the same checks by hand take "
+        f"{us(a['eight'][1])}, about half of it the redaction of 2 KB).",
+        "",
+        "The default pipeline (its eight layers, as `toolpipe pipeline` prints them, and the "
+        "standard tools) reading a "
+        "2 KB file of a real workspace on asyncio, each file once (a miss: the path "
+        "resolved, the file stamped and read, the answer stored) and then again (a hit, "
+        f"checked against the file's stamp): **{us(miss)}** a miss, **{us(hit)}** a hit "
+        f"(target 50 µs: {'met' if max(miss, hit) <= 50e-6 else 'MISSED'}).",
+    ]
     mbps, found = figs["redaction"]
     big, small = figs["unknown"]
     lines += [
@@ -393,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n, repeats = (2_000, 2) if args.quick else (20_000, 5)
     figs: dict[str, Any] = {}
+    workspace = workspace_files(200)
+    made = time.monotonic()
     print("asyncio…", flush=True)
     figs["asyncio"] = asyncio.run(asyncio_figures(n, repeats))
     print("trio…", flush=True)
@@ -409,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
     print("test kit…", flush=True)
     figs["testing"] = (testing_bench.simulation(10_000, 1 if args.quick else 3),
                        testing_bench.replay_speed(20 if args.quick else 100, repeats))
+    print("workspace…", flush=True)
+    time.sleep(max(0.0, 2.1 - (time.monotonic() - made)))  # its files are not brand new
+    figs["workspace"] = workspace_figures(workspace, 200, repeats)
+    shutil.rmtree(workspace, ignore_errors=True)
     command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
     report = write_report(figs, command, args.quick)
     output = Path(args.output)

@@ -251,7 +251,8 @@ class _Expansions:
     def substitution(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
         before = len(self.out.commands)
         label = "$(…)" if node.type == "command_substitution" else "<(…)"
-        if node.type == "command_substitution" and _text(node).startswith("`"):
+        if node.type == "command_substitution" and node.child_count and \
+                node.child(0).type == "`":  # its first token, not its whole text
             label = "`…`"
         inner = self.inner((*self.where, label), dict(self.env))
         ran: list[Command] = []

@@ -350,7 +350,7 @@ class AsyncInterpreter(BaseInterpreter):
         start = self._clock()
         try:
             if thread:
-                if signal is watched:  # a scope around the call watches it already
+                if signal is None or signal is watched:  # (a scope around it watches it)
                     waiting: Awaitable[Any] = self._in_thread(fn, *args)
                 else:
                     waiting = self._cancellable(self._in_thread(fn, *args), signal, None)

@@ -22,6 +22,7 @@ from toolpipe.effects import (
     CacheEpoch,
     CacheGet,
     CacheInvalidate,
+    CacheLookup,
     CachePut,
     CallFailure,
     CallModel,
@@ -148,8 +149,8 @@ def model_call(model: Any) -> Callable[..., Any]:
 # (Sleep, WithDeadline, Gather) and processes, which need the driver's own clock and tasks.
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], CancelSignal | None]
-STORE_EFFECTS = frozenset({CacheGet, CachePut, CacheDelete, CacheInvalidate, CacheEpoch,
-                           HistoryAppend, HistoryGet})
+STORE_EFFECTS = frozenset({CacheGet, CacheLookup, CachePut, CacheDelete, CacheInvalidate,
+                           CacheEpoch, HistoryAppend, HistoryGet})
 
 
 def store_failed(effect: Any, error: BaseException) -> StoreFailed:
@@ -236,6 +237,8 @@ class BaseInterpreter:
         if type(self.store) is not MemoryStore:  # a user's store: its answers are checked
             self._store_ops = {kind: _checked_op(kind, op)
                                for kind, op in self._store_ops.items()}
+        get, epoch = self._store_ops[CacheGet], self._store_ops[CacheEpoch]
+        self._store_ops[CacheLookup] = lambda e: (get(e), epoch(e))  # its fields are theirs
         self._immediate: dict[type[Any], Callable[[Any], Any]] = {
             Now: self._now_effect,
             IsCancelled: lambda e: e.signal.cancelled,

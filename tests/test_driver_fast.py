@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from returns.result import Success
 
 from interpreters._core import succeeded, success
+from toolpipe._made import text_content
 from toolpipe.effects import CallOutcome
-from toolpipe.result import TextContent, text_content
+from toolpipe.result import TextContent
 
 values = st.one_of(st.text(), st.integers(), st.none(), st.lists(st.text(), max_size=3))
 
@@ -38,10 +39,29 @@ def test_text_content_is_text_content(text):
 
 def test_call_tool_is_call_tool():
     from toolpipe import CancelSignal, Tool, ToolContext
-    from toolpipe.effects import CallTool, call_tool
+    from toolpipe._made import call_tool
+    from toolpipe.effects import CallTool
 
     tool = Tool.from_function("t", lambda input, context: "x")
     for cancel in (None, CancelSignal()):
         made = call_tool(tool, {"a": 1}, ToolContext(), cancel)
         same = CallTool(tool, {"a": 1}, ToolContext(), cancel)
         assert type(made) is CallTool and made == same and repr(made) == repr(same)
+
+
+def test_the_cache_layers_values_are_their_classes_own():
+    from toolpipe import DispatchResult, TextContent
+    from toolpipe._made import cache_limits, cache_put
+    from toolpipe.effects import CacheLimits, CachePut
+    from toolpipe.layers._memo import MemoEntry, memo_entry
+
+    limits = cache_limits(10, 2, None, 5, None)
+    assert type(limits) is CacheLimits and limits == CacheLimits(10, 2, None, 5, None)
+    result = DispatchResult("c", TextContent("x"))
+    entry = memo_entry(result, 3, frozenset({"a"}), (("stamp", "a", "s"),), None)
+    same = MemoEntry(result, 3, frozenset({"a"}), (("stamp", "a", "s"),), None)
+    assert type(entry) is MemoEntry and entry == same and repr(entry) == repr(same)
+    put = cache_put("memo", "k", entry, frozenset({"a"}), 7, limits)
+    assert type(put) is CachePut and put == CachePut("memo", "k", entry, frozenset({"a"}), 7,
+                                                     limits)
+    assert repr(put) == repr(CachePut("memo", "k", entry, frozenset({"a"}), 7, limits))

@@ -160,18 +160,6 @@ class CallTool(Effect):
     cancel: CancelSignal | None = None
 
 
-def call_tool(tool: Any, input: Any, context: ToolContext,
-              cancel: CancelSignal | None) -> CallTool:
-    """``CallTool(tool, input, context, cancel)`` made without its Python-level
-    constructor (the core's one effect per call; equal in every way)."""
-    made = object.__new__(CallTool)
-    object.__setattr__(made, "tool", tool)
-    object.__setattr__(made, "input", input)
-    object.__setattr__(made, "context", context)
-    object.__setattr__(made, "cancel", cancel)
-    return made
-
-
 @attrs.frozen
 class RunVerifier(Effect):
     """Run ``verifier.verify(context, tool_name, input)``. Answer: ``CallOutcome``."""
@@ -277,6 +265,15 @@ class CacheEpoch(Effect):
     """Answer: the namespace's invalidation epoch (int)."""
 
     namespace: str
+
+
+@attrs.frozen
+class CacheLookup(Effect):
+    """``CacheGet`` and ``CacheEpoch`` in one step (what a cache layer asks before it
+    runs a call). Answer: ``(Maybe of the stored value, the namespace's epoch)``."""
+
+    namespace: str
+    key: str
 
 
 @attrs.frozen

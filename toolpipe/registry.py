@@ -10,6 +10,7 @@ import attrs
 from returns.result import Success
 
 from toolpipe._cattrs import strict_converter
+from toolpipe._made import call_tool, text_content
 from toolpipe._schema import check, derive, descriptions
 from toolpipe.context import DispatchContext
 from toolpipe.effects import (
@@ -19,7 +20,6 @@ from toolpipe.effects import (
     Raised,
     SoftError,
     Unsupported,
-    call_tool,
 )
 from toolpipe.errors import ConfigError, ToolError
 from toolpipe.failures import (
@@ -41,7 +41,6 @@ from toolpipe.result import (
     MultipartContent,
     TextContent,
     ToolContent,
-    text_content,
 )
 from toolpipe.roles import ROLES, role_of
 

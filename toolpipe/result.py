@@ -17,13 +17,6 @@ class TextContent:
         return self.text
 
 
-def text_content(text: str) -> TextContent:
-    """``TextContent(text)`` for a text known to be a ``str`` (its check skipped)."""
-    made = object.__new__(TextContent)
-    object.__setattr__(made, "text", text)
-    return made
-
-
 @attrs.frozen
 class ImageContent:
     data: bytes = attrs.field(validator=attrs.validators.instance_of(bytes), repr=False)

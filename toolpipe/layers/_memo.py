@@ -62,6 +62,20 @@ class MemoEntry:
     stored_at: float | None = None
 
 
+def memo_entry(result: DispatchResult, turn_inserted: int, paths: frozenset[str],
+               stamps: tuple[tuple[str, str, str], ...], stored_at: float | None
+               ) -> MemoEntry:
+    """``MemoEntry(...)`` made without its Python-level constructor, as ``toolpipe._made``
+    makes the kernel's values: one per answer stored (tests/test_driver_fast.py)."""
+    made = object.__new__(MemoEntry)
+    object.__setattr__(made, "result", result)
+    object.__setattr__(made, "turn_inserted", turn_inserted)
+    object.__setattr__(made, "paths", paths)
+    object.__setattr__(made, "stamps", stamps)
+    object.__setattr__(made, "stored_at", stored_at)
+    return made
+
+
 @attrs.frozen
 class CacheHit:
     """Emitted when an answer is served from the cache (checked against its stamps)."""
@@ -134,6 +148,7 @@ def _glob_root(pattern: str) -> str:
 
 
 UNSTAMPED = "u:*"
+UNSTAMPED_ONLY = frozenset({UNSTAMPED})  # the keys of an answer nothing stamps
 """The footprint key of every entry that has no stamps to check: a call whose writes are
 unknown removes those; stamped entries stay and are checked when next asked for."""
 

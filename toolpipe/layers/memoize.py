@@ -15,14 +15,12 @@ from returns.maybe import Some
 from returns.result import Success
 
 from toolpipe._checks import names, non_negative_int, positive_int
+from toolpipe._made import cache_limits, cache_put
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import (
     CacheDelete,
-    CacheEpoch,
-    CacheGet,
     CacheInvalidate,
-    CacheLimits,
-    CachePut,
+    CacheLookup,
     Emit,
     FileOp,
     Now,
@@ -58,6 +56,15 @@ from toolpipe.layers._memo import (
 from toolpipe.layers._memo import (
     UNSTAMPED as UNSTAMPED,
 )
+from toolpipe.layers._memo import (
+    UNSTAMPED_ONLY,
+    _adapt,
+    _glob_root,
+    _marked,
+    memo_entry,
+    stamps_of,
+    still_valid,
+)
 from toolpipe.layers._memo import (  # the parts; the public ones re-exported here
     CacheHit as CacheHit,
 )
@@ -69,13 +76,6 @@ from toolpipe.layers._memo import (
 )
 from toolpipe.layers._memo import (
     MemoEntry as MemoEntry,
-)
-from toolpipe.layers._memo import (
-    _adapt,
-    _glob_root,
-    _marked,
-    stamps_of,
-    still_valid,
 )
 from toolpipe.layers._memo import (
     cache_key as cache_key,
@@ -260,6 +260,9 @@ class MemoizingMiddleware:
         # no workspace and no absolute cwd: nowhere known to look the paths up (tools that
         # are not the standard ones, a test's fakes): unstamped, removed by every write
         stamped = self.root is not None or posixpath.isabs(cwd)
+        if not stamped and type(self.path_extractor) is NoPathExtractor \
+                and tool not in self.tree_tools:  # nothing to stamp, no paths: no keys
+            return frozenset(), ()
         if tool in self.tree_tools:
             root = self._tree_root(ctx)
             real = yield from self._real([root], cwd)
@@ -316,7 +319,7 @@ class MemoizingMiddleware:
     def _read(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         ns, tool, cwd = self.namespace, ctx.tool_name, ctx.tool_context.cwd
         key = cache_key(tool, ctx.input, f"{self._base(cwd)}\x1c{cwd}")
-        found = yield CacheGet(ns, key)
+        found, epoch = yield CacheLookup(ns, key)
         now: float | None = None
         if isinstance(found, Some):
             entry: MemoEntry = found.unwrap()
@@ -330,7 +333,6 @@ class MemoizingMiddleware:
                 return _marked(entry.result, ctx.call_id)
             yield CacheDelete(ns, key)
             yield Emit(CacheMissed(tool, "expired" if expired else "changed"))
-        epoch = yield CacheEpoch(ns)
         footprint = yield from self._read_footprint(ctx)
         stamps = None if footprint is None else () if not footprint[1] else (
             yield from stamps_of(footprint[1], self._base(cwd)))
@@ -345,14 +347,13 @@ class MemoizingMiddleware:
         size = len(result.text)
         if size > self.max_entry_chars:
             return result
-        keys = footprint[0] if stamps else footprint[0] | {UNSTAMPED}
+        keys = footprint[0] if stamps else footprint[0] | UNSTAMPED_ONLY
         if self.ttl_seconds is not None and now is None:
             now = yield Now()
-        limits = CacheLimits(size=size + ENTRY_OVERHEAD, age=ctx.turn_number,
-                             min_age=ctx.turn_number - self.ttl + 1,
-                             max_entries=self.max_entries, max_bytes=self.max_bytes)
-        yield CachePut(ns, key, MemoEntry(result, ctx.turn_number, keys, stamps, now), keys,
-                       epoch, limits)
+        limits = cache_limits(size + ENTRY_OVERHEAD, ctx.turn_number,
+                              ctx.turn_number - self.ttl + 1, self.max_entries, self.max_bytes)
+        yield cache_put(ns, key, memo_entry(result, ctx.turn_number, keys, stamps, now), keys,
+                        epoch, limits)
         return result
 
 

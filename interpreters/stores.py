@@ -117,21 +117,12 @@ class MemoryStore:
         while entries and (
                 (limits.max_entries is not None and len(entries) > limits.max_entries)
                 or (limits.max_bytes is not None and space.bytes > limits.max_bytes)):
-            self.delete(namespace, next(iter(entries)))
+            _drop(space, next(iter(entries)))
 
     def delete(self, namespace: str, key: str) -> None:
         space = self._spaces.get(namespace)
-        if space is None or key not in space.entries:
-            return
-        _, paths, size, _ = space.entries.pop(key)
-        space.bytes -= size
-        space.pathless.discard(key)
-        for path in paths:
-            keys = space.by_path.get(path)
-            if keys is not None:
-                keys.discard(key)
-                if not keys:
-                    del space.by_path[path]
+        if space is not None and key in space.entries:
+            _drop(space, key)
 
     def invalidate(self, namespace: str, paths: frozenset[str] | None) -> int:
         space = self._ns(namespace)
@@ -162,3 +153,16 @@ class MemoryStore:
 
     def __len__(self) -> int:
         return sum(len(s.entries) for s in self._spaces.values())
+
+
+def _drop(space: _Namespace, key: str) -> None:
+    """Remove a stored key, and every trace of it."""
+    _, paths, size, _ = space.entries.pop(key)
+    space.bytes -= size
+    space.pathless.discard(key)
+    for path in paths:
+        keys = space.by_path.get(path)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del space.by_path[path]

@@ -51,8 +51,8 @@ def test_call_tool_is_call_tool():
 
 def test_the_cache_layers_values_are_their_classes_own():
     from toolpipe import DispatchResult, TextContent
-    from toolpipe._made import cache_limits, cache_put
-    from toolpipe.effects import CacheLimits, CachePut
+    from toolpipe._made import cache_limits, cache_lookup, cache_put
+    from toolpipe.effects import CacheLimits, CacheLookup, CachePut
     from toolpipe.layers._memo import MemoEntry, memo_entry
 
     limits = cache_limits(10, 2, None, 5, None)
@@ -65,3 +65,5 @@ def test_the_cache_layers_values_are_their_classes_own():
     assert type(put) is CachePut and put == CachePut("memo", "k", entry, frozenset({"a"}), 7,
                                                      limits)
     assert repr(put) == repr(CachePut("memo", "k", entry, frozenset({"a"}), 7, limits))
+    lookup = cache_lookup("memo", "k")
+    assert type(lookup) is CacheLookup and lookup == CacheLookup("memo", "k")

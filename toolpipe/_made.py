@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolpipe.context import CancelSignal, ToolContext
-from toolpipe.effects import CacheLimits, CachePut, CallTool
+from toolpipe.effects import CacheLimits, CacheLookup, CachePut, CallTool
 from toolpipe.result import TextContent
 
 _new = object.__new__
@@ -46,6 +46,14 @@ def cache_limits(size: int, age: int, min_age: int | None, max_entries: int | No
     _set(made, "min_age", min_age)
     _set(made, "max_entries", max_entries)
     _set(made, "max_bytes", max_bytes)
+    return made
+
+
+def cache_lookup(namespace: str, key: str) -> CacheLookup:
+    """``CacheLookup(namespace, key)``: the cache layer's one question before a call."""
+    made = _new(CacheLookup)
+    _set(made, "namespace", namespace)
+    _set(made, "key", key)
     return made
 
 

@@ -15,79 +15,42 @@ from returns.maybe import Some
 from returns.result import Success
 
 from toolpipe._checks import names, non_negative_int, positive_int
-from toolpipe._made import cache_limits, cache_put
+from toolpipe._made import cache_limits, cache_lookup, cache_put
 from toolpipe.context import DispatchContext, ToolContext
 from toolpipe.effects import (
     CacheDelete,
     CacheInvalidate,
-    CacheLookup,
     Emit,
     FileOp,
     Now,
 )
 from toolpipe.errors import ConfigError
-from toolpipe.layers._memo import (
-    DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES,
-)
-from toolpipe.layers._memo import (
-    DEFAULT_MAX_ENTRIES as DEFAULT_MAX_ENTRIES,
-)
-from toolpipe.layers._memo import (
-    DEFAULT_MAX_ENTRY_CHARS as DEFAULT_MAX_ENTRY_CHARS,
-)
-from toolpipe.layers._memo import (
-    ENTRY_OVERHEAD as ENTRY_OVERHEAD,
-)
-from toolpipe.layers._memo import (
-    MARKER as MARKER,
-)
-from toolpipe.layers._memo import (
-    PART_MARKER as PART_MARKER,
-)
-from toolpipe.layers._memo import (
-    SHALLOW_TOOLS as SHALLOW_TOOLS,
-)
-from toolpipe.layers._memo import (
-    SHELL_TOOLS as SHELL_TOOLS,
-)
-from toolpipe.layers._memo import (
-    TREE_TOOLS as TREE_TOOLS,
-)
-from toolpipe.layers._memo import (
-    UNSTAMPED as UNSTAMPED,
-)
-from toolpipe.layers._memo import (
+from toolpipe.layers._memo import (  # the parts; the public ones re-exported here
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ENTRIES,
+    DEFAULT_MAX_ENTRY_CHARS,
+    ENTRY_OVERHEAD,
+    MARKER,
+    PART_MARKER,
+    SHALLOW_TOOLS,
+    SHELL_TOOLS,
+    TREE_TOOLS,
+    UNSTAMPED,
     UNSTAMPED_ONLY,
+    CacheHit,
+    CacheMissed,
+    ExtractorFailed,
+    MemoEntry,
     _adapt,
     _glob_root,
     _marked,
+    cache_key,
+    file_keys,
     memo_entry,
     stamps_of,
     still_valid,
-)
-from toolpipe.layers._memo import (  # the parts; the public ones re-exported here
-    CacheHit as CacheHit,
-)
-from toolpipe.layers._memo import (
-    CacheMissed as CacheMissed,
-)
-from toolpipe.layers._memo import (
-    ExtractorFailed as ExtractorFailed,
-)
-from toolpipe.layers._memo import (
-    MemoEntry as MemoEntry,
-)
-from toolpipe.layers._memo import (
-    cache_key as cache_key,
-)
-from toolpipe.layers._memo import (
-    file_keys as file_keys,
-)
-from toolpipe.layers._memo import (
-    tree_keys as tree_keys,
-)
-from toolpipe.layers._memo import (
-    write_keys as write_keys,
+    tree_keys,
+    write_keys,
 )
 from toolpipe.layers.paths import (
     COMMAND_FIELDS,
@@ -102,6 +65,29 @@ from toolpipe.registry import ToolRegistry
 from toolpipe.result import DispatchResult
 from toolpipe.roles import with_roles
 from toolpipe.shell import shell_writes
+
+__all__ = [  # the layer, and the parts other modules import from here
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ENTRIES",
+    "DEFAULT_MAX_ENTRY_CHARS",
+    "ENTRY_OVERHEAD",
+    "MARKER",
+    "PART_MARKER",
+    "SHALLOW_TOOLS",
+    "SHELL_TOOLS",
+    "TREE_TOOLS",
+    "UNSTAMPED",
+    "CacheHit",
+    "CacheMissed",
+    "ExtractorFailed",
+    "MemoEntry",
+    "MemoizeOptions",
+    "MemoizingMiddleware",
+    "cache_key",
+    "file_keys",
+    "tree_keys",
+    "write_keys",
+]
 
 
 @attrs.frozen(init=False, repr=False)
@@ -260,9 +246,6 @@ class MemoizingMiddleware:
         # no workspace and no absolute cwd: nowhere known to look the paths up (tools that
         # are not the standard ones, a test's fakes): unstamped, removed by every write
         stamped = self.root is not None or posixpath.isabs(cwd)
-        if not stamped and type(self.path_extractor) is NoPathExtractor \
-                and tool not in self.tree_tools:  # nothing to stamp, no paths: no keys
-            return frozenset(), ()
         if tool in self.tree_tools:
             root = self._tree_root(ctx)
             real = yield from self._real([root], cwd)
@@ -318,8 +301,8 @@ class MemoizingMiddleware:
 
     def _read(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         ns, tool, cwd = self.namespace, ctx.tool_name, ctx.tool_context.cwd
-        key = cache_key(tool, ctx.input, f"{self._base(cwd)}\x1c{cwd}")
-        found, epoch = yield CacheLookup(ns, key)
+        key = cache_key(tool, ctx.input, f"{cwd if self.root is None else self.root}\x1c{cwd}")
+        found, epoch = yield cache_lookup(ns, key)
         now: float | None = None
         if isinstance(found, Some):
             entry: MemoEntry = found.unwrap()
@@ -333,7 +316,11 @@ class MemoizingMiddleware:
                 return _marked(entry.result, ctx.call_id)
             yield CacheDelete(ns, key)
             yield Emit(CacheMissed(tool, "expired" if expired else "changed"))
-        footprint = yield from self._read_footprint(ctx)
+        if self.root is None and type(self.path_extractor) is NoPathExtractor and \
+                tool not in self.tree_tools and not posixpath.isabs(cwd):
+            footprint: tuple[frozenset[str], tuple[tuple[str, str], ...]] | None = NO_KEYS
+        else:  # (above: nothing is stamped and there are no paths, so there are no keys)
+            footprint = yield from self._read_footprint(ctx)
         stamps = None if footprint is None else () if not footprint[1] else (
             yield from stamps_of(footprint[1], self._base(cwd)))
         result = yield from next(ctx)
@@ -355,6 +342,9 @@ class MemoizingMiddleware:
         yield cache_put(ns, key, memo_entry(result, ctx.turn_number, keys, stamps, now), keys,
                         epoch, limits)
         return result
+
+
+NO_KEYS: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
 
 
 # --- pipeline-file options ------------------------------------------------------------------

@@ -67,3 +67,18 @@ def test_the_cache_layers_values_are_their_classes_own():
     assert repr(put) == repr(CachePut("memo", "k", entry, frozenset({"a"}), 7, limits))
     lookup = cache_lookup("memo", "k")
     assert type(lookup) is CacheLookup and lookup == CacheLookup("memo", "k")
+
+
+def test_dispatch_result_is_dispatch_result():
+    from toolpipe import DispatchResult, TextContent
+    from toolpipe._made import dispatch_result
+    from toolpipe.failures import NotFound
+    from toolpipe.result import DisplayHint
+
+    for cause, cached in ((None, False), (NotFound("x", ("a",)), True)):
+        made = dispatch_result("c", TextContent("x"), True, 0.5, "Read", DisplayHint(), cause,
+                               cached)
+        same = DispatchResult("c", TextContent("x"), True, 0.5, "Read", DisplayHint(), cause,
+                              cached)
+        assert type(made) is DispatchResult and made == same and repr(made) == repr(same)
+        assert hash(made) == hash(same)

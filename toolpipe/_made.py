@@ -13,7 +13,8 @@ from typing import Any
 
 from toolpipe.context import CancelSignal, ToolContext
 from toolpipe.effects import CacheLimits, CacheLookup, CachePut, CallTool
-from toolpipe.result import TextContent
+from toolpipe.failures import Cause
+from toolpipe.result import DispatchResult, DisplayHint, TextContent, ToolContent
 
 _new = object.__new__
 _set = object.__setattr__
@@ -67,4 +68,20 @@ def cache_put(namespace: str, key: str, value: Any, paths: frozenset[str],
     _set(made, "paths", paths)
     _set(made, "if_epoch", if_epoch)
     _set(made, "limits", limits)
+    return made
+
+
+def dispatch_result(tool_call_id: str, output: ToolContent, is_error: bool, duration: float,
+                    resolved_tool_name: str, display_hint: DisplayHint,
+                    cause: Cause | None = None, cached: bool = False) -> DispatchResult:
+    """``DispatchResult(...)`` with every field given: the core's answer to each call."""
+    made = _new(DispatchResult)
+    _set(made, "tool_call_id", tool_call_id)
+    _set(made, "output", output)
+    _set(made, "is_error", is_error)
+    _set(made, "duration", duration)
+    _set(made, "resolved_tool_name", resolved_tool_name)
+    _set(made, "display_hint", display_hint)
+    _set(made, "cause", cause)
+    _set(made, "cached", cached)
     return made

@@ -10,7 +10,7 @@ import attrs
 from returns.result import Success
 
 from toolpipe._cattrs import strict_converter
-from toolpipe._made import call_tool, text_content
+from toolpipe._made import call_tool, dispatch_result, text_content
 from toolpipe._schema import check, derive, descriptions
 from toolpipe.context import DispatchContext
 from toolpipe.effects import (
@@ -353,7 +353,8 @@ class ToolCallMiddleware:
         if isinstance(value, Success):
             content = _content(value.unwrap())
             if content is not None:
-                return DispatchResult(ctx.call_id, content, False, outcome.duration, name, hint)
+                return dispatch_result(ctx.call_id, content, False, outcome.duration, name,
+                                       hint)
             cause: Cause = BadReturn(name, "tool", type(value.unwrap()).__name__,
                                      "str or ToolContent")
         else:

@@ -241,7 +241,20 @@ class AsyncInterpreter(BaseInterpreter):
                         await self._sleep(eff.seconds)
                         value = None
                     elif kind is WithDeadline:
-                        value = await self._scope(eff, deadline, watched)
+                        opened = self._open_scope(eff, deadline, watched)
+                        if type(opened) is tuple:
+                            body, waiting = opened
+                            try:
+                                out = await waiting
+                            except Interruption:
+                                out = _INTERRUPTED
+                            finally:
+                                close_quietly(body)
+                            value = (Success(out) if out is not _EXPIRED and out is not
+                                     _INTERRUPTED else Failure(Interrupted())
+                                     if out is _INTERRUPTED else Failure(Expired(eff.seconds)))
+                        else:
+                            value = opened
                     elif kind is RunProcess:
                         value = await self._process(eff)
                     elif kind is Gather:
@@ -289,8 +302,13 @@ class AsyncInterpreter(BaseInterpreter):
             raise ProgramError(f"{type(eff).__name__} failed: "
                                f"{safe_repr(carried.error, 200)}") from None
 
-    async def _scope(self, eff: WithDeadline, deadline: float | None,
-                     watched: CancelSignal | None) -> Result[Any, ScopeExit]:
+    def _open_scope(self, eff: WithDeadline, deadline: float | None,
+                    watched: CancelSignal | None
+                    ) -> Result[Any, ScopeExit] | tuple[Any, Awaitable[Any]]:
+        """A scope's answer when it needs no wait (its signal fired already), else its body
+        and what to await: the body's drive, under a watch when the scope tightens the
+        deadline or brings a signal no scope around it watches. (No coroutine of its own:
+        ``_drive`` awaits it and ``_scope_answer`` reads the outcome.)"""
         signal = eff.cancel
         if signal is not None and signal.cancelled:
             return Failure(Interrupted())
@@ -303,18 +321,10 @@ class AsyncInterpreter(BaseInterpreter):
         if signal is watched:  # already watched by a scope around this one
             signal = None
         if new_deadline is None and signal is None:
-            return Success(await self._drive(body, deadline, watched))
+            return body, self._drive(body, deadline, watched)
         inner = new_deadline if new_deadline is not None else deadline
-        try:
-            out = await self._cancellable(self._drive(body, inner, signal or watched), signal,
-                                          new_deadline)
-        except Interruption:
-            return Failure(Interrupted())
-        finally:
-            close_quietly(body)
-        if out is _EXPIRED:
-            return Failure(Expired(eff.seconds))  # type: ignore[arg-type]
-        return Success(out)
+        return body, self._cancellable(self._drive(body, inner, signal or watched), signal,
+                                       new_deadline)
 
     async def _gather(self, eff: Gather, deadline: float | None) -> tuple[Any, ...]:
         bodies = eff.bodies
@@ -423,3 +433,4 @@ class _Expired:
 
 
 _EXPIRED: Any = _Expired()
+_INTERRUPTED: Any = object()  # a scope's wait ended by its signal

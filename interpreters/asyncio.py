@@ -68,7 +68,7 @@ class AsyncioInterpreter(AsyncInterpreter):
         watch = _Watch(loop, task)
         entered = task.cancelling()
         if signal is not None:
-            signal.add_listener(watch.on_signal)
+            signal.add_listener(watch)
         timer = loop.call_at(deadline, watch.expire) if deadline is not None else None
         try:
             try:
@@ -91,7 +91,7 @@ class AsyncioInterpreter(AsyncInterpreter):
             if timer is not None:
                 timer.cancel()
             if signal is not None:
-                signal.remove_listener(watch.on_signal)
+                signal.remove_listener(watch)
 
     def _awaiting(self, awaitable: Awaitable[Any]) -> Awaitable[Any]:
         """A tool's awaitable, stepped in the caller's task (no task of its own): a deadline
@@ -195,7 +195,7 @@ class _Watch:
             self.cancels += 1
             self.task.cancel()
 
-    def on_signal(self) -> None:  # on whatever thread cancels the signal
+    def __call__(self) -> None:  # the signal's listener, on whatever thread cancels it
         try:
             self.loop.call_soon_threadsafe(self.cancel_now)
         except RuntimeError:  # the loop is closed: nothing left to cancel

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -113,11 +114,12 @@ def _link(layer: Middleware, inner: Next) -> Next:
     """``next`` for the layer outside ``layer``: made of C-level partials, so that passing
     through a layer costs its own program's frame (and a user layer's check) and no call."""
     dispatch = layer.dispatch
-    if not type(layer).__module__.startswith("toolpipe."):
+    if not type(layer).__module__.startswith("toolpipe.") or \
+            "next" not in inspect.signature(dispatch).parameters:
         # a user's layer has its program's return value checked, so a layer that returns
         # junk (or no program) is named as the culprit
         return partial(checked, layer.name, dispatch, inner)
-    # shipped layers always return a program and a DispatchResult; all name it ``next``
+    # shipped layers always return a program and a DispatchResult
     return partial(dispatch, next=inner)
 
 

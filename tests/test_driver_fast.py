@@ -76,8 +76,8 @@ def test_dispatch_result_is_dispatch_result():
     from toolpipe.result import DisplayHint
 
     for cause, cached in ((None, False), (NotFound("x", ("a",)), True)):
-        made = dispatch_result("c", TextContent("x"), True, 0.5, "Read", DisplayHint(), cause,
-                               cached)
+        made = dispatch_result("c", TextContent("x"), True, 0.5, "Read", DisplayHint(),
+                               cause, cached)
         same = DispatchResult("c", TextContent("x"), True, 0.5, "Read", DisplayHint(), cause,
                               cached)
         assert type(made) is DispatchResult and made == same and repr(made) == repr(same)

@@ -354,7 +354,7 @@ class ToolCallMiddleware:
             content = _content(value.unwrap())
             if content is not None:
                 return dispatch_result(ctx.call_id, content, False, outcome.duration, name,
-                                       hint)
+                                       hint, None, False)
             cause: Cause = BadReturn(name, "tool", type(value.unwrap()).__name__,
                                      "str or ToolContent")
         else:

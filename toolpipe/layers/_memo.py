@@ -16,6 +16,7 @@ import attrs
 from returns.result import Success
 
 from toolpipe._json import canonical_json
+from toolpipe._made import maker
 from toolpipe.effects import FileOp
 from toolpipe.errors import ConfigError
 from toolpipe.program import Program
@@ -62,18 +63,9 @@ class MemoEntry:
     stored_at: float | None = None
 
 
-def memo_entry(result: DispatchResult, turn_inserted: int, paths: frozenset[str],
-               stamps: tuple[tuple[str, str, str], ...], stored_at: float | None
-               ) -> MemoEntry:
-    """``MemoEntry(...)`` made without its Python-level constructor, as ``toolpipe._made``
-    makes the kernel's values: one per answer stored (tests/test_driver_fast.py)."""
-    made = object.__new__(MemoEntry)
-    object.__setattr__(made, "result", result)
-    object.__setattr__(made, "turn_inserted", turn_inserted)
-    object.__setattr__(made, "paths", paths)
-    object.__setattr__(made, "stamps", stamps)
-    object.__setattr__(made, "stored_at", stored_at)
-    return made
+memo_entry = maker(MemoEntry)
+"""``memo_entry(result, turn_inserted, paths, stamps, stored_at)``: one per stored answer,
+made as ``toolpipe._made`` makes the kernel's values (tests/test_driver_fast.py)."""
 
 
 @attrs.frozen

@@ -64,6 +64,7 @@ from toolpipe import (
     UnknownToolMiddleware,
     cache_key,
 )
+from toolpipe.layers._memo import DEFAULT_MAX_ENTRIES
 from toolpipe.layers.output_limit import cap_content
 from toolpipe.layers.shield import CallRecord
 from toolpipe.layers.unknown_tool import best_match
@@ -141,9 +142,12 @@ def handwritten_eight(reg: ToolRegistry) -> Callable[[DispatchContext], Awaitabl
 
 def handwritten_profile() -> Callable[[DispatchContext], Awaitable[Any]]:
     """ConstrainedProfile's checks as async closures: the same cache key (``cache_key``),
-    a dict for the cache, the verifier for writes and the output cap."""
+    a dict for the cache bounded as memoize is (its 1,024 entries, the oldest out first:
+    an unbounded one would keep every answer and make the collector's passes slower and
+    slower), the verifier for writes and the output cap."""
     core = async_chain(0)
     cache: dict[str, DispatchResult] = {}
+    bound = DEFAULT_MAX_ENTRIES
 
     async def profile(ctx: DispatchContext) -> DispatchResult:
         key = cache_key(ctx.tool_name, ctx.input, ".\x1c.")
@@ -153,6 +157,8 @@ def handwritten_profile() -> Callable[[DispatchContext], Awaitable[Any]]:
         r = await core(ctx)  # every call here is unique: a miss, then stored
         if not r.is_error:
             cache[key] = r
+            if len(cache) > bound:
+                del cache[next(iter(cache))]
         if ctx.tool_name == "Write":
             NoopVerifier().verify(ctx.tool_context, ctx.tool_name, ctx.input)
         capped = cap_content(r.output, 16_384)
@@ -317,7 +323,8 @@ def workspace_files(count: int) -> str:
     return folder
 
 
-def workspace_figures(folder: str, count: int, repeats: int) -> tuple[float, float]:
+def workspace_figures(folder: str, count: int, repeats: int, made: float
+                      ) -> tuple[float, float]:
     """The default pipeline (its eight layers, the standard tools) reading a 2 KB file of
     a real workspace on asyncio: the best per-call time over ``repeats`` rounds of
     ``count`` reads, each file once (misses, a fresh interpreter each round), then each
@@ -326,6 +333,7 @@ def workspace_figures(folder: str, count: int, repeats: int) -> tuple[float, flo
     from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
     from toolpipe.tools import workspace_registry
 
+    time.sleep(max(0.0, 2.1 - (time.monotonic() - made)))  # its files are not brand new
     registry = workspace_registry(folder, sandbox="none")
     pipeline = load_pipeline(DEFAULT_PIPELINE, registry).with_core(registry).build()
     context = ToolContext(cwd=folder)
@@ -354,17 +362,9 @@ def us(seconds: float) -> str:
     return f"{seconds * 1e6:.2f} µs"
 
 
-def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
+def _passthrough(figs: dict[str, Any]) -> list[str]:
     a, t, s = figs["asyncio"], figs["trio"], figs["simulated"]
     lines = [
-        "# Benchmarks",
-        "",
-        f"Command: `{command}` (written by the run itself{'; QUICK mode' if quick else ''}).",
-        f"Machine: {platform.machine()}, {platform.processor() or 'unknown cpu'}, "
-        f"Python {platform.python_version()}, {platform.system()}; 2 cores.",
-        "Each figure is the best of several repeats; ratios compare against a baseline "
-        "measured in the same process.",
-        "",
         "## Pass-through stacks per dispatch",
         "",
         "The baseline is a hand-written chain of async closures doing the core's work "
@@ -400,6 +400,13 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         f"it whatever it does: one dispatch then costs **{us(a['thread'][0])}**, against "
         f"{us(a['thread'][1])} inline ({a['thread'][0] / a['thread'][1]:.1f}x).",
         "",
+    ]
+    return lines
+
+
+def _stacks(figs: dict[str, Any]) -> list[str]:
+    a = figs["asyncio"]
+    lines = [
         "## Shipped stacks on asyncio",
         "",
         "Baselines: the same checks written by hand as async closures (same pure helpers: "
@@ -429,11 +436,15 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         "resolved, the file stamped and read, the answer stored) and then again (a hit, "
         f"checked against the file's stamp): **{us(miss)}** a miss, **{us(hit)}** a hit "
         f"(target 50 µs: {'met' if max(miss, hit) <= 50e-6 else 'MISSED'}).",
+        "",
     ]
+    return lines
+
+
+def _redaction(figs: dict[str, Any]) -> list[str]:
     mbps, found = figs["redaction"]
     big, small = figs["unknown"]
-    lines += [
-        "",
+    return [
         "## Redaction and did-you-mean",
         "",
         f"- Redaction of 10 MB of mixed text (log lines, paths, code words, ~1% secrets): "
@@ -441,8 +452,40 @@ def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
         f"- UnknownTool suggestion with 10,000 registered tools: **{big * 1e3:.1f} ms** "
         f"per miss (10 tools: {us(small)}).",
         "",
-        *engine_bench.report(*figs["engine"]),
-        *testing_bench.report(*figs["testing"]),
+    ]
+
+
+# each section of the page: its title, the figures it needs, how it reads
+SECTIONS: list[tuple[str, tuple[str, ...], Callable[[dict[str, Any]], list[str]]]] = [
+    ("Pass-through stacks per dispatch", ("asyncio", "trio", "simulated"), _passthrough),
+    ("Shipped stacks on asyncio", ("asyncio", "workspace"), _stacks),
+    ("Redaction and did-you-mean", ("redaction", "unknown"), _redaction),
+    ("The engine", ("engine",), lambda figs: engine_bench.report(*figs["engine"])),
+    ("The test kit", ("testing",), lambda figs: testing_bench.report(*figs["testing"])),
+]
+
+
+def write_report(figs: dict[str, Any], command: str, quick: bool) -> str:
+    """The page, each section that is measured already, the others marked as pending
+    (the run writes the page as each section finishes)."""
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Command: `{command}` (written by the run itself{'; QUICK mode' if quick else ''}).",
+        f"Machine: {platform.machine()}, {platform.processor() or 'unknown cpu'}, "
+        f"Python {platform.python_version()}, {platform.system()}; 2 cores.",
+        "Each figure is the best of several repeats; ratios compare against a baseline "
+        "measured in the same process.",
+        "",
+    ]
+    for title, needs, render in SECTIONS:
+        if all(key in figs for key in needs):
+            lines += render(figs)
+        else:
+            lines += [f"## {title}", "", "Not measured yet: this run had not reached it when "
+                      "the page was last written (each section is written as it finishes).",
+                      ""]
+    lines += [
         "The comparison with FastMCP, LangChain and detect-secrets below is written by "
         "`pip install -e '.[test,bench]' && python -m benchmarks.peers` (about 5 minutes), "
         "which replaces only its own section of this page.",
@@ -458,39 +501,45 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n, repeats = (2_000, 2) if args.quick else (20_000, 5)
     figs: dict[str, Any] = {}
+    command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
+    output = Path(args.output)
+
+    def publish() -> str:
+        """Write the page with what is measured so far (keeping every section another
+        command writes: shield, cache, secrets, peers…)."""
+        report = write_report(figs, command, args.quick)
+        old = output.read_text() if output.exists() else ""
+        for name in dict.fromkeys(re.findall(r"<!-- ([a-z_]+): begin -->", old)):
+            begin, end = markers(name)
+            if begin in old and end in old:
+                kept = old.split(begin, 1)[1].split(end, 1)[0]
+                report = splice(report, kept.strip("\n"), name)
+        output.write_text(report)
+        return report
+
     workspace = workspace_files(200)
     made = time.monotonic()
-    print("asyncio…", flush=True)
-    figs["asyncio"] = asyncio.run(asyncio_figures(n, repeats))
-    print("trio…", flush=True)
-    figs["trio"] = trio_figures(n, repeats)
-    print("simulated…", flush=True)
-    figs["simulated"] = simulated_figures(n * 2, repeats)
-    print("redaction…", flush=True)
-    figs["redaction"] = redaction_figures(1 if args.quick else 3)
-    print("unknown tool…", flush=True)
-    figs["unknown"] = unknown_tool_figures(repeats)
-    print("engine…", flush=True)
-    figs["engine"] = (engine_bench.asyncio_turns(repeats),
-                      engine_bench.simulated_turns(200 if args.quick else 2_000, repeats))
-    print("test kit…", flush=True)
-    figs["testing"] = (testing_bench.simulation(10_000, 1 if args.quick else 3),
-                       testing_bench.replay_speed(20 if args.quick else 100, repeats))
-    print("workspace…", flush=True)
-    time.sleep(max(0.0, 2.1 - (time.monotonic() - made)))  # its files are not brand new
-    figs["workspace"] = workspace_figures(workspace, 200, repeats)
-    shutil.rmtree(workspace, ignore_errors=True)
-    command = "python -m benchmarks.run" + (" --quick" if args.quick else "")
-    report = write_report(figs, command, args.quick)
-    output = Path(args.output)
-    old = output.read_text() if output.exists() else ""
-    # every section another command writes (shield, cache, secrets, peers…) is kept
-    for name in dict.fromkeys(re.findall(r"<!-- ([a-z_]+): begin -->", old)):
-        begin, end = markers(name)
-        if begin in old and end in old:
-            kept = old.split(begin, 1)[1].split(end, 1)[0]
-            report = splice(report, kept.strip("\n"), name)
-    output.write_text(report)
+    steps: list[tuple[str, str, Callable[[], Any]]] = [
+        ("asyncio", "asyncio", lambda: asyncio.run(asyncio_figures(n, repeats))),
+        ("trio", "trio", lambda: trio_figures(n, repeats)),
+        ("simulated", "simulated", lambda: simulated_figures(n * 2, repeats)),
+        ("workspace", "workspace", lambda: workspace_figures(workspace, 200, repeats, made)),
+        ("redaction", "redaction", lambda: redaction_figures(1 if args.quick else 3)),
+        ("unknown tool", "unknown", lambda: unknown_tool_figures(repeats)),
+        ("engine", "engine", lambda: (
+            engine_bench.asyncio_turns(repeats),
+            engine_bench.simulated_turns(200 if args.quick else 2_000, repeats))),
+        ("test kit", "testing", lambda: (
+            testing_bench.simulation(10_000, 1 if args.quick else 3),
+            testing_bench.replay_speed(20 if args.quick else 100, repeats))),
+    ]
+    try:
+        for label, key, measure in steps:
+            print(f"{label}…", flush=True)
+            figs[key] = measure()
+            report = publish()
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
     print(report)
     return 0
 

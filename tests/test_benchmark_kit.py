@@ -36,3 +36,13 @@ def test_a_hanging_measurement_is_reported_as_not_measured(monkeypatch):
 def test_figures_not_measured_print_as_such():
     assert peers.us(math.nan) == "not measured" and peers.us(2e-6) == "2.0 µs"
     assert peers.times(math.nan, 1.0) == "-" and peers.times(3.0, 1.5, 2) == "2.00x"
+
+
+def test_the_run_page_reads_with_any_section_still_to_come():
+    """benchmarks.run writes its page as each section finishes: a page written before the
+    rest (or by a run that stopped) says which sections are not measured yet."""
+    run = pytest.importorskip("benchmarks.run")
+    page = run.write_report({}, "python -m benchmarks.run", quick=True)
+    for title, _, _ in run.SECTIONS:
+        assert f"## {title}\n\nNot measured yet" in page
+    assert page.startswith("# Benchmarks")

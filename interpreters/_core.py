@@ -15,6 +15,7 @@ from returns.result import Failure, Result, Success
 from interpreters import files
 from interpreters.stores import MemoryStore, Store
 from toolpipe._checks import safe_repr, safe_text
+from toolpipe._made import maker
 from toolpipe.context import CancelSignal
 from toolpipe.effects import (
     AskApproval,
@@ -68,12 +69,13 @@ def success(value: Any) -> Success[Any]:
     return made
 
 
+_outcome = maker(CallOutcome)
+
+
 def succeeded(value: Any, duration: float) -> CallOutcome:
-    """``CallOutcome(Success(value), duration)``, made the same quick way."""
-    made = _new(CallOutcome)
-    _set(made, "value", success(value))
-    _set(made, "duration", duration)
-    return made
+    """``CallOutcome(Success(value), duration)``, made the same quick way (the outcome by
+    ``toolpipe._made.maker``; ``Success`` is not an attrs class, so it has its own)."""
+    return _outcome(success(value), duration)
 
 
 def failure_of(exc: BaseException) -> Result[Any, CallFailure]:

@@ -7,7 +7,12 @@ always ends and never takes more memory than its cap:
 - its output is read as it comes, each stream kept up to ``MAX_OUTPUT`` bytes, the rest
   counted and reported (``[… N bytes of output dropped]``);
 - on a timeout or a cancellation the whole group gets SIGTERM, then SIGKILL after
-  ``GRACE`` seconds, and is reaped: no process of a timed-out command is left behind.
+  ``GRACE`` seconds, and the call answers only once the command has *ended*: it has
+  exited and been reaped, and its pipes are at their end (every process holding them is
+  gone: a sandbox's PID namespace, which dies a moment after its bubblewrap, or a
+  descendant in a session of its own, which the reaper stops on SIGTERM). Each wait is
+  bounded by ``GRACE``; a tree still not gone after SIGKILL (a descendant that escaped
+  both and closed its pipes) is left to be reaped later rather than hang the call.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 from returns.result import Failure, Result, Success
@@ -113,24 +119,34 @@ def run_blocking(effect: RunProcess) -> Result[ProcessResult, str]:
     try:
         proc.wait(effect.timeout)
     except subprocess.TimeoutExpired:
-        stop_blocking(proc)
+        stop_blocking(proc, readers)
         return timed_out(effect)
     except BaseException:
-        stop_blocking(proc)
+        stop_blocking(proc, readers)
         raise
     for reader in readers:  # the streams end when the last holder of the pipes exits
         reader.join(effect.timeout)
     return finished(proc.returncode, out, err)
 
 
-def stop_blocking(proc: subprocess.Popen[bytes]) -> None:
+def stop_blocking(proc: subprocess.Popen[bytes], readers: list[threading.Thread]) -> None:
+    """SIGTERM, SIGKILL after ``GRACE``, each followed by a wait (bounded by ``GRACE``)
+    for the command to end: exited, and its pipes at their end (the readers done)."""
+
+    def ended() -> bool:
+        end = time.monotonic() + GRACE
+        try:
+            proc.wait(GRACE)
+        except subprocess.TimeoutExpired:
+            return False
+        for reader in readers:
+            reader.join(max(0.0, end - time.monotonic()))
+        return not any(reader.is_alive() for reader in readers)
+
     signal_group(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(GRACE)
-    except subprocess.TimeoutExpired:
-        pass
-    signal_group(proc.pid, signal.SIGKILL)
-    proc.wait()
+    if not ended():
+        signal_group(proc.pid, signal.SIGKILL)
+        ended()
 
 
 def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:

@@ -161,9 +161,12 @@ class AsyncioInterpreter(AsyncInterpreter):
         except TimeoutError:
             await _stop_group(loop, proc)
             return processes.timed_out(effect)
-        except BaseException:  # cancelled: stop the group at once, reap it in the background
-            processes.signal_group(proc.pid, signal.SIGKILL)
-            _reap_later(loop, proc, 0.005)
+        except BaseException:  # cancelled: the same stop, the cancellation raised after it
+            try:
+                await _stop_group(loop, proc)
+            except BaseException:  # cancelled again while stopping: kill, reap it later
+                processes.signal_group(proc.pid, signal.SIGKILL)
+                _reap_later(loop, proc, 0.005)
             raise
         finally:
             for stream in (proc.stdout, proc.stderr):
@@ -320,21 +323,6 @@ async def _contained(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
         return False, error
 
 
-async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
-    """Until ``fd`` is readable (or at its end)."""
-    ready: asyncio.Future[None] = loop.create_future()
-
-    def wake() -> None:
-        if not ready.done():
-            ready.set_result(None)
-
-    loop.add_reader(fd, wake)
-    try:
-        await ready
-    finally:
-        loop.remove_reader(fd)
-
-
 async def _drain(loop: asyncio.AbstractEventLoop, stream: Any, into: processes.Capped
                  ) -> None:
     """Read a pipe to its end (every holder of its write end gone)."""
@@ -371,14 +359,69 @@ async def _exited(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]
 
 
 async def _stop_group(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, SIGKILL after ``GRACE``, each followed by a wait (bounded by ``GRACE``)
+    for the command to end: exited, and its pipes at their end (``_processes``)."""
     processes.signal_group(proc.pid, signal.SIGTERM)
-    try:
-        async with asyncio.timeout(processes.GRACE):
-            await _exited(loop, proc)
-    except TimeoutError:
-        pass
+    if await _ended(loop, proc):
+        return
     processes.signal_group(proc.pid, signal.SIGKILL)
-    await _exited(loop, proc)
+    if not await _ended(loop, proc):
+        _reap_later(loop, proc, 0.005)
+
+
+async def _ended(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> bool:
+    """Wait, at most ``GRACE`` seconds, until ``proc`` has exited (reaped) and its pipes
+    are at their end, what comes through them dropped; whether it has."""
+    pipes = [stream.fileno() for stream in (proc.stdout, proc.stderr)
+             if stream is not None and not stream.closed]
+    try:
+        exit_fd: int | None = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # no pidfd (an old kernel), or gone already: poll
+        exit_fd = None
+    end = loop.time() + processes.GRACE
+    try:
+        while True:
+            for fd in list(pipes):
+                try:
+                    os.set_blocking(fd, False)
+                    while os.read(fd, processes.CHUNK):
+                        pass
+                    pipes.remove(fd)  # at its end
+                except BlockingIOError:
+                    pass
+            if not pipes and proc.poll() is not None:
+                return True
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            if exit_fd is not None:
+                await _readable(loop, *pipes, exit_fd, limit=left)
+            else:
+                await _readable(loop, *pipes, limit=min(left, 0.01))
+    finally:
+        if exit_fd is not None:
+            os.close(exit_fd)
+
+
+async def _readable(loop: asyncio.AbstractEventLoop, *fds: int, limit: float | None = None
+                    ) -> None:
+    """Until one of ``fds`` is readable (or at its end), or ``limit`` seconds pass."""
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    timer = loop.call_later(limit, wake) if limit is not None else None
+    for fd in fds:
+        loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        if timer is not None:
+            timer.cancel()
+        for fd in fds:
+            loop.remove_reader(fd)
 
 
 def _reap_later(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes],

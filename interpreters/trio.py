@@ -131,6 +131,17 @@ class TrioInterpreter(AsyncInterpreter):
             while chunk := await stream.receive_some(processes.CHUNK):
                 into.add(chunk)
 
+        async def ended(proc: Any) -> bool:
+            """At most ``GRACE`` seconds until it has exited and its pipes are at their end
+            (``_processes``), what comes through them dropped; whether it has."""
+            with trio.move_on_after(processes.GRACE):
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(drain, proc.stdout, processes.Capped())
+                    nursery.start_soon(drain, proc.stderr, processes.Capped())
+                await proc.wait()
+                return True
+            return False
+
         done = False
         try:
             with trio.move_on_after(effect.timeout):
@@ -140,13 +151,12 @@ class TrioInterpreter(AsyncInterpreter):
                 await proc.wait()
                 done = True
         finally:
-            if not done:  # timed out or cancelled: stop the whole group, then reap it
+            if not done:  # timed out or cancelled: stop the whole group, wait for its end
                 with trio.CancelScope(shield=True):
                     processes.signal_group(proc.pid, signal.SIGTERM)
-                    with trio.move_on_after(processes.GRACE):
-                        await proc.wait()
-                    processes.signal_group(proc.pid, signal.SIGKILL)
-                    await proc.wait()
+                    if not await ended(proc):
+                        processes.signal_group(proc.pid, signal.SIGKILL)
+                        await ended(proc)
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     with trio.CancelScope(shield=True):

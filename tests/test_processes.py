@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import time
 
 import pytest
@@ -163,3 +164,91 @@ def test_a_call_cancelled_at_any_moment_of_its_start_ends_and_leaves_nothing(tmp
     while survivors() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert survivors() == []
+
+
+# A command that ignores SIGTERM and leaves a descendant in a session of its own, both
+# writing to a file as fast as they can: once its call has answered (timed out or
+# cancelled), the file must not grow. Killing the group and answering at once let the
+# rest of the tree run on for a moment (a sandbox's PID namespace dies after its
+# bubblewrap; a descendant outside the group dies when the reaper gets to it): the demo
+# session's workspace was deleted under a command still writing into it (a CI failure).
+STUBBORN = ("trap '' TERM; (setsid bash -c 'trap \"\" TERM; "
+            "while :; do echo x >> log; done' &); while :; do echo y >> log; done")
+
+
+def stubborn(folder: pathlib.Path, sandboxed: bool, timeout: float) -> RunProcess:
+    argv: tuple[str, ...] = ("bash", "-c", STUBBORN)
+    if not sandboxed:
+        return RunProcess(argv, str(folder), timeout)
+    from toolpipe import sandbox
+
+    if shutil.which("bwrap") is None and not os.environ.get("CI"):
+        pytest.skip("bwrap is not installed")
+    return RunProcess(sandbox.bwrap_argv(str(folder), argv, seccomp=False), str(folder),
+                      timeout)  # as the workspace's Bash runs it: under the subreaper
+
+
+def still(log: pathlib.Path) -> bool:
+    """Nothing writes to ``log`` any more (it exists: the command did run)."""
+    assert log.exists(), "the command did not start"
+    size = log.stat().st_size
+    time.sleep(0.2)
+    return log.stat().st_size == size
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["reaper", "bwrap"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_nothing_of_a_timed_out_command_runs_once_it_has_answered(kind, sandboxed, tmp_path):
+    effect = stubborn(tmp_path, sandboxed, 0.3)
+
+    def program():
+        return (yield effect)
+
+    assert run_program(kind, program) == Failure("command timed out after 0.3s")
+    assert still(tmp_path / "log")
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["reaper", "bwrap"])
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
+def test_nothing_of_a_cancelled_command_runs_once_it_has_answered(kind, sandboxed, tmp_path):
+    """Cancelled from outside once the command is writing (not at a fixed time: the first
+    sandboxed start scans the system folders, which takes a while on a slow machine)."""
+    import asyncio
+
+    import trio
+
+    from interpreters.asyncio import AsyncioInterpreter
+    from interpreters.trio import TrioInterpreter
+
+    effect = stubborn(tmp_path, sandboxed, 60.0)
+    log = tmp_path / "log"
+
+    def program():
+        return (yield effect)
+
+    async def on_asyncio() -> None:
+        task = asyncio.ensure_future(AsyncioInterpreter().run(program()))
+        for _ in range(1000):
+            if log.exists() or task.done():
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    async def on_trio() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(TrioInterpreter().run, program())
+                for _ in range(1000):
+                    if log.exists():
+                        break
+                    await trio.sleep(0.01)
+                scope.cancel()
+        assert scope.cancelled_caught
+
+    if kind == "asyncio":
+        asyncio.run(on_asyncio())
+    else:
+        trio.run(on_trio)
+    assert still(log)

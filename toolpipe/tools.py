@@ -260,8 +260,10 @@ class Workspace:
                                           seccomp=bpf is not None),
                 self.root, seconds,
                 env=sandbox_module.environment(self.sandbox_root, self.env),
-                fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else (),
-                contain=False)  # its PID namespace ends every process of it
+                fds=((sandbox_module.SECCOMP_FD, bpf),) if bpf is not None else ())
+            # (under the subreaper too: bubblewrap's --die-with-parent does not always
+            # end its namespace when bubblewrap is stopped; the subreaper adopts it and
+            # ends it, so that the call answers only when nothing of it runs)
         answer = yield effect
         if sandboxed and isinstance(answer, Success) and answer.unwrap().returncode != 0 \
                 and sandbox_module.explain(answer.unwrap().stderr) is not None:

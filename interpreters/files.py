@@ -40,8 +40,19 @@ class Escape(Exception):
 
 
 def resolve(root: str, path: str) -> str:
-    """The real path of ``path`` inside ``root``; raises ``Escape`` when it leads outside."""
-    real_root = os.path.realpath(root)
+    """The real path of ``path`` inside ``root``; raises ``Escape`` when it leads outside.
+
+    The common case costs one system call instead of a Python walk: a relative path that
+    the kernel opens beneath the root without meeting a link, a mount or a way out
+    (``openat2`` with ``O_PATH`` and the flags every open uses) is the root's real path
+    joined with the path, normalised. Anything else (a link on the way, a missing part,
+    ``..`` past the root, no openat2) is resolved by ``os.path.realpath`` and checked, as
+    before."""
+    real_root = _real_root(root)
+    found = _opened_first(root, path, os.O_PATH)
+    if found is not None:
+        os.close(found)
+        return os.path.normpath(os.path.join(real_root, path))
     candidate = path if os.path.isabs(path) else os.path.join(real_root, path)
     real = os.path.realpath(candidate)
     if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
@@ -49,16 +60,48 @@ def resolve(root: str, path: str) -> str:
     return real
 
 
+def _opened_first(root: str, path: str, flags: int) -> int | None:
+    """``path`` (relative) opened beneath ``root`` in one ``openat2``, when the kernel finds
+    no link, mount or way out on it: the descriptor. None otherwise (refused, missing, no
+    openat2, an absolute path): the resolved path's walk then decides, and says why."""
+    if not _HAVE_OPENAT2[0] or os.path.isabs(path):
+        return None
+    try:
+        base = os.open(root, _ROOT_FLAGS)
+    except OSError:
+        return None
+    try:
+        return _openat2(base, path, flags)
+    except OSError:
+        return None
+    finally:
+        os.close(base)
+
+
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK
+
+
 def perform(effect: FileOp) -> Result[Any, str]:
-    """Carry out one ``FileOp``; every failure is a ``Failure(sentence)``, never a raise."""
+    """Carry out one ``FileOp``; every failure is a ``Failure(sentence)``, never a raise.
+    A read whose path the kernel opens beneath the root at once needs no resolving."""
+    if effect.op == "read":
+        fd = _opened_first(effect.root, effect.path, _READ_FLAGS)
+        if fd is not None:
+            return _answer(effect, _read_from, fd)
     try:
         real = resolve(effect.root, effect.path)
     except Escape:
         return Failure(f"Path '{effect.path}' is outside the workspace")
     except (OSError, ValueError) as exc:
         return Failure(f"Cannot resolve '{effect.path}': {exc}")
+    return _answer(effect, _OPS[effect.op], real)
+
+
+def _answer(effect: FileOp, op: Callable[[FileOp, Any], Result[Any, str]], arg: Any
+            ) -> Result[Any, str]:
+    """``op(effect, arg)``, what it raises said as a sentence naming the path."""
     try:
-        return _OPS[effect.op](effect, real)
+        return op(effect, arg)
     except Swapped as swapped:
         if swapped.errno == errno.EXDEV:
             return Failure(f"'{effect.path}' reaches across a mount point or onto another "
@@ -98,11 +141,23 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _HAVE_OPENAT2 = [hasattr(_libc, "syscall")]
 
 
+_HOWS: dict[int, Any] = {}  # flags -> a pointer to its open_how (made once per flags)
+_syscall = _libc.syscall
+_syscall.restype = ctypes.c_long
+_HOW_SIZE = ctypes.c_size_t(ctypes.sizeof(_OpenHow))
+
+
+def _how(flags: int) -> Any:
+    how = _HOWS.get(flags)
+    if how is None:
+        how = _HOWS[flags] = ctypes.pointer(_OpenHow(flags | os.O_CLOEXEC, 0, _RESOLVE))
+    return how
+
+
 def _openat2(dirfd: int, path: str, flags: int) -> int:
-    how = _OpenHow(flags | os.O_CLOEXEC, 0, _RESOLVE)
+    how = _how(flags)
     while True:
-        fd = _libc.syscall(_OPENAT2, ctypes.c_int(dirfd), os.fsencode(path),
-                           ctypes.byref(how), ctypes.c_size_t(ctypes.sizeof(how)))
+        fd = _syscall(_OPENAT2, ctypes.c_int(dirfd), os.fsencode(path), how, _HOW_SIZE)
         if fd >= 0:
             return int(fd)
         err = ctypes.get_errno()
@@ -164,12 +219,41 @@ def open_at(dirfd: int, name: str, flags: int) -> int:
         raise
 
 
+_ROOT_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+_REAL_ROOTS: dict[str, tuple[str, int, int]] = {}
+
+
+def _real_root(root: str) -> str:
+    """``os.path.realpath(root)``, remembered while ``root`` still names the same folder
+    (its device and inode, two stats instead of a walk of every component). What is
+    opened never depends on it: every open starts from a descriptor of ``root`` itself."""
+    known = _REAL_ROOTS.get(root)
+    if known is not None:
+        real, dev, ino = known
+        try:
+            now, then = os.stat(root), os.stat(real)
+        except OSError:
+            pass
+        else:
+            if (now.st_dev, now.st_ino) == (dev, ino) == (then.st_dev, then.st_ino):
+                return real
+    real = os.path.realpath(root)
+    try:
+        info = os.stat(real)
+    except OSError:
+        return real
+    if len(_REAL_ROOTS) >= 64:
+        _REAL_ROOTS.clear()
+    _REAL_ROOTS[root] = (real, info.st_dev, info.st_ino)
+    return real
+
+
 def _root_fd(effect: FileOp) -> int:
-    return os.open(os.path.realpath(effect.root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    return os.open(effect.root, _ROOT_FLAGS)
 
 
 def _relative(effect: FileOp, real: str) -> list[str]:
-    rel = os.path.relpath(real, os.path.realpath(effect.root))
+    rel = os.path.relpath(real, _real_root(effect.root))
     return [] if rel == "." else rel.split(os.sep)
 
 
@@ -218,11 +302,15 @@ def _read(effect: FileOp, real: str) -> Result[Any, str]:
     """Opened beneath the root without following links or crossing mounts, without
     blocking, and only when it is a regular file (a FIFO or a device would hang or never
     end) with one name (another hard link may be a name outside the workspace)."""
-    fd = _opened(effect, real, os.O_RDONLY | os.O_NONBLOCK)
+    return _read_from(effect, _opened(effect, real, _READ_FLAGS))
+
+
+def _read_from(effect: FileOp, fd: int) -> Result[Any, str]:
+    """``_read`` once the file is open (the descriptor is closed here)."""
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(real)
+            raise IsADirectoryError(effect.path)
         if not stat.S_ISREG(info.st_mode):
             return Failure(f"'{effect.path}' is not a regular file")
         if info.st_nlink > 1 and not effect.hard_links:
@@ -234,7 +322,12 @@ def _read(effect: FileOp, real: str) -> Result[Any, str]:
             return Failure(f"'{effect.path}' is too large to read ({info.st_size:,} bytes)")
         if info.st_size > QUICK_READ_BYTES and _quick():
             raise _NotQuick(effect.path)  # opened and checked; read on a worker
-        return Success(handle.read(MAX_READ_BYTES + 1).decode("utf-8", errors="replace"))
+        # sized to the file (a buffer of the largest size allowed costs more than a small
+        # file's read); a file that grew since is read on, up to the same limit
+        data = handle.read(info.st_size + 1)
+        if len(data) > info.st_size:
+            data += handle.read(MAX_READ_BYTES + 1 - len(data))
+        return Success(data.decode("utf-8", errors="replace"))
 
 
 def _write(effect: FileOp, real: str) -> Result[Any, str]:

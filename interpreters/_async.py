@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from returns.result import Failure, Result, Success
 
+from interpreters import _processes as processes
 from interpreters import files
 from interpreters._core import (
     CALLS,
@@ -147,6 +148,19 @@ class AsyncInterpreter(BaseInterpreter):
 
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         raise NotImplementedError
+
+    async def _prepared(self, effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
+        """``processes.prepare(effect)``, the sandbox's masks found on a worker: finding
+        them runs ``find`` over the system folders (milliseconds each call, a large part
+        of a second the first time), which must not stall the loop and every other call
+        on it. A full pool or a failure there: found here, as before."""
+        masks: tuple[str, ...] | None = None
+        if processes.ROOT_MASKS in effect.argv:
+            try:
+                masks = await self._in_thread(processes.root_masks)
+            except (Carried, PoolExhausted):
+                masks = None
+        return processes.prepare(effect, masks)
 
     async def _run_workers(self, workers: list[Callable[[], Coroutine[Any, Any, None]]]) -> None:
         """Run the coroutines concurrently; return when all are done. Cancelling the caller

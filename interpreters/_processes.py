@@ -29,7 +29,7 @@ from typing import Any
 from returns.result import Failure, Result, Success
 
 from toolpipe.effects import ProcessResult, RunProcess
-from toolpipe.sandbox import ROOT_MASKS
+from toolpipe.sandbox import ROOT_MASKS as ROOT_MASKS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAPER = os.path.join(HERE, "_reaper.py")
@@ -149,10 +149,12 @@ def stop_blocking(proc: subprocess.Popen[bytes], readers: list[threading.Thread]
         ended()
 
 
-def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
+def prepare(effect: RunProcess, masks: tuple[str, ...] | None = None
+            ) -> tuple[list[str], dict[str, Any], list[int]]:
     """The argv and Popen options of ``effect``: its environment (None: the host's), and
     each of its ``fds`` written into a pipe whose read end is passed to the process (its
-    number replacing the argv token). Close the returned descriptors once it started."""
+    number replacing the argv token). Close the returned descriptors once it started.
+    ``masks``: ``root_masks()`` found already (the async drivers find them on a worker)."""
     options = dict(POPEN)
     if effect.env is not None:
         options["env"] = {name: value if value is not None else os.environ[name]
@@ -162,7 +164,7 @@ def prepare(effect: RunProcess) -> tuple[list[str], dict[str, Any], list[int]]:
     argv = list(effect.argv)
     if ROOT_MASKS in argv:
         at = argv.index(ROOT_MASKS)
-        argv[at:at + 1] = list(root_masks())
+        argv[at:at + 1] = list(root_masks() if masks is None else masks)
     path = (options.get("env") or os.environ).get("PATH")
     if effect.contain and shutil.which(argv[0], path=path) is not None:
         # (a command that cannot be found fails to start as before: could_not_run)

@@ -144,7 +144,7 @@ class AsyncioInterpreter(AsyncInterpreter):
         for its pipes to close, which a child of it (bubblewrap's PID 1, a background job)
         held open: the wait never ended. Here there is no await between the start and the
         code that stops the whole group, and the exit is watched through a pidfd."""
-        argv, options, opened = processes.prepare(effect)
+        argv, options, opened = await self._prepared(effect)
         try:
             proc = subprocess.Popen(argv, cwd=effect.cwd, **options)
         except OSError as exc:

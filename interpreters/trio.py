@@ -118,7 +118,7 @@ class TrioInterpreter(AsyncInterpreter):
     async def _process(self, effect: RunProcess) -> Result[ProcessResult, str]:
         """In its own process group, output read as it comes (capped), the group stopped
         on a timeout or a cancellation (see ``interpreters._processes``)."""
-        argv, options, opened = processes.prepare(effect)
+        argv, options, opened = await self._prepared(effect)
         try:
             proc = await trio.lowlevel.open_process(argv, cwd=effect.cwd, **options)
         except OSError as exc:

@@ -252,3 +252,28 @@ def test_nothing_of_a_cancelled_command_runs_once_it_has_answered(kind, sandboxe
     else:
         trio.run(on_trio)
     assert still(log)
+
+
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
+def test_the_sandbox_masks_are_found_off_the_event_loop(kind, tmp_path, monkeypatch):
+    """Finding what a root caller's sandbox masks runs ``find`` over the system folders
+    (milliseconds each call; a large part of a second the first time): on the loop it
+    stalled every other call. It runs on a worker; the command gets what it found."""
+    import threading
+
+    from toolpipe.sandbox import ROOT_MASKS
+
+    seen: list[int] = []
+
+    def masks() -> tuple[str, ...]:
+        seen.append(threading.get_ident())
+        return ("x",)
+
+    monkeypatch.setattr(processes, "root_masks", masks)
+
+    def program():
+        return (yield RunProcess(("bash", "-c", 'echo "$0"', ROOT_MASKS), str(tmp_path), 10))
+
+    answer = run_program(kind, program)
+    assert answer == Success(processes.ProcessResult(0, "x\n", ""))
+    assert seen and seen[0] != threading.get_ident()  # the loop runs on this thread

@@ -60,6 +60,7 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
     header = buf[line_start(buf, lo):lo].strip().strip(b"|").split(b"|")
     out: Spans = []
     judged: dict[bytes, bool] = {}
+    verdicts: dict[bytes, bool] = {}  # a cell's text: a secret? (judged once per table)
     for column, cell in enumerate(header):
         if not _CREDENTIAL_HEADER.fullmatch(cell):
             continue
@@ -67,10 +68,22 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
                          % column)
         for cell_found in row.finditer(buf, hi + 1, table_end):
             value = cell_found.group(1)  # a note in brackets, `(unset)`, is a word too
-            if value and b"[REDACTED:" not in value and credential_like(value) and _stands(
-                    value.strip(b"()[]<>*_"), judged):
+            secret = verdicts.get(value)
+            if secret is None:
+                secret = bool(value) and b"[REDACTED:" not in value
+                if secret and len(verdicts) < CELL_BUDGET:
+                    secret = credential_like(value) and _stands(value.strip(b"()[]<>*_"),
+                                                                judged)
+                    verdicts[value] = secret
+                # past the budget, a cell of a credential column is a secret unjudged: a
+                # table of distinct values, one per row, cannot make the reading slow (a
+                # second pass sees labels there, and judges only what the first judged)
+            if secret:
                 out.append(cell_found.span(1))
     return out, table_end
+
+
+CELL_BUDGET = 1024  # distinct values judged per table, as TRIGGER_BUDGET per text
 
 
 def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int

@@ -214,6 +214,49 @@ def test_ordinary_text_never_reaches_the_budget():
     assert "[REDACTED:dense]" not in S.redact(logs)
 
 
+def test_thick_triggers_are_read_as_clusters_after_a_window(monkeypatch):
+    """``WINDOW`` triggers within ``WINDOW * SPACING`` bytes with no label between: the
+    rest of the text is read as clusters in one C scan each, so a 1 MB text of
+    ``password=`` costs 512 judgements, not the budget's 8,192 (235 ms before)."""
+    import importlib
+
+    scan = importlib.import_module("toolpipe.secrets._scan")
+    values = importlib.import_module("toolpipe.secrets._values")
+    judged: list[int] = []
+    real = values.CHECKS["key_value"]
+
+    def counted(*args):
+        judged.append(1)
+        return real(*args)
+
+    monkeypatch.setitem(values.CHECKS, "key_value", counted)
+    text = ("password=" * 120_000)[:1_000_000]
+    out = S.redact(text)
+    assert "[REDACTED:dense]" in out and "password=password" not in out[-1000:]
+    assert scan.WINDOW <= len(judged) <= scan.WINDOW + 8
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["password=", "token: x ", "| password |\n|---|\n",
+                                 "ghp_" + "a1B2c3D4e5" * 4 + " ", "[REDACTED:token] ",
+                                 "plain words here ", "\n"]), min_size=1, max_size=8),
+       st.integers(600, 1500))
+def test_the_window_keeps_redaction_idempotent(units, repeats):
+    """Redact∘Redact = Redact around the window: texts of thick triggers, secrets, plain
+    words and labels, long enough to fill it."""
+    text = "".join(units) * repeats
+    once = S.redact(text)
+    assert S.redact(once) == once
+
+
+def test_triggers_a_line_apart_never_fill_the_window():
+    """A secret on every short line of a log (triggers 31 bytes apart) is read one by one:
+    every secret is found by its rule, none as dense."""
+    lines = "".join(f"job {i:05d} password=Zq{i:05d}xKm9\n" for i in range(3_000))
+    out = S.redact(lines)
+    assert "[REDACTED:dense]" not in out and out.count("[REDACTED:password]") == 3_000
+
+
 # --- the layer: echoed inputs, pipeline-file options ----------------------------------------
 
 

@@ -66,20 +66,27 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
             continue
         row = re.compile(rb"(?m)^[ \t]*\|(?:[^|\n]*\|){%d}[ \t]*`?([^|`\n]*?)`?[ \t]*(?:\||$)"
                          % column)
-        for cell_found in row.finditer(buf, hi + 1, table_end):
-            value = cell_found.group(1)  # a note in brackets, `(unset)`, is a word too
+        # the column's values first, in one C pass; where none is a secret (a table of
+        # names and notes), no row needs its place
+        secrets = False
+        for value in dict.fromkeys(row.findall(buf, hi + 1, table_end)):
             secret = verdicts.get(value)
             if secret is None:
                 secret = bool(value) and b"[REDACTED:" not in value
                 if secret and len(verdicts) < CELL_BUDGET:
+                    # a note in brackets, `(unset)`, is a word too
                     secret = credential_like(value) and _stands(value.strip(b"()[]<>*_"),
                                                                 judged)
                     verdicts[value] = secret
                 # past the budget, a cell of a credential column is a secret unjudged: a
                 # table of distinct values, one per row, cannot make the reading slow (a
                 # second pass sees labels there, and judges only what the first judged)
-            if secret:
-                out.append(cell_found.span(1))
+                elif secret:
+                    verdicts[value] = secret
+            secrets = secrets or secret
+        if secrets:
+            out += [cell_found.span(1) for cell_found in row.finditer(buf, hi + 1, table_end)
+                    if verdicts.get(cell_found.group(1))]
     return out, table_end
 
 

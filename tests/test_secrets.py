@@ -348,3 +348,12 @@ def test_public_zones_never_cover_a_private_member():
            f'"e":"AQAB","d":"{secret}"}}')
     out = S.redact(jwk)
     assert secret not in out and '"n":"0vx7agoebGcQ' in out
+
+
+@given(st.binary(min_size=1, max_size=1026))
+def test_the_looked_up_entropy_is_shannons(token):
+    import importlib
+    import math
+
+    entropy = importlib.import_module("toolpipe.secrets._entropy")
+    assert math.isclose(entropy._bits(token), entropy.shannon_entropy(token), abs_tol=1e-9)

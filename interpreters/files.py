@@ -48,11 +48,16 @@ def resolve(root: str, path: str) -> str:
     joined with the path, normalised. Anything else (a link on the way, a missing part,
     ``..`` past the root, no openat2) is resolved by ``os.path.realpath`` and checked, as
     before."""
-    real_root = _real_root(root)
     found = _opened_first(root, path, os.O_PATH)
     if found is not None:
         os.close(found)
-        return os.path.normpath(os.path.join(real_root, path))
+        return os.path.normpath(os.path.join(_real_root(root), path))
+    return _walked(root, path)
+
+
+def _walked(root: str, path: str) -> str:
+    """``resolve`` by ``os.path.realpath``, checked to be inside ``root``."""
+    real_root = _real_root(root)
     candidate = path if os.path.isabs(path) else os.path.join(real_root, path)
     real = os.path.realpath(candidate)
     if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
@@ -84,12 +89,13 @@ _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK
 def perform(effect: FileOp) -> Result[Any, str]:
     """Carry out one ``FileOp``; every failure is a ``Failure(sentence)``, never a raise.
     A read whose path the kernel opens beneath the root at once needs no resolving."""
-    if effect.op == "read":
+    read = effect.op == "read"
+    if read:
         fd = _opened_first(effect.root, effect.path, _READ_FLAGS)
         if fd is not None:
             return _answer(effect, _read_from, fd)
-    try:
-        real = resolve(effect.root, effect.path)
+    try:  # (a read the kernel refused at once goes straight to the walk)
+        real = (_walked if read else resolve)(effect.root, effect.path)
     except Escape:
         return Failure(f"Path '{effect.path}' is outside the workspace")
     except (OSError, ValueError) as exc:

@@ -121,7 +121,7 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     match = triggers.regex.Match
     pos, size = 0, len(buf)
     left = TRIGGER_BUDGET
-    recent = [0] * WINDOW  # where the last WINDOW judged triggers were (a ring)
+    recent: list[int] = []  # where the last WINDOW judged triggers were (then a ring)
     judged = 0
     while pos < size:
         lo = match(UNANCHORED, buf, pos, size)[0][0]
@@ -132,9 +132,13 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
         if start and buf[start - 1] in _LABEL_CHARS and _in_label(buf, start):
             continue  # "token" in [REDACTED:…_token]: redacting twice changes nothing
         left -= 1
-        slot = judged % WINDOW
-        oldest = recent[slot]
-        recent[slot] = lo
+        if judged < WINDOW:  # (grown as triggers come: most texts have few or none)
+            recent.append(lo)
+            oldest = 0
+        else:
+            slot = judged % WINDOW
+            oldest = recent[slot]
+            recent[slot] = lo
         judged += 1
         if left < 0 or (judged > WINDOW and lo - oldest < WINDOW * SPACING
                         and buf.find(b"[REDACTED:", oldest, lo) < 0):

@@ -342,20 +342,8 @@ async def _drain(loop: asyncio.AbstractEventLoop, stream: Any, into: processes.C
 
 
 async def _exited(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> None:
-    """Until the process has exited (and is reaped): a pidfd becomes readable then."""
-    if proc.poll() is not None:
-        return
-    try:
-        fd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # no pidfd (an old kernel): poll
-        while proc.poll() is None:
-            await asyncio.sleep(0.01)
-        return
-    try:
-        while proc.poll() is None:
-            await _readable(loop, fd)
-    finally:
-        os.close(fd)
+    """Until the process has exited (and is reaped)."""
+    await _ended(loop, proc, None, pipes=False)
 
 
 async def _stop_group(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> None:
@@ -369,35 +357,43 @@ async def _stop_group(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[by
         _reap_later(loop, proc, 0.005)
 
 
-async def _ended(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes]) -> bool:
-    """Wait, at most ``GRACE`` seconds, until ``proc`` has exited (reaped) and its pipes
-    are at their end, what comes through them dropped; whether it has."""
-    pipes = [stream.fileno() for stream in (proc.stdout, proc.stderr)
-             if stream is not None and not stream.closed]
-    try:
-        exit_fd: int | None = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # no pidfd (an old kernel), or gone already: poll
-        exit_fd = None
-    end = loop.time() + processes.GRACE
+async def _ended(loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes],
+                 limit: float | None = processes.GRACE, *, pipes: bool = True) -> bool:
+    """Wait until ``proc`` has exited (reaped: a pidfd becomes readable then) and, with
+    ``pipes``, its pipes are at their end, what comes through them dropped; at most
+    ``limit`` seconds (None: as long as it takes). Whether it has."""
+    left_open = [stream.fileno() for stream in (proc.stdout, proc.stderr)
+                 if pipes and stream is not None and not stream.closed]
+    exit_fd: int | None = None
+    if proc.poll() is None:
+        try:
+            exit_fd = os.pidfd_open(proc.pid)
+        except (AttributeError, OSError):  # no pidfd (an old kernel), or gone already: poll
+            exit_fd = None
+    end = loop.time() + limit if limit is not None else None
     try:
         while True:
-            for fd in list(pipes):
+            for fd in list(left_open):
                 try:
                     os.set_blocking(fd, False)
                     while os.read(fd, processes.CHUNK):
                         pass
-                    pipes.remove(fd)  # at its end
+                    left_open.remove(fd)  # at its end
                 except BlockingIOError:
                     pass
-            if not pipes and proc.poll() is not None:
+            exited = proc.poll() is not None
+            if exited and not left_open:
                 return True
-            left = end - loop.time()
-            if left <= 0:
+            left = end - loop.time() if end is not None else None
+            if left is not None and left <= 0:
                 return False
-            if exit_fd is not None:
-                await _readable(loop, *pipes, exit_fd, limit=left)
-            else:
-                await _readable(loop, *pipes, limit=min(left, 0.01))
+            watched = list(left_open)
+            if not exited:  # (once it has, its pidfd stays readable: not watched again)
+                if exit_fd is not None:
+                    watched.append(exit_fd)
+                else:
+                    left = 0.01 if left is None else min(left, 0.01)
+            await _readable(loop, *watched, limit=left)
     finally:
         if exit_fd is not None:
             os.close(exit_fd)

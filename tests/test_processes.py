@@ -277,3 +277,25 @@ def test_the_sandbox_masks_are_found_off_the_event_loop(kind, tmp_path, monkeypa
     answer = run_program(kind, program)
     assert answer == Success(processes.ProcessResult(0, "x\n", ""))
     assert seen and seen[0] != threading.get_ident()  # the loop runs on this thread
+
+
+def test_waiting_for_a_command_s_end_does_not_spin_once_its_leader_exited():
+    """The leader has exited (its pidfd stays readable from then on) while a child still
+    holds the pipes for a while: the wait watches the pipes alone, it does not spin on
+    the pidfd (the first version of the bounded wait burnt a core for its whole length)."""
+    import asyncio
+    import subprocess
+
+    from interpreters.asyncio import _ended
+
+    async def main() -> tuple[bool, float]:
+        proc = subprocess.Popen(["bash", "-c", "sleep 0.3 & sleep 0.05"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL)
+        before = time.process_time()
+        ended = await _ended(asyncio.get_running_loop(), proc)  # within GRACE: 0.5 s
+        return ended, time.process_time() - before
+
+    ended, cpu = asyncio.run(main())
+    assert ended
+    assert cpu < 0.1  # a spin for the child's 0.3 s would take about all of it

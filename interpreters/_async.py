@@ -264,9 +264,12 @@ class AsyncInterpreter(BaseInterpreter):
                                 out = _INTERRUPTED
                             finally:
                                 close_quietly(body)
-                            value = (Success(out) if out is not _EXPIRED and out is not
-                                     _INTERRUPTED else Failure(Interrupted())
-                                     if out is _INTERRUPTED else Failure(Expired(eff.seconds)))
+                            if out is _EXPIRED:
+                                value = Failure(Expired(eff.seconds))
+                            elif out is _INTERRUPTED:
+                                value = Failure(Interrupted())
+                            else:
+                                value = Success(out)
                         else:
                             value = opened
                     elif kind is RunProcess:
@@ -322,7 +325,7 @@ class AsyncInterpreter(BaseInterpreter):
         """A scope's answer when it needs no wait (its signal fired already), else its body
         and what to await: the body's drive, under a watch when the scope tightens the
         deadline or brings a signal no scope around it watches. (No coroutine of its own:
-        ``_drive`` awaits it and ``_scope_answer`` reads the outcome.)"""
+        ``_drive`` awaits it and makes the answer from what the wait ended with.)"""
         signal = eff.cancel
         if signal is not None and signal.cancelled:
             return Failure(Interrupted())

@@ -301,7 +301,8 @@ class MemoizingMiddleware:
 
     def _read(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
         ns, tool, cwd = self.namespace, ctx.tool_name, ctx.tool_context.cwd
-        key = cache_key(tool, ctx.input, f"{cwd if self.root is None else self.root}\x1c{cwd}")
+        base = self._base(cwd)
+        key = cache_key(tool, ctx.input, f"{base}\x1c{cwd}")
         found, epoch = yield cache_lookup(ns, key)
         now: float | None = None
         if isinstance(found, Some):
@@ -311,18 +312,20 @@ class MemoizingMiddleware:
             expired = ctx.turn_number - entry.turn_inserted >= self.ttl or (
                 now is not None and entry.stored_at is not None
                 and now - entry.stored_at >= self.ttl_seconds)  # type: ignore[operator]
-            if not expired and (yield from still_valid(entry, self._base(cwd))):
+            if not expired and (yield from still_valid(entry, base)):
                 yield Emit(CacheHit(tool, ctx.call_id))
                 return _marked(entry.result, ctx.call_id)
             yield CacheDelete(ns, key)
             yield Emit(CacheMissed(tool, "expired" if expired else "changed"))
-        if self.root is None and type(self.path_extractor) is NoPathExtractor and \
-                tool not in self.tree_tools and not posixpath.isabs(cwd):
-            footprint: tuple[frozenset[str], tuple[tuple[str, str], ...]] | None = NO_KEYS
-        else:  # (above: nothing is stamped and there are no paths, so there are no keys)
+        # no workspace, no extractor, no tree and a relative cwd: nothing is stamped and
+        # there are no paths, so there are no keys (the footprint's program is skipped)
+        footprint: tuple[frozenset[str], tuple[tuple[str, str], ...]] | None = NO_KEYS
+        if self.root is not None or type(self.path_extractor) is not NoPathExtractor or \
+                tool in self.tree_tools or posixpath.isabs(cwd):
             footprint = yield from self._read_footprint(ctx)
-        stamps = None if footprint is None else () if not footprint[1] else (
-            yield from stamps_of(footprint[1], self._base(cwd)))
+        stamps: tuple[tuple[str, str, str], ...] | None = None
+        if footprint is not None:
+            stamps = (yield from stamps_of(footprint[1], base)) if footprint[1] else ()
         result = yield from next(ctx)
         if result.is_error:
             return result

@@ -140,9 +140,9 @@ def _glob_root(pattern: str) -> str:
 
 
 UNSTAMPED = "u:*"
-UNSTAMPED_ONLY = frozenset({UNSTAMPED})  # the keys of an answer nothing stamps
 """The footprint key of every entry that has no stamps to check: a call whose writes are
 unknown removes those; stamped entries stay and are checked when next asked for."""
+UNSTAMPED_ONLY = frozenset({UNSTAMPED})  # the keys of an answer nothing stamps
 
 
 def _marked(result: DispatchResult, call_id: str) -> DispatchResult:

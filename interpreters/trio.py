@@ -134,10 +134,14 @@ class TrioInterpreter(AsyncInterpreter):
         async def ended(proc: Any) -> bool:
             """At most ``GRACE`` seconds until it has exited and its pipes are at their end
             (``_processes``), what comes through them dropped; whether it has."""
+            async def drop(stream: Any) -> None:  # (the answer is a timeout: none is kept)
+                while await stream.receive_some(processes.CHUNK):
+                    pass
+
             with trio.move_on_after(processes.GRACE):
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(drain, proc.stdout, processes.Capped())
-                    nursery.start_soon(drain, proc.stderr, processes.Capped())
+                    nursery.start_soon(drop, proc.stdout)
+                    nursery.start_soon(drop, proc.stderr)
                 await proc.wait()
                 return True
             return False

@@ -102,6 +102,10 @@ def adversarial() -> dict[str, str]:
         "`.login(a, ` repeated": ".login(a, ",
         "`.atlasv1.` repeated": ".atlasv1.",
         "`rootpw x` lines": "rootpw x\n",
+        # spaced just past the thick-trigger window (16 bytes a trigger): judged one by
+        # one up to the budget
+        "`password=abcdefgh` lines (18 bytes)": "password=abcdefgh\n",
+        "table rows of a password column (22 bytes)": "| password | Zq1xK9 |\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

@@ -177,6 +177,7 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "digits`:AA` repeated", "`\\n` escapes repeated",
          "`\\\\n` (an escaped backslash) repeated", "table rows under a password header",
          "`.login(a, ` repeated", "`.atlasv1.` repeated", "`rootpw x` lines",
+         "`password=abcdefgh` lines (18 bytes)", "table rows of a password column (22 bytes)",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -58,14 +58,14 @@ _SCRUB = SecretPatternSet.default_common()
 
 
 _new = object.__new__
-_set = object.__setattr__
+_set_inner = getattr(Success, "_inner_value").__set__  # its slot's own setter (a C call)
 
 
 def success(value: Any) -> Success[Any]:
     """``Success(value)``, made without its two Python-level constructors (a third of a
     dispatch's fixed cost went to them); equal to it in every way (tests/test_driver_fast)."""
     made = _new(Success)
-    _set(made, "_inner_value", value)
+    _set_inner(made, value)
     return made
 
 

@@ -1,8 +1,9 @@
 """Values the hot path makes on every call, made without their Python-level constructors.
 
 attrs' generated ``__init__`` of a frozen class sets each field through a bound
-``object.__setattr__``; a maker here sets the same fields directly, which costs about half
-as much. Each maker is generated from its class's fields (every field, in the class's
+``object.__setattr__``; a maker here sets the same fields through each slot's own setter
+(its member descriptor's ``__set__``, a C call that skips the attribute lookup), which
+costs about half as much. Each maker is generated from its class's fields (every field, in the class's
 order, so none can be left out when a class gains one) and takes them all positionally:
 only for values whose checks are already done (a ``str`` known to be one).
 ``tests/test_driver_fast.py`` checks each against its class's constructor.
@@ -11,6 +12,7 @@ only for values whose checks are already done (a ``str`` known to be one).
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MemberDescriptorType
 from typing import Any, TypeVar
 
 import attrs
@@ -25,10 +27,16 @@ def maker(cls: type[T]) -> Callable[..., T]:
     """A function of ``cls``'s fields, in order, that makes an instance without running
     ``__init__`` (as attrs makes its own methods: generated once, from the fields)."""
     names = [field.name for field in attrs.fields(cls)]  # type: ignore[arg-type]
-    lines = [f"def make({', '.join(names)}):", "    made = _new(cls)"]
-    lines += [f"    _set(made, {name!r}, {name})" for name in names]
-    lines.append("    return made")
     space: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    made = _new(cls)"]
+    for index, name in enumerate(names):
+        slot = getattr(cls, name, None)
+        if isinstance(slot, MemberDescriptorType):  # a slot: its own setter
+            space[f"_set{index}"] = slot.__set__
+            lines.append(f"    _set{index}(made, {name})")
+        else:
+            lines.append(f"    _set(made, {name!r}, {name})")
+    lines.append("    return made")
     exec("\n".join(lines), space)  # our own text, made of attrs' field names
     made: Callable[..., T] = space["make"]
     made.__qualname__ = made.__name__ = f"make_{cls.__name__}"

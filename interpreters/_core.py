@@ -10,6 +10,7 @@ from types import GeneratorType
 from typing import Any
 
 from returns.maybe import Maybe
+from returns.primitives.container import BaseContainer
 from returns.result import Failure, Result, Success
 
 from interpreters import files
@@ -58,7 +59,7 @@ _SCRUB = SecretPatternSet.default_common()
 
 
 _new = object.__new__
-_set_inner = getattr(Success, "_inner_value").__set__  # its slot's own setter (a C call)
+_set_inner = vars(BaseContainer)["_inner_value"].__set__  # its slot's own setter (a C call)
 
 
 def success(value: Any) -> Success[Any]:
@@ -239,8 +240,13 @@ class BaseInterpreter:
         if type(self.store) is not MemoryStore:  # a user's store: its answers are checked
             self._store_ops = {kind: _checked_op(kind, op)
                                for kind, op in self._store_ops.items()}
-        get, epoch = self._store_ops[CacheGet], self._store_ops[CacheEpoch]
-        self._store_ops[CacheLookup] = lambda e: (get(e), epoch(e))  # its fields are theirs
+        store = self.store
+        if type(store) is MemoryStore:  # the default: one call each, no checks to pass
+            self._store_ops[CacheLookup] = store.lookup
+            self._store_ops[CachePut] = store.put_effect
+        else:
+            get, epoch = self._store_ops[CacheGet], self._store_ops[CacheEpoch]
+            self._store_ops[CacheLookup] = lambda e: (get(e), epoch(e))  # its fields are theirs
         self._immediate: dict[type[Any], Callable[[Any], Any]] = {
             Now: self._now_effect,
             IsCancelled: lambda e: e.signal.cancelled,

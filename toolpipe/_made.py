@@ -3,9 +3,9 @@
 attrs' generated ``__init__`` of a frozen class sets each field through a bound
 ``object.__setattr__``; a maker here sets the same fields through each slot's own setter
 (its member descriptor's ``__set__``, a C call that skips the attribute lookup), which
-costs about half as much. Each maker is generated from its class's fields (every field, in the class's
-order, so none can be left out when a class gains one) and takes them all positionally:
-only for values whose checks are already done (a ``str`` known to be one).
+costs about half as much. Each maker is generated from its class's fields (every field,
+in the class's order, so none can be left out when a class gains one) and takes them all
+positionally: only for values whose checks are already done (a ``str`` known to be one).
 ``tests/test_driver_fast.py`` checks each against its class's constructor.
 """
 

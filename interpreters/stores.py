@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from returns.maybe import Maybe, Nothing, Some
 
-from toolpipe.effects import CacheLimits
+from toolpipe.effects import CacheLimits, CacheLookup, CachePut
 
 
 class Store(Protocol):
@@ -78,46 +78,54 @@ class MemoryStore:
         space.entries.move_to_end(key)
         return Some(found[0])
 
+    def lookup(self, effect: CacheLookup) -> tuple[Maybe[Any], int]:
+        """``CacheLookup``'s answer, ``get`` and ``epoch`` in one call (the interpreters'
+        fast path for this store)."""
+        space = self._spaces.get(effect.namespace)
+        if space is None:
+            return Nothing, 0
+        found = space.entries.get(effect.key)
+        if found is None:
+            return Nothing, space.epoch
+        space.entries.move_to_end(effect.key)
+        return Some(found[0]), space.epoch
+
+    def put_effect(self, effect: CachePut) -> bool:
+        """``CachePut``'s answer (the interpreters' fast path for this store)."""
+        return self.put(effect.namespace, effect.key, effect.value, effect.paths,
+                        effect.if_epoch, limits=effect.limits)
+
     def put(
         self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None,
         *, limits: CacheLimits | None = None,
     ) -> bool:
-        space = self._ns(namespace)
+        space = self._spaces.get(namespace)
+        if space is None:
+            space = self._spaces[namespace] = _Namespace()
         if if_epoch is not None and space.epoch != if_epoch:
             return False
-        if key in space.entries:
-            self.delete(namespace, key)
-        size = limits.size if limits is not None else 0
-        age = limits.age if limits is not None else 0
-        space.entries[key] = (value, paths, size, age)
-        space.bytes += size
+        entries = space.entries
+        if key in entries:
+            _drop(space, key)
+        if limits is None:
+            entries[key] = (value, paths, 0, 0)
+        else:
+            size = limits.size
+            entries[key] = (value, paths, size, limits.age)
+            space.bytes += size
         if paths:
+            by_path = space.by_path
             for path in paths:
-                space.by_path.setdefault(path, set()).add(key)
+                keys = by_path.get(path)
+                if keys is None:
+                    by_path[path] = {key}
+                else:
+                    keys.add(key)
         else:
             space.pathless.add(key)
         if limits is not None:
-            self._bound(namespace, space, key, limits)
+            _bound(space, key, limits)
         return True
-
-    def _bound(self, namespace: str, space: _Namespace, key: str, limits: CacheLimits) -> None:
-        ages = space.ages
-        ages.append((limits.age, key))
-        if limits.min_age is not None:  # the oldest stored first: expired ones leave
-            while ages and ages[0][0] < limits.min_age:
-                age, old = ages.popleft()
-                found = space.entries.get(old)
-                if found is not None and found[3] == age:
-                    self.delete(namespace, old)
-        if len(ages) > 2 * len(space.entries) + 16:  # bookkeeping of entries gone already
-            space.ages = deque(item for item in ages
-                               if (found := space.entries.get(item[1])) is not None
-                               and found[3] == item[0])
-        entries = space.entries
-        while entries and (
-                (limits.max_entries is not None and len(entries) > limits.max_entries)
-                or (limits.max_bytes is not None and space.bytes > limits.max_bytes)):
-            _drop(space, next(iter(entries)))
 
     def delete(self, namespace: str, key: str) -> None:
         space = self._spaces.get(namespace)
@@ -153,6 +161,32 @@ class MemoryStore:
 
     def __len__(self) -> int:
         return sum(len(s.entries) for s in self._spaces.values())
+
+
+def _bound(space: _Namespace, key: str, limits: CacheLimits) -> None:
+    """Expired entries out (the oldest stored first), then the least recently used until
+    the entry and byte bounds hold."""
+    ages = space.ages
+    ages.append((limits.age, key))
+    entries = space.entries
+    min_age = limits.min_age
+    if min_age is not None:
+        while ages and ages[0][0] < min_age:
+            age, old = ages.popleft()
+            found = entries.get(old)
+            if found is not None and found[3] == age:
+                _drop(space, old)
+    if len(ages) > 2 * len(entries) + 16:  # bookkeeping of entries gone already
+        space.ages = deque(item for item in ages
+                           if (found := entries.get(item[1])) is not None
+                           and found[3] == item[0])
+    max_entries, max_bytes = limits.max_entries, limits.max_bytes
+    if max_entries is not None:
+        while len(entries) > max_entries:
+            _drop(space, next(iter(entries)))
+    if max_bytes is not None:
+        while entries and space.bytes > max_bytes:
+            _drop(space, next(iter(entries)))
 
 
 def _drop(space: _Namespace, key: str) -> None:

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 from returns.result import Success
 
 from interpreters._core import succeeded, success
-from toolpipe._made import text_content
-from toolpipe.effects import CallOutcome
+from interpreters.simulated import SimulatedInterpreter
+from interpreters.stores import MemoryStore
+from toolpipe._made import cache_limits, cache_lookup, cache_put, text_content
+from toolpipe.effects import CacheInvalidate, CacheLookup, CallOutcome
 from toolpipe.result import TextContent
 
 values = st.one_of(st.text(), st.integers(), st.none(), st.lists(st.text(), max_size=3))
@@ -82,3 +84,42 @@ def test_dispatch_result_is_dispatch_result():
                               cached)
         assert type(made) is DispatchResult and made == same and repr(made) == repr(same)
         assert hash(made) == hash(same)
+
+
+class _PlainStore(MemoryStore):
+    """The same store, not the exact class: the interpreter takes its generic path (get
+    and epoch for a lookup, put with the effect's fields, each answer checked)."""
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["lookup", "put", "invalidate"]),
+                          st.sampled_from(["a", "b", "c", "d"]), st.integers(0, 6)),
+                max_size=40)
+
+
+@given(_ops)
+def test_the_memory_stores_one_call_answers_are_the_generic_ones(ops):
+    """An interpreter answers CacheLookup and CachePut on the default MemoryStore with one
+    call each (``lookup``, ``put_effect``); the answers are those of the generic path, and
+    the stores end the same, bounds included (3 entries, turns of age 2)."""
+    fast, generic = SimulatedInterpreter(store=MemoryStore()), SimulatedInterpreter(
+        store=_PlainStore())
+    assert fast._immediate[CacheLookup] == fast.store.lookup
+    assert generic._immediate[CacheLookup] != generic.store.lookup
+
+    def program():
+        answers = []
+        for op, key, turn in ops:
+            if op == "lookup":
+                answers.append((yield cache_lookup("ns", key)))
+            elif op == "put":
+                limits = cache_limits(10, turn, turn - 1, 3, None)
+                answers.append((yield cache_put("ns", key, (key, turn), frozenset({key}),
+                                                None, limits)))
+            else:
+                answers.append((yield CacheInvalidate("ns", frozenset({key}))))
+        return answers
+
+    assert fast.run(program()) == generic.run(program())
+    kept = [list(space.entries.items()) if (space := s.store._spaces.get("ns")) else []
+            for s in (fast, generic)]
+    assert kept[0] == kept[1]

@@ -183,3 +183,29 @@ def test_dispatch_all_cancelled_after_a_call_drops_earlier_results():
     calls = [DispatchContext("c", cancel=signal), DispatchContext("echo", cancel=signal)]
     answer = SimulatedInterpreter().run(p.dispatch_all(calls))
     assert answer == Failure(DispatchCancelled(1))
+
+
+@pytest.mark.parametrize("helper", ["_read", "_write"])
+def test_a_fault_in_a_shipped_layers_helper_program_is_that_layers(monkeypatch, helper):
+    """Memoize's dispatch returns its read or write program and keeps no frame of its own
+    (one frame less per effect): a fault in that program is still blamed on memoize, not on
+    the layer outside it or the core."""
+    from toolpipe import MemoizingMiddleware, OutputLimitMiddleware
+    from toolpipe.layers import memoize
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the key could not be made")
+
+    if helper == "_read":
+        monkeypatch.setattr(memoize, "cache_key", broken)
+    else:
+        monkeypatch.setattr(MemoizingMiddleware, "_write_targets", broken)
+    reg = registry(Read=echo, Write=echo)
+    p = (ToolPipeline.builder().with_middleware(OutputLimitMiddleware(100))
+         .with_middleware(MemoizingMiddleware(["Read"], ["Write"])).with_core(reg).build())
+    sim = SimulatedInterpreter()
+    tool = "Read" if helper == "_read" else "Write"
+    result = sim.run(p.dispatch(DispatchContext(tool, {"text": "x"})))
+    assert result.is_error and isinstance(result.cause, ComponentFailed)
+    assert result.cause.component == "layer 'memoize'"
+    assert "the key could not be made" in result.text

@@ -157,11 +157,17 @@ def _blame(ctx: DispatchContext, error: BaseException,
 
 
 def layer_codes(layers: Any, core: Any) -> dict[CodeType, str]:
-    """The code object of each layer's ``dispatch`` (and the core's), by layer name."""
+    """The code object of each layer's ``dispatch`` and of the other functions its class
+    defines (its helper programs: a ``dispatch`` may return one and keep no frame of its
+    own), and the core's, by layer name."""
     codes: dict[CodeType, str] = {}
     for layer in (core, *layers):
-        fn = getattr(type(layer), "dispatch", None)
-        code = getattr(fn, "__code__", None)
-        if isinstance(code, CodeType):
-            codes.setdefault(code, CORE if layer is core else f"layer '{layer.name}'")
+        name = CORE if layer is core else f"layer '{layer.name}'"
+        dispatch = getattr(type(layer), "dispatch", None)
+        helpers = [getattr(v, "__func__", v) for klass in type(layer).__mro__
+                   if klass is not object for v in vars(klass).values()]
+        for fn in (dispatch, *helpers):
+            code = getattr(fn, "__code__", None)
+            if isinstance(code, CodeType):
+                codes.setdefault(code, name)
     return codes

@@ -270,13 +270,19 @@ class MemoizingMiddleware:
         return frozenset(k for p in real for k in file_keys(p)), stamps
 
     def dispatch(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        """The program of a read, a write or neither (no frame of its own: a read's effects
+        pass through one frame of this layer, not two)."""
         tool = ctx.tool_name
         if self.ttl == 0:
-            return (yield from next(ctx))
+            return next(ctx)
         if tool in self.cached_tools:
-            return (yield from self._read(ctx, next))
+            return self._read(ctx, next)
         if tool in self.read_only_tools:
-            return (yield from next(ctx))
+            return next(ctx)
+        return self._write(ctx, next)
+
+    def _write(self, ctx: DispatchContext, next: Next) -> Program[DispatchResult]:
+        tool = ctx.tool_name
         ns = self.namespace
         if tool not in self.write_tools:  # not known to change nothing: it may change anything
             result = yield from next(ctx)
@@ -321,7 +327,7 @@ class MemoizingMiddleware:
         # there are no paths, so there are no keys (the footprint's program is skipped)
         footprint: tuple[frozenset[str], tuple[tuple[str, str], ...]] | None = NO_KEYS
         if self.root is not None or type(self.path_extractor) is not NoPathExtractor or \
-                tool in self.tree_tools or posixpath.isabs(cwd):
+                tool in self.tree_tools or cwd.startswith("/"):  # isabs, for a str
             footprint = yield from self._read_footprint(ctx)
         stamps: tuple[tuple[str, str, str], ...] | None = None
         if footprint is not None:

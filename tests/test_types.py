@@ -1,4 +1,5 @@
 import math
+import re
 
 import attrs
 import pytest
@@ -78,6 +79,42 @@ def test_input_is_copied_so_the_caller_cannot_mutate_it():
 def test_bad_turn_number_rejected():
     with pytest.raises(ValueError, match="turn_number"):
         DispatchContext("x", turn_number=-1)
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("tool_name", 1), ("call_id", None), ("cancel", "stop"), ("permission", "allow"),
+    ("tool_context", {"cwd": "."}),
+])
+def test_a_field_of_the_wrong_type_is_named_when_made_and_when_evolved(field, value):
+    with pytest.raises(TypeError, match=f"'{field}' must be"):
+        DispatchContext(**{"tool_name": "x", field: value})
+    with pytest.raises(TypeError, match=f"'{field}' must be"):
+        attrs.evolve(DispatchContext("x"), **{field: value})
+
+
+@pytest.mark.parametrize("turn", [-1, True, 1.0, "1"])
+def test_a_turn_that_is_not_a_non_negative_int_is_refused(turn):
+    with pytest.raises(ValueError, match="turn_number"):
+        DispatchContext("x", turn_number=turn)
+
+
+plain = st.none() | st.booleans() | st.integers() | st.text() | st.floats()
+
+
+@given(st.dictionaries(st.text(max_size=5), plain, max_size=6))
+def test_a_flat_input_is_checked_and_copied_as_every_input_is(raw):
+    """A flat dict of plain values takes a quick path: the same answer (a fresh copy, or
+    the same error naming the culprit) as the general check."""
+    from toolpipe._json import _check, check_json_object
+
+    try:
+        expected = _check(raw, "input")
+    except NotJSONError as error:
+        with pytest.raises(NotJSONError, match=re.escape(str(error))):
+            check_json_object(raw)
+        return
+    got = check_json_object(raw)
+    assert got == expected and got is not raw and type(got) is dict
 
 
 @given(json_values)

@@ -237,14 +237,13 @@ class BaseInterpreter:
             HistoryAppend: lambda e: self.store.append(e.namespace, e.item, e.keep),
             HistoryGet: lambda e: self.store.history(e.namespace),
         }
-        if type(self.store) is not MemoryStore:  # a user's store: its answers are checked
-            self._store_ops = {kind: _checked_op(kind, op)
-                               for kind, op in self._store_ops.items()}
         store = self.store
         if type(store) is MemoryStore:  # the default: one call each, no checks to pass
             self._store_ops[CacheLookup] = store.lookup
             self._store_ops[CachePut] = store.put_effect
-        else:
+        else:  # a user's store: its answers are checked
+            self._store_ops = {kind: _checked_op(kind, op)
+                               for kind, op in self._store_ops.items()}
             get, epoch = self._store_ops[CacheGet], self._store_ops[CacheEpoch]
             self._store_ops[CacheLookup] = lambda e: (get(e), epoch(e))  # its fields are theirs
         self._immediate: dict[type[Any], Callable[[Any], Any]] = {

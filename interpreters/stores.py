@@ -99,9 +99,7 @@ class MemoryStore:
         self, namespace: str, key: str, value: Any, paths: frozenset[str], if_epoch: int | None,
         *, limits: CacheLimits | None = None,
     ) -> bool:
-        space = self._spaces.get(namespace)
-        if space is None:
-            space = self._spaces[namespace] = _Namespace()
+        space = self._ns(namespace)
         if if_epoch is not None and space.epoch != if_epoch:
             return False
         entries = space.entries

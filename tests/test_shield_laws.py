@@ -19,7 +19,7 @@ from toolpipe import DispatchContext, ToolContext, ToolPipeline
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.layers._shield_rules import clear_caches
 from toolpipe.layers.shield import UnixShield
-from toolpipe.shell import _wrappers
+from toolpipe.shell import _carried, _wrappers
 from toolpipe.tools import workspace_registry
 
 from .test_shield_corpus import load
@@ -91,6 +91,9 @@ def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
                             peeled.subcommands, peeled.alerts)
 
     monkeypatch.setattr("toolpipe.shell._grammar.peel", blind)
+    # and blind to eval's words as arguments too (the fallback that reads the arguments of
+    # a program known to run code when its own reading found none)
+    monkeypatch.setattr("toolpipe.shell._carried._CARRIERS", _carried._CARRIERS - {"eval"})
     clear_caches()  # readings kept by the real wing, or (after) by the blind one
     try:
         with pytest.raises(AssertionError, match="eval"):
@@ -181,7 +184,7 @@ def test_without_the_shield_the_same_commands_do_delete(tmp_path):
 
 # --- the law in general: any program not known to be inert ------------------------------
 
-from toolpipe.shell import _carried, _table  # noqa: E402
+from toolpipe.shell import _table  # noqa: E402
 
 NAMES = st.from_regex(r"[a-z][a-z0-9_-]{1,11}", fullmatch=True).filter(
     lambda n: n not in _carried.KNOWN and n not in _table.INERT)
@@ -227,5 +230,62 @@ def test_the_general_law_catches_a_shield_that_trusts_unknown_programs(monkeypat
     try:
         with pytest.raises(AssertionError):
             never_weaker_in_general(UnixShield(), examples=60, shrink=False)
+    finally:
+        clear_caches()
+
+
+# --- the law for programs known to run code, whatever the spelling of their options --------
+
+# Each program known to run the code given to a one-letter option, with that option; flags
+# may come clustered before the option's letter (`script -qc 'X'`, `su -lc 'X'`), a form
+# no exact reading of `-c` sees.
+CLUSTERED = sorted({("script", "c"), ("su", "c"), ("runuser", "c"), ("flock", "c"),
+                    ("bash", "c"), ("sh", "c"), ("zsh", "c"), ("dash", "c")} | {
+    (name, opt.option[1]) for name, row in _table.CODE.items() if name not in _table.INERT
+    for opt in row.options if len(opt.option) == 2 and opt.option[1].isalpha()
+    and opt.value.pattern == "(?P<code>.+)"})  # every value is code (not apt's -o KEY=…)
+
+
+def clustered_never_weaker(shield: UnixShield, examples: int = 150) -> None:
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(CLUSTERED), st.from_regex(r"[a-z]{1,3}", fullmatch=True),
+           st.sampled_from(ATTACKS))
+    def law(carrier: tuple[str, str], flags: str, x: str) -> None:
+        program, letter = carrier
+        flags = flags.replace(letter, "")
+        if not flags:
+            return
+        plain = shield.evaluate("Bash", {"command": x}, ())
+        command = f"{program} -{flags}{letter} {q(x)} /dev/null"
+        wrapped = shield.evaluate("Bash", {"command": command}, ())
+        assert RANK[wrapped.action] >= RANK[plain.action], (command, wrapped.reason)
+
+    law()
+
+
+def test_there_are_carriers_to_cluster():
+    assert ("script", "c") in CLUSTERED and ("rsync", "e") in CLUSTERED
+    assert len(CLUSTERED) >= 12
+
+
+def test_clustered_flags_never_weaken():
+    clustered_never_weaker(UnixShield())
+
+
+def test_the_clustered_law_catches_exact_readings_only(monkeypatch):
+    # the wing as it was: `-c` read only when it stands alone, and no reading of the
+    # arguments of a program known to run code when its own reading found none
+    monkeypatch.setattr("toolpipe.shell._carried._CARRIERS", frozenset())
+    def exact(args, option):  # type: ignore[no-untyped-def]
+        return [v for a, v in zip(args, [*args[1:], ""], strict=True) if a == option]
+
+    monkeypatch.setattr("toolpipe.shell._table.option_values", exact)
+    monkeypatch.setattr("toolpipe.shell._wrappers._code_option",
+                        lambda text: text in ("-c", "--command"))
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            clustered_never_weaker(UnixShield(), examples=80)
     finally:
         clear_caches()

@@ -50,6 +50,10 @@ KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
 # (`op run -- rm -rf /opt`).
 UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - SHELLS
                       - frozenset(LANGUAGES) - frozenset(CODE) - POWER - INERT)
+# Programs that run a command or shell code they are given (wrappers, shells, `script`,
+# `su`): not the code table's rows (their grammars read clustered options) nor other
+# languages' interpreters (a one-liner's strings are data unless a call runs them)
+_CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
 _SHELLISH = re.compile(r"[\s;|&]")
 MAX_CANDIDATES = 6
@@ -195,7 +199,9 @@ class _Carriers(_Functions):
                     self.out.aliases[texts[k + 2]] = (cmd.args[k + 1],)
 
     def carried(self, cmd: Command, upstream: tuple[Command, ...],
-                redirects: tuple[Redirect, ...], where: tuple[str, ...]) -> None:
+                redirects: tuple[Redirect, ...], where: tuple[str, ...],
+                read_code: bool = False) -> None:
+        """``read_code``: the wrapper's own reading found the code it runs."""
         name = cmd.name
         flags = FOREIGN.get(name)
         if flags is not None:
@@ -210,9 +216,19 @@ class _Carriers(_Functions):
                 self.out.problem("dynamic-code", f"runs {name} code it cannot read",
                                  where)
             return
+        found = False
         if name in CODE:
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.nested(code, (*where, label))
+                found = True
+        if name in _CARRIERS and not (read_code or found):
+            # a program known to run code whose own reading found none (`script -qc 'rm
+            # -rf ~'`: the options clustered; a form no row describes): every argument that
+            # reads as a command is judged as one, as an unknown program's are
+            for a in cmd.args:
+                if a.known:
+                    for text in candidates(a.text):
+                        self.probe(text, (*where, f"argument of {name}"))
         if name and name not in UNDERSTOOD and not name.startswith("mkfs.") and (
                 name not in self.functions):
             self.unknown_program(cmd, where)
@@ -232,6 +248,10 @@ class _Carriers(_Functions):
             if a.known:
                 for text in candidates(a.text):
                     self.probe(text, (*where, label))
+                if "(" in a.text:  # `frob -e 'unlink("/home", recursive=TRUE)'`: code of
+                    # some language, read for the calls every language spells alike
+                    for text in shell_strings("", a.text):
+                        self.nested(text, (*where, f"code in an argument of {cmd.name}"))
 
     def probe(self, text: str, where: tuple[str, ...]) -> None:
         """Read a string that may be a command line, for what it would do: prose that does

@@ -243,7 +243,13 @@ class _Walk(_Carriers):
         name = cmd.name
         if name in ("alias", "hash"):
             self.remember(cmd)
-        self.carried(cmd, upstream, redirects, where)
+        elif name == "set" and cmd.args and not cmd.wrappers:
+            lead = cmd.args[0].text
+            if lead == "--" or not lead.startswith(("-", "+")):
+                # `set -- rm -rf /; "$@"`: the arguments from here on are these words
+                given = cmd.args[1:] if lead == "--" else cmd.args
+                self.positional = tuple(given)
+        self.carried(cmd, upstream, redirects, where, bool(peeled.codes or peeled.subcommands))
         if name not in _SPECIAL and name not in self.functions and not peeled.codes:
             return [cmd]  # nothing inside it to read, and it runs no function
         for code_label, code, positional in peeled.codes:

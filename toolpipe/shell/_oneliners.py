@@ -18,7 +18,8 @@ from toolpipe.shell._words import Word
 LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "pypy3": "-c",
              "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
              "deno": "eval", "php": "-r", "lua": "-e", "awk": "", "gawk": "", "mawk": "",
-             "nawk": "", "busybox-awk": "", "Rscript": "-e", "tclsh": ""}
+             "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": ""}
+# (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
 DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
 _STRING = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""", re.S)
@@ -31,11 +32,27 @@ _BACKTICK = re.compile(r"`([^`]*)`")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
                          r"FileUtils\.remove_dir|fs\.rmSync|fs\.rm|rmSync|rimraf|"
-                         r"fs\.rmdirSync|Deno\.remove|remove_tree|rmtree)\s*\("),
+                         r"fs\.rmdirSync|Deno\.remove|remove_tree|rmtree|"
+                         # other languages' tree deletions: Elixir, Go, Rust, .NET, Java
+                         r"\brm_rf!?|os\.RemoveAll|remove_dir_all|Directory\.Delete|"
+                         r"FileUtils\.deleteDirectory|deleteRecursively)\s*\("),
     "rm": re.compile(r"(?:os\.remove|os\.unlink|os\.rmdir|\.unlink|\bunlink|\brmdir|"
                      r"File\.delete|File\.unlink|FileUtils\.rm|fs\.unlinkSync|fs\.unlink|"
-                     r"Path\([^)]*\)\.unlink|os\.removedirs)\s*\("),
+                     r"Path\([^)]*\)\.unlink|os\.removedirs|"
+                     # Go, Rust, Java, .NET, R, Julia, Elixir, Lua
+                     r"os\.Remove|remove_file|Files\.delete(?:IfExists)?|File\.Delete|"
+                     r"file\.remove|\bfile_delete|\brm!?|File\.rm!?|os\.remove)\s*\("),
 }
+# a deletion asked for in the call's own arguments: unlink(x, recursive=TRUE) (R),
+# rm(x; recursive=true) (Julia), fs.rm(x, {recursive: true}) (node)
+_RECURSIVE = re.compile(r"(?i)\brecursive\s*[:=]\s*(?:true|t)\b")
+# a deletion passed by name, as a callback: array_map("unlink", glob("/etc/*")) (PHP),
+# map(os.remove, glob(…)), files.forEach(fs.unlinkSync), each(&File.method(:delete))
+_DELETE_BY_NAME = re.compile(
+    r"""["']?(?:unlink|rmdir|os\.remove|os\.unlink|shutil\.rmtree|fs\.unlinkSync|"""
+    r"""fs\.rmSync|fs\.unlink|File\.delete|FileUtils\.rm_rf|FileUtils\.rm)["']?\s*[,)]"""
+    r"""|File\.method\(\s*:(?:delete|unlink)\s*\)""")
+_PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
 _WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
                     r"fs\.writeFile|fs\.appendFileSync|file_put_contents|writeFileSync|"
                     r"Deno\.writeTextFile|io\.open)\s*\(")
@@ -122,7 +139,7 @@ def _literals(args: str) -> tuple[list[str], bool]:
     strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
     rest = _STRING.sub("", args)
     dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
-        r"\b(?:shell|True|False|true|false|check|capture_output|text|stdout|stderr|"
+        r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
         r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
         r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
     return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
@@ -178,9 +195,14 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out += [m.group(1) for m in re.finditer(r'"([^"]*)"\s*\|\s*getline', code)]
     for command, pattern in _DELETE.items():
         for m in pattern.finditer(code):
-            strings, dynamic = _literals(_call_args(code, m.end()))
+            args = _call_args(code, m.end())
+            strings, dynamic = _literals(args)
             target = _quote(strings[0]) if strings and not dynamic else DYNAMIC
-            out.append(f"{command} -- {target}")
+            out.append(f"{'rm -rf' if _RECURSIVE.search(args) else command} -- {target}")
+    if _DELETE_BY_NAME.search(code):
+        # what it is handed is not in the call: every path the code names, else unknown
+        out += [f"rm -rf -- {_quote(p)}" for p in _PATHISH.findall(code)] or [
+            f"rm -rf -- {DYNAMIC}"]
     for m in _WRITE.finditer(code):
         args = _call_args(code, m.end())
         if _WRITE_MODE.search(args) or "write" in m.group(0).lower() or "put" in m.group(0):

@@ -17,6 +17,7 @@ from toolpipe.shell._effects import (
     handles,
 )
 from toolpipe.shell._model import Command
+from toolpipe.shell._places import classify
 from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import find_item
 
@@ -158,10 +159,25 @@ def _netcat(cmd: Command) -> list[Effect]:
     return out
 
 
+# git subcommands that read the files of the folder they are pointed at (-C, --work-tree)
+# into a commit, an archive or a patch: pointed at a secret folder, they read the secrets
+_GIT_READS = frozenset({"add", "commit", "push", "archive", "bundle", "stash", "format-patch",
+                        "send-email", "diff", "show", "log", "grep", "cat-file"})
+
+
 @handles("git")
 def _git(cmd: Command) -> list[Effect]:
     args = list(cmd.args)
-    while args and args[0].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+    folders: list[Word] = []  # git -C DIR, --git-dir DIR, --work-tree DIR
+    while args and (args[0].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
+                    or args[0].text.startswith(("--git-dir=", "--work-tree="))):
+        a = args[0]
+        if "=" in a.text and a.text.startswith("--"):
+            folders.append(Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
+            args = args[1:]
+            continue
+        if a.text != "-c" and a.text != "--namespace" and len(args) > 1:
+            folders.append(args[1])
         args = args[2:]
     while args and args[0].text.startswith("-"):
         args = args[1:]
@@ -169,8 +185,13 @@ def _git(cmd: Command) -> list[Effect]:
         return []
     sub, rest = args[0].text, args[1:]
     texts = [a.text for a in rest]
+    out: list[Effect] = []
+    if sub in _GIT_READS:  # `git -C ~/.ssh add .`: the folder's files are read
+        out += [Effect("read", cmd, f) for f in folders]
+        if sub in ("push", "send-email"):  # and sends them: a secret folder's, judged so
+            out += [Effect("send", cmd, f) for f in folders
+                    if classify(f, cmd.cwd).kind == "secret"]
     if sub == "push":
-        out: list[Effect] = []
         ops = [a for a in rest if not a.text.startswith("-")]
         # the branches it pushes to: protected ones, others, or not known (no refspec)
         refs = [o.text.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/")
@@ -199,7 +220,7 @@ def _git(cmd: Command) -> list[Effect]:
         return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
         return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
-    return []
+    return out
 
 
 _PROTECTED = re.compile(r"(?i)(?:main|master|trunk|develop|dev|release.*|prod.*|production|"

@@ -196,8 +196,9 @@ ROWS: dict[str, Any] = _LOADED["rows"]
 
 
 def option_values(args: Sequence[str], option: str) -> list[str]:
-    """Every value given to ``option``: ``-o V``, ``-oV`` (one letter), ``--opt=V``,
-    ``--opt V``, ``-ex V`` (a multi-letter short option, whole words only)."""
+    """Every value given to ``option``: ``-o V``, ``-oV`` (one letter), ``-qo V`` (flags
+    clustered before it), ``--opt=V``, ``--opt V``, ``-ex V`` (a multi-letter short option,
+    whole words only)."""
     out: list[str] = []
     i = 0
     long = option.startswith("--")
@@ -212,6 +213,11 @@ def option_values(args: Sequence[str], option: str) -> list[str]:
         elif not long and len(option) == 2 and a.startswith(option) and len(a) > 2 and (
                 not a.startswith("--")):
             out.append(a[2:])
+        elif (not long and len(option) == 2 and len(a) > 2 and a[0] == "-" and a[1] != "-"
+              and a[1:].isalpha() and a.endswith(option[1]) and i + 1 < len(args)):
+            out.append(args[i + 1])  # -qc V: flags clustered, the option's letter last
+            i += 2
+            continue
         i += 1
     return out
 

@@ -41,6 +41,14 @@ class Peeled(NamedTuple):
     alerts: tuple[tuple[str, str], ...] = ()  # (kind, label) found in a one-liner
 
 
+def _code_option(text: str) -> bool:
+    """``-c`` or ``--command``, also with flags clustered before the ``c`` (``-qc``,
+    ``-lc``): the next word is the code."""
+    return text in ("-c", "--command") or (
+        len(text) > 2 and text[0] == "-" and text[1] != "-" and text[1:].isalpha()
+        and text[-1] == "c")
+
+
 def _name(word: Word) -> str:
     return word.text.rpartition("/")[2].lower() if word.known else ""
 
@@ -241,7 +249,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             wrappers.append(name)
             for i, a in enumerate(args):
                 t = a.text
-                if t in ("-c", "--command", "--session-command") and i + 1 < len(args):
+                if (_code_option(t) or t == "--session-command") and i + 1 < len(args):
                     codes.append((f"{name} -c", args[i + 1], ()))
                 elif t.startswith(("--command=", "--session-command=")):
                     code = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
@@ -287,9 +295,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 argv = (*(literal(t) for t in text.split()), *rest)
                 wrappers.append(name)
                 continue
-        if name == "flock" and any(a.text in ("-c", "--command") for a in args):
-            k = [a.text for a in args].index("-c" if "-c" in [a.text for a in args]
-                                             else "--command")
+        if name == "flock" and any(_code_option(a.text) for a in args):
+            k = next(k for k, a in enumerate(args) if _code_option(a.text))
             if k + 1 < len(args):
                 codes.append(("flock -c", args[k + 1], ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
@@ -340,7 +347,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         subs = _find_exec(args)
     elif name == "script":
         for k, a in enumerate(args[:-1]):
-            if a.text in ("-c", "--command"):
+            if _code_option(a.text):
                 codes.append(("script -c", args[k + 1], ()))
     elif name in LANGUAGES:
         flagged = code_flag(name, args)

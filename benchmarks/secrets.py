@@ -106,9 +106,22 @@ def adversarial() -> dict[str, str]:
         # one up to the budget
         "`password=abcdefgh` lines (18 bytes)": "password=abcdefgh\n",
         "table rows of a password column (22 bytes)": "| password | Zq1xK9 |\n",
+        # the rules of the eighth file: a header scheme, a seed key, a short key name,
+        # passwords fed on a program's input (found by one anchored match, not a search)
+        "`Authorization: Token` lines": "Authorization: Token abcdef123456\n",
+        "`GH_PAT=` lines": "GH_PAT=abcdefgh1\n",
+        "`mnemonic:` lines of words": "mnemonic: " + "abc " * 30 + "\n",
+        "`echo x | sudo -S` lines": "echo abcdefgh | sudo -S true\n",
+        "`echo echo … | --password-stdin`": "echo echo echo echo echo echo | --password-stdin ",
+        "here-strings to `--password-stdin`": "--password-stdin <<< abcdefgh ",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
+    # the thick-trigger window skips a stretch with a label in it: a label every 4 KB
+    # keeps triggers spaced 10 bytes apart judged one by one, up to the budget
+    unit = "password=\n" * 400 + "[REDACTED:x]\n"
+    out["`password=` lines, a label every 4 KB"] = (unit * (1_000_000 // len(unit) + 1)
+                                                   )[:1_000_000]
     out["one base64 run"] = run
     out["40-char base64 words"] = words[:1_000_000]
     out["one letter"] = "a" * 1_000_000

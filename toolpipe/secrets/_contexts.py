@@ -136,6 +136,31 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("kind: secret", '"kind": "secret"', '"kind":"secret"'),
          r"""(?i:kind:[ \t]*secret|"kind":[ \t]*"secret")(?![A-Za-z])""", check="kube_secret",
          bounded=False, priority=CONTEXT),
+    # a password fed on a program's input: `echo pw | docker login --password-stdin`,
+    # `| gpg --passphrase-fd 0`, `| sudo -S`, `| passwd --stdin`, `<<< pw`
+    rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin"),
+         r"(?i:--password-stdin|--passphrase-fd[ \t=]+0|passwd[ \t]+--stdin)",
+         check="stdin_fed", bounded=False, priority=CONTEXT),
+    rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
+         priority=CONTEXT, case_triggers=("sudo -S",)),
+    # an Authorization header of any scheme but Bearer and Basic (their own rules) and
+    # Digest (its fields are named): `SSWS 00…` (Okta), `Token …` (Django REST, GitHub),
+    # `ApiKey …`, `Negotiate …`: the credentials after the scheme
+    rule("authorization", "authorization",
+         r"""(?i:authorization)["']?[ \t]*[:=][ \t]*["']?"""
+         r"""(?!(?i:bearer|basic|digest|aws4-hmac-sha256)\b)[A-Za-z][A-Za-z0-9_\-]{1,30}"""
+         r"""[ \t]+(?P<v>[A-Za-z0-9\-._~+/=]{8,4096})""",
+         value=("v",), check="auth_scheme", bounded=False,
+         shape=r"""["']?[ \t]*[:=][ \t]*["']?[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]+[A-Za-z0-9]"""),
+    # a wallet's seed phrase: 12 to 24 short lower-case words under a key that names one
+    rule("seed_phrase", ("mnemonic", "seed phrase", "seed_phrase", "seed-phrase",
+                         "seedphrase", "recovery phrase", "recovery_phrase", "secret phrase",
+                         "secret_recovery_phrase", "seed words", "seed_words",
+                         "backup phrase", "wallet seed", "wallet_seed"),
+         r"""(?i:mnemonic|(?:secret[ _\-]recovery|seed|recovery|secret|backup)[ _\-]?"""
+         r"""(?:phrase|words)|wallet[ _\-]seed)["']?[ \t]*[:=][ \t]*["']?"""
+         r"""(?P<v>[a-z]{3,8}(?:[ \t,]+[a-z]{3,8}){11,23})(?![a-z])""",
+         value=("v",), bounded=False, shape=r"""["']?[ \t]*[:=]"""),
     # GitHub Actions' mask command: what it masks is a secret by definition
     rule("password", "::add-mask::", r"::add-mask::(?P<v>[^\s\"']{1,4096})", value=("v",),
          check="url_password", bounded=False),

@@ -84,6 +84,13 @@ RULES: tuple[Rule, ...] = (
           rf"(?:[{B64}=\r\n]|\\[nr]|[ \t]{{1,16}}(?=[{B64}=]{{8}}))*"
           r"(?:[ \t]*-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
           check="pem", bounded=False, shape=r"[ A-Z0-9]{0,40}PRIVATE KEY"),
+    # other key blocks: OpenVPN's static key, a "SECRET KEY" or "SHARED KEY" block: the
+    # lines of its body
+    _rule("pem_private_key", "-----begin",
+          r"-----BEGIN[ A-Za-z0-9]{0,40}(?i:static|secret|shared) (?i:key)[ A-Za-z0-9]{0,12}"
+          r"-----(?P<v>(?:(?:\r?\n|\\[nr])[ \t]*[A-Za-z0-9+/=]{8,128}){1,256})",
+          value=("v",), bounded=False,
+          shape=r"[ A-Za-z0-9]{0,40}(?i:static|secret|shared) (?i:key)"),
     _rule("pem_private_key", "LS0tLS1CRUdJTi",  # base64 of a PEM block (kubeconfig *-data)
           rf"LS0tLS1CRUdJTi[{B64}]{{8,65536}}={{0,2}}", check="b64_pem"),
     # --- clouds ---------------------------------------------------------------------------
@@ -190,6 +197,11 @@ RULES: tuple[Rule, ...] = (
     _kv("password", PASSWORD_WORDS),
     _kv("api_key_kv", KEY_WORDS),
     _kv("session_cookie", COOKIE_WORDS),
+    # a personal access token's short name (GH_PAT, AZURE_DEVOPS_EXT_PAT): a whole word, a
+    # separator right after it (`path=`, `compat=` never leave the C scan)
+    _rule("api_key_kv", "pat", rf"(?i:pat){_SEP}{VALUE}", value=VALUE_GROUPS,
+          check="key_value", priority=CONTEXT,
+          shape=r"""["']?[ \t]*(?:[:=]|：)[ \t]*["']?[^\s"'$<{]"""),
     *CONTEXT_RULES,
 )
 

@@ -122,6 +122,44 @@ def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return out, start + 1
 
 
+# a literal echoed into a program that reads a password on its input: `echo 'pw' | docker
+# login --password-stdin`, `printf '%s' pw | gpg --passphrase-fd 0`, `echo pw | sudo -S …`;
+# or given it as a here-string (`… --password-stdin <<< 'pw'`). Found without a search: the
+# pipe before the trigger, the command before that pipe, one anchored match each.
+_VALUE = (rb"(?:'(?P<sq>[^'\n]{1,512})'|\"(?P<dq>[^\"\n]{1,512})\""
+          rb"|(?P<bare>[^\s'\"|;&$`<][^\s|;&]{0,511}))")
+_ECHOED = re.compile(rb"[ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*(?:[ \t]+(?:'%s'|\"%s\"|%s))?"
+                     rb"[ \t]+" + _VALUE + rb"[ \t]*")
+_HERE = re.compile(rb"<<<[ \t]*" + _VALUE)
+_BREAK = re.compile(rb"[|;&\n]")
+
+
+def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
+               ) -> tuple[Spans, int]:
+    """The password a program told to read it on its input (the trigger) is fed: echoed
+    into it just before, or given as a here-string after it, on the same command line."""
+    judged: dict[bytes, bool] = {}
+    out: Spans = []
+    line = line_start(buf, start, 1024)
+    pipe = buf.rfind(b"|", line, start)
+    found_at: list[re.Match[bytes] | None] = []
+    if pipe >= 0 and _BREAK.search(buf, pipe + 1, start) is None:
+        begin = max(buf.rfind(b"|", line, pipe), buf.rfind(b";", line, pipe),
+                    buf.rfind(b"&", line, pipe), line - 1) + 1
+        if pipe - begin <= 640:
+            found_at.append(_ECHOED.fullmatch(buf, begin, pipe))
+    here = buf.find(b"<<<", found.end(), found.end() + 256)
+    if here >= 0 and _BREAK.search(buf, found.end(), here) is None:
+        found_at.append(_HERE.match(buf, here))
+    for m in found_at:
+        if m is None:
+            continue
+        group = next(g for g in ("sq", "dq", "bare") if m.group(g) is not None)
+        if _stands(m.group(group), judged):
+            out.append(m.span(group))
+    return out, start + 1
+
+
 _ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0-9_.\-]{0,127}="
                          rb"(?P<v>'[^'\n]{1,1024}'|\"[^\"\n]{1,1024}\"|[^\s'\"@;|&][^\s;|&]{0,1023})")
 
@@ -200,4 +238,5 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 Several = Callable[[bytes, int, "re.Match[bytes]", int], "tuple[Spans, int]"]
 SEVERAL: dict[str, Several] = {"table": _table, "chpasswd": _chpasswd,
-                               "assignments": _assignments, "kube_secret": _kube_secret}
+                               "assignments": _assignments, "kube_secret": _kube_secret,
+                               "stdin_fed": _stdin_fed}

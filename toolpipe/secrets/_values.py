@@ -56,7 +56,7 @@ def sample(buf: bytes, lo: int, hi: int) -> bool:
 _SAMPLE_VALUE = re.compile(rb"(?i)placeholder|your[_\-]?(?:api[_\-]?)?(?:key|token|secret)|x{8}|"
                            rb"\*{4}")
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
-_SHORT = frozenset({b"pass", b"pwd", b"pw"})  # the short key words, read inside words only whole
+_SHORT = frozenset({b"pass", b"pwd", b"pw", b"pat"})  # short key words, inside words only whole
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
 
 
@@ -209,6 +209,14 @@ def bearer(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...
     return kind
 
 
+def auth_scheme(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                ) -> str | None:
+    """An Authorization header's credentials after a scheme: not a word of prose
+    (``Authorization: Token authentication is…``), not a placeholder."""
+    value = match.group("v")
+    return kind if credential_like(value) and not plain_word(value) else None
+
+
 def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
           ) -> str | None:
     value = match.group("v")
@@ -329,5 +337,5 @@ Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
-    "network": network, "named_value": named_value,
+    "network": network, "named_value": named_value, "auth_scheme": auth_scheme,
 }

@@ -23,6 +23,7 @@ from toolpipe.shell._functions import _Functions, _matters
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
+from toolpipe.shell._places import classify
 from toolpipe.shell._table import (
     CODE,
     CODE_ENV,
@@ -32,7 +33,7 @@ from toolpipe.shell._table import (
     IRREVERSIBLE,
     carried_code,
 )
-from toolpipe.shell._words import Word, literal
+from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
 # Words tree-sitter-bash can leave in command position (`time { … }` becomes a command
@@ -54,6 +55,13 @@ UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - 
 # `su`): not the code table's rows (their grammars read clustered options) nor other
 # languages' interpreters (a one-liner's strings are data unless a call runs them)
 _CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
+# Variables that make every program started after them load or find code: the loader's
+# (LD_PRELOAD…), a shell's start-up file, and the search paths (a folder first in PATH)
+_INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+                        "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "PYTHONPATH",
+                        "NODE_PATH", "PERL5LIB", "RUBYLIB"})
+_SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
+                           "NODE_PATH", "PERL5LIB", "RUBYLIB"})
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
 _SHELLISH = re.compile(r"[\s;|&]")
 MAX_CANDIDATES = 6
@@ -270,6 +278,25 @@ class _Carriers(_Functions):
             self.nested(value.text.lstrip("|"), (*self.where, f"${name}"))
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+        if name in _INJECTING and value.text.strip():
+            # every program started after it loads what the variable names: judged by
+            # where that is (a library from a scratch folder is how a hijack looks)
+            search = name in _SEARCH_PATHS
+            for entry in value.text.split(":") if search else [value.text]:
+                if search and UNKNOWN in entry:
+                    continue  # $PATH itself, or a folder the script did not set
+                place = classify(Word(entry, value.raw, value.glob, value.tame, value.sources),
+                                 self.cwd).kind
+                # a search path's folder first: the current one, or a scratch one; a library
+                # or start-up file: anywhere but the workspace and the system's folders
+                if (search and (entry in ("", ".") or place in ("scratch", "device"))) or (
+                        not search and (UNKNOWN in entry or place in (
+                            "scratch", "outside", "device"))):
+                    shown = value.shown if UNKNOWN in entry else entry or "."
+                    self.out.problem("dynamic-code", f"makes every program started after it "
+                                     f"load code from {shown} (${name})", self.where,
+                                     value.sources)
+                    break
 
 
 # PowerShell that only reads and prints: each statement a read-only cmdlet (or its alias),

@@ -319,13 +319,16 @@ def _reads_only(code: str) -> bool:
 # aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
 # common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
 _STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
-_WEAK = r"delete|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
+_WEAK = r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
 _VERB = r"(?i)(?:[\w-]*[:\-])?(?:{})(?:[:\-][\w-]*)?"
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
 _WEAK_VERB = re.compile(_VERB.format(_WEAK))
 _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
                           "--auto-approve", "--assume-yes", "--non-interactive", "-F",
-                          "--force-delete", "--noconfirm", "-yes"})
+                          "--force-delete", "--noconfirm", "-yes",
+                          # or that deletes everything under a name (`etcdctl del / --prefix`)
+                          "--prefix", "--from-key", "-recurse", "--recursive", "--all",
+                          "--purge"})
 
 
 def _destroying(args: Sequence[Word]) -> str | None:

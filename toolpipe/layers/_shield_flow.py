@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
@@ -178,6 +179,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 folder = operands[1].text if len(operands) > 1 else posixpath.basename(
                     operands[0].text.rstrip("/")).removesuffix(".git")
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
+        out.update(_unpacked(cmd, workspace, facts))
         if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
@@ -185,6 +187,46 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 if fact is not None and not secret:
                     out[key(dst.text, cmd.cwd, workspace)] = fact
     return out
+
+
+def _unpacked(cmd: Command, workspace: str, facts: SessionFacts) -> dict[str, FileFact]:
+    """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
+    fetches: a downloaded folder (its files' names are not known; everything under it
+    is), as a clone's is. Unpacked into the current folder, the archive's own name
+    stands for the folder it makes (``tool.tgz`` → ``tool/``)."""
+    texts = [a.text for a in cmd.args]
+    if cmd.name in ("pip", "pip3") and texts[:1] == ["download"]:
+        dest = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                     if t in ("-d", "--dest")), None)
+        return {key(dest, cmd.cwd, workspace): FileFact("download")} if dest else {}
+    if cmd.name in ("tar", "gtar", "bsdtar"):
+        extracting = any((t.startswith("-") and "x" in t) or t == "--extract" or (
+            i == 0 and "x" in t and not t.startswith("-")) for i, t in enumerate(texts))
+        archive = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                        if (t.startswith("-") and not t.startswith("--") and t.endswith("f"))
+                        or t == "--file"), None)
+        if archive is None and texts and "f" in texts[0] and not texts[0].startswith("-"):
+            archive = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
+        into = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                     if t in ("-C", "--directory")), None)
+    elif cmd.name in ("unzip", "7z", "7za", "bsdtar"):
+        extracting = cmd.name == "unzip" or texts[:1] in (["x"], ["e"])
+        operands = [t for t in texts if not t.startswith("-")]
+        archive = operands[1] if cmd.name != "unzip" and len(operands) > 1 else (
+            operands[0] if operands else None)
+        into = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-d"), None) or (
+            next((t[2:] for t in texts if t.startswith("-o") and len(t) > 2), None))
+    else:
+        return {}
+    if not extracting or archive is None:
+        return {}
+    archived = key(archive, cmd.cwd, workspace)
+    fact = facts.files.get(archived) or _downloaded_folder(archived, facts)
+    if fact is None or fact.origin != "download":
+        return {}
+    folder = into or next((posixpath.basename(archive)[:-len(x)] for x in _ARCHIVES
+                           if archive.endswith(x)), None)
+    return {key(folder, cmd.cwd, workspace): FileFact("download")} if folder else {}
 
 
 def _echoed(cmd: Command) -> str | None:
@@ -205,6 +247,7 @@ def _echoed(cmd: Command) -> str | None:
 
 Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, reason)
 
+_COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
 # programs that run a project file of the workspace: the files, and how to read them
 _PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "tox": (("tox.ini",), "ini"), "nox": (("noxfile.py",), "python"),
@@ -213,12 +256,23 @@ _PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "rake": (("Rakefile", "rakefile"), "ruby"),
     "pip": (("setup.py",), "python"), "pip3": (("setup.py",), "python"),
     "uv": (("setup.py",), "python"),
+    "direnv": ((".envrc",), "shell"),  # direnv allow / exec / reload source .envrc
+    "pre-commit": ((".pre-commit-config.yaml",), "precommit"),
+    "docker-compose": (_COMPOSE, "compose"), "podman-compose": (_COMPOSE, "compose"),
 }
 _SHELL_READERS = SHELLS | {"busybox"}
 
 
 def _runs_project(name: str, texts: list[str]) -> bool:
-    """``pip install .`` (or ``-e .``, a folder) runs setup.py; the others always do."""
+    """``pip install .`` (or ``-e .``, a folder) runs setup.py; ``direnv allow``, ``exec``
+    or ``reload`` runs .envrc; ``pre-commit run`` its hooks' entries; ``compose up``,
+    ``run`` or ``create`` its services; the others always run theirs."""
+    if name == "direnv":
+        return bool(set(texts) & {"allow", "exec", "reload", "permit"})
+    if name == "pre-commit":
+        return bool(set(texts) & {"run", "try-repo"})
+    if name in ("docker-compose", "podman-compose"):
+        return bool(set(texts) & {"up", "run", "create", "start"})
     if name in ("pip", "pip3", "uv"):
         args = texts[1:] if name == "uv" and texts[:1] == ["pip"] else texts
         return bool(args) and args[0] in ("install", "wheel", "download") and any(
@@ -226,6 +280,7 @@ def _runs_project(name: str, texts: list[str]) -> bool:
     return True
 
 
+_ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
@@ -249,10 +304,19 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found.append((key("package.json", where, workspace), "npm"))
     elif cmd.name == "git" and set(texts) & _HOOKED:
         found += [(p, "file") for p in facts.special if "/.git/hooks/" in "/" + p]
-    project = _PROJECT_FILES.get(cmd.name)
-    if project is not None and _runs_project(cmd.name, texts):
+    name, run_texts = cmd.name, texts
+    if name in ("docker", "podman") and texts[:1] == ["compose"]:
+        name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
+    project = _PROJECT_FILES.get(name)
+    if project is not None and _runs_project(name, run_texts):
         names, language = project
-        found += [(key(name, where, workspace), language) for name in names]
+        named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
+                 if t in ("-f", "--file", "-c", "--config")]
+        found += [(key(n, where, workspace), language) for n in named or names]
+    if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
+        # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
+        found += [(key(t, where, workspace), "file") for t in texts[1:]
+                  if not t.startswith("-") and ("/" in t or t.endswith(_ARCHIVES))]
     if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
         found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
     for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt
@@ -292,7 +356,8 @@ def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
 
 
 def _language(path: str, how: str, content: str) -> str:
-    if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby") or how.startswith(
+    if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
+               "compose") or how.startswith(
             "xargs "):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
@@ -315,6 +380,10 @@ def code_of(content: str, language: str) -> str:
         return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
                          for line in content.splitlines()
                          if line[:1].isspace() or line.startswith("- "))
+    if language == "precommit":  # a local hook's entry is a command line
+        return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
+    if language == "compose":  # the services' host access, as docker run reads it
+        return _compose_as_run(content)
     if language == "make":
         return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
     if language == "npm":
@@ -326,6 +395,26 @@ def code_of(content: str, language: str) -> str:
             return "\x00unreadable"
         return "\n".join(v for v in scripts.values() if isinstance(v, str))
     return content
+
+
+_ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
+_HOST_PATH = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")
+_COMPOSE_FLAGS = (
+    (re.compile(r"(?m)^\s*privileged:\s*['\"]?true"), "--privileged"),
+    (re.compile(r"(?m)^\s*pid:\s*['\"]?host"), "--pid=host"),
+    (re.compile(r"(?m)^\s*ipc:\s*['\"]?host"), "--ipc=host"),
+    (re.compile(r"(?m)^\s*network_mode:\s*['\"]?host"), "--net=host"),
+    (re.compile(r"(?m)^\s*userns_mode:\s*['\"]?host"), "--userns=host"),
+    (re.compile(r"(?i)\b(?:SYS_ADMIN|['\"\[\s-]ALL['\"\],\s])"), "--cap-add=SYS_ADMIN"),
+)
+
+
+def _compose_as_run(content: str) -> str:
+    """A compose file's services as one ``docker run`` line: its host paths mounted
+    (`- /:/host`), and its switches (`privileged: true`, `pid: host`, `SYS_ADMIN`…)."""
+    flags = [f"-v {shlex.quote(m.group(0))}" for m in _HOST_PATH.finditer(content)]
+    flags += [flag for pattern, flag in _COMPOSE_FLAGS if pattern.search(content)]
+    return f"docker run {' '.join(flags)} service" if flags else ""
 
 
 def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, str] | None:

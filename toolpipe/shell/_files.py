@@ -5,6 +5,7 @@ The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from toolpipe.shell._effects import (
@@ -179,6 +180,11 @@ def _tar(cmd: Command) -> list[Effect]:
         "--info-script", "--new-volume-script", "--owner", "--group", "--mode", "--format"))
     archive = values.get("f") or values.get("--file")
     if flags & {"c", "r", "u", "A", "--create", "--append", "--update"}:
+        into = values.get("C") or values.get("--directory")
+        if into is not None and into.known:  # tar czf k.tgz -C ~ .ssh packs ~/.ssh
+            operands = [Word(posixpath.join(into.text, w.text), w.raw, w.glob, w.tame,
+                             w.sources) if w.known and not w.text.startswith("/") else w
+                        for w in operands]
         out = [Effect("read", cmd, w) for w in operands]
         if archive is not None and archive.text != "-":
             out.append(Effect("write", cmd, archive))

@@ -70,8 +70,8 @@ _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s
                    r"\bloop\s*(?:do|\{)[^}]*\bfork\b")
 
 
-# perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /"
-_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec)\s+((?:"(?:[^"\\]|\\.)*"|"""
+# perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /", sh "…"
+_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+((?:"(?:[^"\\]|\\.)*"|"""
                    r"""'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
 _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]"
                  r"|/([^/]*)/|<([^>]*)>)")
@@ -216,7 +216,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         for m in _BARE.finditer(code):
             strings, _ = _literals(m.group(2))
             call = m.group(1)
-            if call in ("system", "exec"):
+            if call in ("system", "exec", "sh"):  # sh: rake's, in a Rakefile
                 out.append(" ".join(strings) if strings else DYNAMIC)
             else:
                 command = "rm -rf" if call in ("rmtree", "remove_tree") else "rm"

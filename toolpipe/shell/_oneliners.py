@@ -71,8 +71,9 @@ _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s
 
 
 # perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /", sh "…"
-_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+((?:"(?:[^"\\]|\\.)*"|"""
-                   r"""'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
+_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+("""
+                   r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})"""
+                   r"""(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
 _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]"
                  r"|/([^/]*)/|<([^>]*)>)")
 _READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|fs\.readFileSync|"

@@ -14,15 +14,14 @@ of a secret stays a secret: sending it is sending the secret.
 
 from __future__ import annotations
 
-import json
 import posixpath
-import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
 
+from toolpipe.layers._shield_projects import PROJECT_FILES, code_of, language_of, runs_project
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
@@ -247,37 +246,7 @@ def _echoed(cmd: Command) -> str | None:
 
 Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, reason)
 
-_COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
-# programs that run a project file of the workspace: the files, and how to read them
-_PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
-    "tox": (("tox.ini",), "ini"), "nox": (("noxfile.py",), "python"),
-    "just": (("justfile", "Justfile", ".justfile"), "recipes"),
-    "task": (("Taskfile.yml", "Taskfile.yaml"), "yaml"),
-    "rake": (("Rakefile", "rakefile"), "ruby"),
-    "pip": (("setup.py",), "python"), "pip3": (("setup.py",), "python"),
-    "uv": (("setup.py",), "python"),
-    "direnv": ((".envrc",), "shell"),  # direnv allow / exec / reload source .envrc
-    "pre-commit": ((".pre-commit-config.yaml",), "precommit"),
-    "docker-compose": (_COMPOSE, "compose"), "podman-compose": (_COMPOSE, "compose"),
-}
 _SHELL_READERS = SHELLS | {"busybox"}
-
-
-def _runs_project(name: str, texts: list[str]) -> bool:
-    """``pip install .`` (or ``-e .``, a folder) runs setup.py; ``direnv allow``, ``exec``
-    or ``reload`` runs .envrc; ``pre-commit run`` its hooks' entries; ``compose up``,
-    ``run`` or ``create`` its services; the others always run theirs."""
-    if name == "direnv":
-        return bool(set(texts) & {"allow", "exec", "reload", "permit"})
-    if name == "pre-commit":
-        return bool(set(texts) & {"run", "try-repo"})
-    if name in ("docker-compose", "podman-compose"):
-        return bool(set(texts) & {"up", "run", "create", "start"})
-    if name in ("pip", "pip3", "uv"):
-        args = texts[1:] if name == "uv" and texts[:1] == ["pip"] else texts
-        return bool(args) and args[0] in ("install", "wheel", "download") and any(
-            t == "." or t.startswith(("./", "../")) or t in ("-e", "--editable") for t in args)
-    return True
 
 
 _ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
@@ -307,8 +276,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     name, run_texts = cmd.name, texts
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
-    project = _PROJECT_FILES.get(name)
-    if project is not None and _runs_project(name, run_texts):
+    project = PROJECT_FILES.get(name)
+    if project is not None and runs_project(name, run_texts):
         names, language = project
         named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
                  if t in ("-f", "--file", "-c", "--config")]
@@ -355,68 +324,6 @@ def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
     return None
 
 
-def _language(path: str, how: str, content: str) -> str:
-    if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose") or how.startswith(
-            "xargs "):
-        return how
-    if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
-        return "python"
-    return "shell"
-
-
-def code_of(content: str, language: str) -> str:
-    """A file's text as a command line the wing can read."""
-    if language == "python":
-        return "python3 -c " + shlex.quote(content)
-    if language == "ruby":
-        return "ruby -e " + shlex.quote(content)
-    if language.startswith("xargs "):  # the items the file holds, given to the command
-        return language + " " + " ".join(shlex.quote(w) for w in content.split())
-    if language == "ini":  # tox.ini: the values (commands = …) are command lines
-        return "\n".join(line.split("=", 1)[1] if "=" in line else line
-                         for line in content.splitlines() if not line.startswith("["))
-    if language in ("recipes", "yaml"):  # justfile recipes, Taskfile cmds: - …
-        return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
-                         for line in content.splitlines()
-                         if line[:1].isspace() or line.startswith("- "))
-    if language == "precommit":  # a local hook's entry is a command line
-        return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
-    if language == "compose":  # the services' host access, as docker run reads it
-        return _compose_as_run(content)
-    if language == "make":
-        return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
-    if language == "npm":
-        try:
-            scripts = json.loads(content).get("scripts", {})
-        except (ValueError, AttributeError):
-            return "\x00unreadable"
-        if not isinstance(scripts, dict):
-            return "\x00unreadable"
-        return "\n".join(v for v in scripts.values() if isinstance(v, str))
-    return content
-
-
-_ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
-_HOST_PATH = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")
-_COMPOSE_FLAGS = (
-    (re.compile(r"(?m)^\s*privileged:\s*['\"]?true"), "--privileged"),
-    (re.compile(r"(?m)^\s*pid:\s*['\"]?host"), "--pid=host"),
-    (re.compile(r"(?m)^\s*ipc:\s*['\"]?host"), "--ipc=host"),
-    (re.compile(r"(?m)^\s*network_mode:\s*['\"]?host"), "--net=host"),
-    (re.compile(r"(?m)^\s*userns_mode:\s*['\"]?host"), "--userns=host"),
-    (re.compile(r"(?i)\b(?:SYS_ADMIN|['\"\[\s-]ALL['\"\],\s])"), "--cap-add=SYS_ADMIN"),
-)
-
-
-def _compose_as_run(content: str) -> str:
-    """A compose file's services as one ``docker run`` line: its host paths mounted
-    (`- /:/host`), and its switches (`privileged: true`, `pid: host`, `SYS_ADMIN`…)."""
-    flags = [f"-v {shlex.quote(m.group(0))}" for m in _HOST_PATH.finditer(content)]
-    flags += [flag for pattern, flag in _COMPOSE_FLAGS if pattern.search(content)]
-    return f"docker run {' '.join(flags)} service" if flags else ""
-
-
 def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, str] | None:
     if fact.origin == "download":
         return 1.0, f"runs {path}, downloaded by an earlier call"
@@ -424,7 +331,7 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, st
         return 0.9, f"runs {path}, decoded by an earlier call"
     if fact.content is None:
         return 0.6, f"runs {path}, written by an earlier call with text it cannot read"
-    code = code_of(fact.content, _language(path, how, fact.content))
+    code = code_of(fact.content, language_of(path, how, fact.content))
     if code.startswith("\x00"):
         return 0.6, f"runs {path}, written by an earlier call and not readable as {how}"
     score, reason = judge(code, how)

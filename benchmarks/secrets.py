@@ -114,6 +114,12 @@ def adversarial() -> dict[str, str]:
         "`echo x | sudo -S` lines": "echo abcdefgh | sudo -S true\n",
         "`echo echo … | --password-stdin`": "echo echo echo echo echo echo | --password-stdin ",
         "here-strings to `--password-stdin`": "--password-stdin <<< abcdefgh ",
+        # the ninth file's: escaped keys (each such line judged again, read unescaped, up
+        # to a budget of escapes), HTML cells and password fields
+        "`\\u0070assword=` lines": "\\u0070assword=abcdefgh1\n",
+        "`\\u0070` escapes repeated": "\\u0070",
+        "HTML rows of a password cell": "<tr><td>password</td><td>Zq1xK9w</td></tr>\n",
+        "password fields repeated": '<input type="password" value="Zq1xK9w">',
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

@@ -43,7 +43,9 @@ FRESH4 = load("classes-fresh4.txt")  # the tokens of agent builders' services, n
 FRESH5 = load("classes-fresh5.txt")  # secrets as tools print them, never tuned on
 FRESH6 = load("classes-fresh6.txt")  # configuration formats and tools, never tuned on
 FRESH7 = load("classes-fresh7.txt")  # key files, headers, seed phrases; fixed after its first run
-EVERY = CORPUS + HOLDOUT + CLASSES + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7
+FRESH8 = load("classes-fresh8.txt")  # encodings and wrappings; fixed after its first run
+EVERY = (CORPUS + HOLDOUT + CLASSES + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7
+         + FRESH8)
 DOC = (pathlib.Path(__file__).parent.parent / "docs" / "layers" / "redaction.md").read_text()
 NEGATIVE_FAMILIES = {"lockfile", "hash", "uuid", "base64_image", "minified", "public_key",
                      "identifier", "k8s_name"}
@@ -83,7 +85,7 @@ def test_the_corpus_is_as_large_and_as_varied_as_asked():
 def test_the_untuned_file_still_generalises():
     """classes-fresh*.txt are never tuned on: the bar is lower than the tuned files', and
     its figures are reported as they are (docs/layers/redaction.md)."""
-    for lines in (FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7):
+    for lines in (FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8):
         recall, changed, _ = score(lines, S)
         assert recall >= 0.95 and changed <= 0.05, (recall, changed)
 
@@ -183,6 +185,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "`Authorization: Token` lines", "`GH_PAT=` lines", "`mnemonic:` lines of words",
          "`echo x | sudo -S` lines", "`echo echo … | --password-stdin`",
          "here-strings to `--password-stdin`", "`password=` lines, a label every 4 KB",
+         "`\\u0070assword=` lines", "`\\u0070` escapes repeated",
+         "HTML rows of a password cell", "password fields repeated",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -21,6 +21,7 @@ stable (the kinds are listed in ``KINDS`` and in docs/layers/redaction.md).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from typing import Protocol
@@ -76,6 +77,40 @@ def _labelled(text: str, spans: list[tuple[int, int, str]]) -> str:
         at = hi
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+# an escape of a letter, a digit, ":" or "=": JSON's
+# \u0070, HTML's &#x70; or &#112;
+_ESCAPE = re.compile(
+    r"\\u00(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA])|&#[xX]0{0,2}(?:3[0-9aAdD]|[46][1-9a-fA-F]"
+    r"|[57][0-9aA]);|&#0{0,2}(?:4[89]|5[0-8]|61|6[5-9]|[7-9][0-9]|1[01][0-9]|12[0-2]);")
+# Characters the escapes of the lines judged again may save (each escape saves 3 to 9),
+# past which the rest of those lines are redacted whole: a count redaction never raises
+# (a label holds no escape), so a second pass stays under it and changes nothing.
+ESCAPE_BUDGET = 1 << 13
+_ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});")
+
+
+def _unescape_line(line: str, limit: int) -> tuple[str, list[int]] | None:
+    """The line with its JSON and HTML character escapes read, and where in the line each
+    of its characters came from; None past ``limit`` escapes."""
+    out: list[str] = []
+    origin: list[int] = []
+    at = 0
+    for m in _ANY_ESCAPE.finditer(line):
+        limit -= 1
+        if limit < 0:
+            return None
+        out.append(line[at:m.start()])
+        origin.extend(range(at, m.start()))
+        hexa, hexb, dec = m.groups()
+        code = int(hexa or hexb, 16) if (hexa or hexb) else int(dec)
+        out.append(chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd")
+        origin.append(m.start())
+        at = m.end()
+    out.append(line[at:])
+    origin.extend(range(at, len(line)))
+    return "".join(out), origin
 
 
 def _encode(text: str) -> bytes:
@@ -170,6 +205,8 @@ class SecretPatternSet:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)
+        if "\\u" in text or "&#" in text:
+            text = self._escaped(text)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
@@ -201,6 +238,64 @@ class SecretPatternSet:
                 continue
             out += [text[at:place], _labelled(line, self.spans(line.translate(_NARROW)))]
             at = place + len(line)
+        out.append(text[at:])
+        return "".join(out)
+
+    def _escaped(self, text: str) -> str:
+        """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
+        digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
+        not do: an encoder escapes only what it must) is judged again as it reads
+        unescaped, all such lines in one scan (its budgets bound it as they bound the
+        first), and what is found there is redacted where it stands in its line."""
+        lines: list[tuple[int, int]] = []
+        at = 0
+        for m in _ESCAPE.finditer(text):
+            if m.start() < at:
+                continue  # in a line taken already
+            end = text.find("\n", m.end())
+            lo, at = text.rfind("\n", at, m.start()) + 1, len(text) if end < 0 else end
+            lines.append((lo, at))
+        if not lines:
+            return text
+        plains: list[str] = []
+        origins: list[list[int]] = []
+        starts: list[int] = []
+        size = escapes = 0
+        dense = len(lines)  # the first line past the budget, redacted whole with the rest
+        for k, (lo, hi) in enumerate(lines):
+            read = _unescape_line(text[lo:hi], ESCAPE_BUDGET)
+            if read is not None:
+                escapes += hi - lo - len(read[0])  # the characters its escapes took
+            if read is None or escapes > ESCAPE_BUDGET:
+                dense = k
+                break
+            plain, origin = read
+            starts.append(size)
+            plains.append(plain)
+            origins.append(origin)
+            size += len(plain) + 1
+        found: dict[int, list[tuple[int, int, str]]] = {}
+        for a, b, kind in self.spans("\n".join(plains)):
+            # a span may run over several lines (a cluster redacted whole): each its part
+            for k in range(bisect.bisect_right(starts, a) - 1,
+                           bisect.bisect_right(starts, b - 1)):
+                origin = origins[k]
+                lo, hi = max(a - starts[k], 0), min(b - starts[k], len(origin))
+                if lo >= hi:
+                    continue
+                end = origin[hi] if hi < len(origin) else lines[k][1] - lines[k][0]
+                found.setdefault(k, []).append((origin[lo], end, kind))
+        if not found and dense == len(lines):
+            return text
+        out: list[str] = []
+        at = 0
+        for k in sorted(found):
+            lo, hi = lines[k]
+            out += [text[at:lo], _labelled(text[lo:hi], found[k])]
+            at = hi
+        for lo, hi in lines[dense:]:
+            out += [text[at:lo], "[REDACTED:dense]"]
+            at = hi
         out.append(text[at:])
         return "".join(out)
 

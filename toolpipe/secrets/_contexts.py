@@ -143,6 +143,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
+    # an HTML password field's value, wherever it stands in the tag
+    rule("password", ('type="password"', "type='password'", "type=password"),
+         r"""(?i:type\s*=\s*["']?password)(?![\w-])""", check="html_input", bounded=False,
+         priority=CONTEXT, shape=r"""(?:["'\s/>]|$)"""),
     # an Authorization header of any scheme but Bearer and Basic (their own rules) and
     # Digest (its fields are named): `SSWS 00…` (Okta), `Token …` (Django REST, GitHub),
     # `ApiKey …`, `Negotiate …`: the credentials after the scheme

@@ -59,6 +59,9 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+(?!\?\?|\|\||\?:)|>"""
         r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
         r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
+        # <td>password</td><td>VALUE</td>, <dt>…</dt><dd>, a plist's <key>…</key><string>
+        r"""|</(?i:td|th|dt|b|strong|span|label|key)>\s{0,8}"""
+        r"""<(?i:td|dd|span|code|string|data)(?:\s[^<>]{0,80})?>"""
         r"""|[ \t]*(?:\|\||\?\?|\?:)[ \t]*)""")  # API_TOKEN || "fallback"; ${TOKEN:-x} above
 
 
@@ -71,7 +74,8 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                  bounded=False,
                  # a separator, or blanks then a token a credential could be (a digit, a
                  # capital or a symbol in it, or 8 letters): `password reset` is prose
-                 shape=r"""(?i:[a-z_.\-]{0,8})(?:[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
+                 shape=r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
+                       r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
                        r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
                        r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}])""")
 

@@ -160,6 +160,27 @@ def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return out, start + 1
 
 
+_VALUE_ATTRIBUTE = re.compile(rb"""\svalue\s*=\s*(?:"(?P<dq>[^"<>\n]{1,512})"|'(?P<sq>[^'<>\n]{1,512})'"""
+                              rb"""|(?P<bare>[^\s"'<>=`]{1,512}))""", re.I)
+
+
+def _html_input(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                ) -> tuple[Spans, int]:
+    """``<input type="password" value="…">``: the value of a password field, wherever the
+    attribute stands in its tag (before ``type`` too)."""
+    opened = buf.rfind(b"<", max(0, start - 512), start)
+    closed = buf.find(b">", start, start + 512)
+    if opened < 0 or closed < 0 or buf.find(b">", opened, start) >= 0:
+        return [], start + 1
+    judged: dict[bytes, bool] = {}
+    out: Spans = []
+    for m in _VALUE_ATTRIBUTE.finditer(buf, opened, closed):
+        group = next(g for g in ("dq", "sq", "bare") if m.group(g) is not None)
+        if _stands(m.group(group), judged):
+            out.append(m.span(group))
+    return out, start + 1
+
+
 _ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0-9_.\-]{0,127}="
                          rb"(?P<v>'[^'\n]{1,1024}'|\"[^\"\n]{1,1024}\"|[^\s'\"@;|&][^\s;|&]{0,1023})")
 
@@ -239,4 +260,4 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
 Several = Callable[[bytes, int, "re.Match[bytes]", int], "tuple[Spans, int]"]
 SEVERAL: dict[str, Several] = {"table": _table, "chpasswd": _chpasswd,
                                "assignments": _assignments, "kube_secret": _kube_secret,
-                               "stdin_fed": _stdin_fed}
+                               "stdin_fed": _stdin_fed, "html_input": _html_input}

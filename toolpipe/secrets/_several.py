@@ -160,8 +160,9 @@ def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return out, start + 1
 
 
-_VALUE_ATTRIBUTE = re.compile(rb"""\svalue\s*=\s*(?:"(?P<dq>[^"<>\n]{1,512})"|'(?P<sq>[^'<>\n]{1,512})'"""
-                              rb"""|(?P<bare>[^\s"'<>=`]{1,512}))""", re.I)
+_VALUE_ATTRIBUTE = re.compile(rb'\svalue\s*=\s*(?:"(?P<dq>[^"<>\n]{1,512})"'
+                              rb"""|'(?P<sq>[^'<>\n]{1,512})'|(?P<bare>[^\s"'<>=`]{1,512}))""",
+                              re.I)
 
 
 def _html_input(buf: bytes, start: int, found: re.Match[bytes], floor: int

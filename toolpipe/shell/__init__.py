@@ -11,7 +11,10 @@ Layout (private modules behind this face):
 - ``_functions``: definitions, calls with their arguments, which reading stands;
 - ``_parse``: tree-sitter-bash access, the limits of one analysis, the walk's record;
 - ``_words``: words after expansion (quotes, ``$'…'``, braces, ``$IFS``, known variables);
-- ``_wrappers``: sudo, env, timeout, xargs… peeled off, and the code strings commands run;
+- ``_wrappers``: sudo, env, timeout, xargs, package runners (``npx``, ``uv run``…) peeled
+  off, and the code strings commands run;
+- ``_items``: what runs on each item of a list (``find -exec``, ``xargs``, ``parallel``,
+  ``fd -x``), and what the items are;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…) and ``_system`` (disks, network, git, power…);

@@ -3,6 +3,7 @@ and sends over the network, by command, with each command's own option grammar."
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -136,6 +137,10 @@ def stdin_code(cmd: Command) -> bool:
             return False
         ops = [a for a in args if not a.text.startswith("-") or a.text == "-"]
         return not ops or ops[0].text in ("-", "/dev/stdin")
+    if name in ("make", "gmake"):  # make -f - (or /dev/stdin): its makefile comes in
+        texts = [a.text for a in args]
+        return any(t in ("-f", "--file", "--makefile") and v in ("-", "/dev/stdin")
+                   for t, v in itertools.pairwise(texts)) or "-f-" in texts
     if name in ("at", "batch"):  # at TIME reads its commands from its input
         return not {a.text for a in args} & {"-l", "-r", "-d", "-c", "-f", "-h", "-V",
                                              "--help", "-q"}

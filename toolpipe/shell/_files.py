@@ -18,14 +18,16 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._words import Word, literal
 
 
-@handles("rm", "srm", "wipe", "trash", "trash-put", "gio")
+# rimraf and del-cli: npm's `rm -rf` (run by npx, npm exec, bunx…)
+@handles("rm", "srm", "wipe", "trash", "trash-put", "gio", "rimraf", "del-cli")
 def _rm(cmd: Command) -> list[Effect]:
     flags, _, operands = _split(cmd.args)
     if cmd.name == "gio":
         if not operands or operands[0].text not in ("remove", "trash"):
             return []
         operands = operands[1:]
-    recursive = bool(flags & {"r", "R", "--recursive"}) or cmd.name in ("srm", "wipe")
+    recursive = bool(flags & {"r", "R", "--recursive"}) or cmd.name in (
+        "srm", "wipe", "rimraf", "del-cli")
     forced = bool(flags & {"f", "--force"})
     return [Effect("delete", cmd, w, recursive, forced) for w in operands]
 
@@ -203,6 +205,23 @@ def _tar(cmd: Command) -> list[Effect]:
                                           "<files from the archive>", tame=True),
                        detail="extracts")]
     return []
+
+
+@handles("unzip")
+def _unzip(cmd: Command) -> list[Effect]:
+    """unzip ARCHIVE -d DIR writes under DIR (the current folder without -d), as tar x
+    writes under -C; -l, -t, -v, -p and -Z only list, test or print."""
+    flags, values, operands = _split(cmd.args, "dxP", ())
+    if flags & {"l", "t", "v", "p", "Z", "z"} or not operands:
+        return []
+    into = values.get("d") or literal(".")
+    if not into.known:
+        return [Effect("write", cmd, into, detail="extracts")]
+    base = into.text.rstrip("/") + "/"
+    inside = not base.startswith(("/", "~"))
+    return [Effect("write", cmd, Word(base + ("{}" if inside else "\x00"),
+                                      "<files from the archive>", tame=True),
+                   detail="extracts")]
 
 
 @handles("zip", "7z", "7za", "rar")

@@ -40,7 +40,8 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 
 # Commands whose run() has more to do than record them: the names peel() looks into and
 # the ones that read their input as code or change the walk's state.
-_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", ""}
+_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", "",
+                                                     "make", "gmake"}
 
 
 class _Walk(_Carriers):

@@ -18,7 +18,8 @@ from toolpipe.shell._words import Word
 LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "pypy3": "-c",
              "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
              "deno": "eval", "php": "-r", "lua": "-e", "awk": "", "gawk": "", "mawk": "",
-             "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": ""}
+             "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": "",
+             "emacs": "--eval"}
 # (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
 DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
@@ -52,6 +53,7 @@ _DELETE_BY_NAME = re.compile(
     r"""["']?(?:unlink|rmdir|os\.remove|os\.unlink|shutil\.rmtree|fs\.unlinkSync|"""
     r"""fs\.rmSync|fs\.unlink|File\.delete|FileUtils\.rm_rf|FileUtils\.rm)["']?\s*[,)]"""
     r"""|File\.method\(\s*:(?:delete|unlink)\s*\)""")
+_LISP_DELETE = re.compile(r'\(\s*(delete-directory|delete-file|f-delete)\s+"([^"]*)"(\s+t\b)?')
 _PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
 _WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
                     r"fs\.writeFile|fs\.appendFileSync|file_put_contents|writeFileSync|"
@@ -70,8 +72,9 @@ _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s
                    r"\bloop\s*(?:do|\{)[^}]*\bfork\b")
 
 
-# perl and ruby call without brackets: unlink "/etc/passwd", system "rm -rf /", sh "…"
-_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+("""
+# perl and ruby call without brackets: unlink "/etc/passwd", unlink glob "/etc/*",
+# system "rm -rf /", sh "…" (rake's)
+_BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+(?:glob\s*\(?\s*)?("""
                    r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|qq?\{[^}]*\})"""
                    r"""(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
 _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]"
@@ -200,6 +203,9 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             strings, dynamic = _literals(args)
             target = _quote(strings[0]) if strings and not dynamic else DYNAMIC
             out.append(f"{'rm -rf' if _RECURSIVE.search(args) else command} -- {target}")
+    for m in _LISP_DELETE.finditer(code):  # (delete-directory "~" t): Emacs Lisp
+        command = "rm -rf" if m.group(1) != "delete-file" and m.group(3) else "rm"
+        out.append(f"{command} -- {_quote(m.group(2))}")
     if _DELETE_BY_NAME.search(code):
         # what it is handed is not in the call: every path the code names, else unknown
         out += [f"rm -rf -- {_quote(p)}" for p in _PATHISH.findall(code)] or [

@@ -16,10 +16,10 @@ from toolpipe.shell._effects import (
     _split,
     handles,
 )
+from toolpipe.shell._items import find_item
 from toolpipe.shell._model import Command
 from toolpipe.shell._places import classify
 from toolpipe.shell._words import Word, literal
-from toolpipe.shell._wrappers import find_item
 
 # Commands that destroy what is on a block device, and the words that make them do so
 # (None: the command always does).

@@ -50,6 +50,9 @@ class CodeRow:
     after: frozenset[str] = frozenset()
     example: str = ""
     harmless: str = ""
+    # the words after one of these, joined by spaces, are one shell command line (`git
+    # submodule foreach 'CMD'` runs `sh -c` on them, as ssh does)
+    shell_after: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -120,7 +123,9 @@ def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
     return CodeRow(programs, tuple(options), arguments, operands,
                    frozenset(_names(row.get("after", []), where + " after")
                              if row.get("after") else ()),
-                   str(row.get("example", "")), str(row.get("harmless", "")))
+                   str(row.get("example", "")), str(row.get("harmless", "")),
+                   frozenset(_names(row.get("shell_after", []), where + " shell_after")
+                             if row.get("shell_after") else ()))
 
 
 def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
@@ -234,6 +239,10 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
             if m is not None:
                 code = m.groupdict().get("code") or m.group(0)
                 found.append((f"{name} {opt.option}", code))
+    if row.shell_after:
+        at = next((i + 1 for i, a in enumerate(args) if a in row.shell_after), len(args))
+        if at < len(args):
+            found.append((f"{name} {args[at - 1]}", " ".join(args[at:])))
     start = 0
     if row.after:
         start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))

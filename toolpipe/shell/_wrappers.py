@@ -4,16 +4,22 @@ and the code strings a command runs (``bash -c``, ``eval``, ``su -c``, ``ssh hos
 
 from __future__ import annotations
 
-import fnmatch
-import posixpath
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from toolpipe.shell._items import (
+    _echoed_items,
+    _fd_exec,
+    _find_exec,
+    _items,
+    _parallel_words,
+    _with_items,
+)
 from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code
-from toolpipe.shell._words import UNKNOWN, Word, literal
+from toolpipe.shell._words import Word, literal
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
                     "rbash", "yash", "posh", "oksh", "loksh", "pdksh"})
@@ -110,121 +116,27 @@ def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
     return None
 
 
-def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
-    """``echo a b | xargs rm``: the items, when a plain echo or printf is all that feeds
-    xargs (else none)."""
-    from toolpipe.shell._expand import _echoed
-    from toolpipe.shell._model import Command
-
-    feed = [c for c in upstream if isinstance(c, Command)]
-    text = _echoed(feed[-1:]) if len(feed) == 1 else None
-    return tuple(literal(t) for t in text.split()) if text else ()
-
-
-def _items(upstream: Sequence[object]) -> Word:
-    """What ``xargs`` appends: names under the roots of a ``find``/``ls`` upstream, else
-    something unknown."""
-    from toolpipe.shell._model import Command
-
-    for cmd in reversed(upstream):
-        if not isinstance(cmd, Command):
-            continue
-        if cmd.name == "find":  # a test that rules the root out: names under it
-            _, item, _ = find_item(cmd.args)
-            if item.known:
-                return Word(item.text, "<names from find>", tame=True)
-        if cmd.name in ("find", "ls", "fd", "fdfind", "locate"):
-            roots = [a for a in cmd.args if a.known and not a.text.startswith("-")]
-            root = roots[0].text if roots and cmd.name != "locate" else (
-                "." if cmd.name != "locate" else "")
-            if root:
-                base = root if root.endswith("/") else root + "/"
-                return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
-        break
-    names = tuple(c.name for c in upstream if isinstance(c, Command) and c.name)
-    return Word(UNKNOWN, "<names read by xargs>", tame=False, sources=names)
-
-
-_FIND_NAMES = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
-                         "-regex", "-iregex", "-lname", "-ilname"})
-
-
-def _matches_root(test: str, pattern: str, root: str) -> bool:
-    """Could ``find``'s own root pass this name test (it is tested like any entry)?"""
-    if test in ("-regex", "-iregex"):
-        return True  # another regex dialect: assume it may
-    subject = root if test.endswith(("path", "wholename")) else (
-        posixpath.basename(root.rstrip("/")) or "/")
-    if test.startswith("-i"):
-        subject, pattern = subject.lower(), pattern.lower()
-    return fnmatch.fnmatchcase(subject, pattern)
-
-
-_EXTENSION = re.compile(r"\*\.[A-Za-z0-9]{1,12}")
-
-
-def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
-    """``find``'s roots, what ``{}`` stands for, and the text put in place of ``{}`` inside
-    a code string.
-
-    Without a test that rules the root out, ``{}`` may be the root itself (``find / -exec
-    rm -rf {} +`` removes ``/``). A name test the root fails (``-name '*.pyc'``), ``-type
-    f`` or ``-mindepth 1`` leaves only entries under it: ``{}`` is ``ROOT/{}``, or
-    ``ROOT/NAME`` for a literal ``-name NAME``.
-    """
-    roots: list[Word] = []
-    for a in args:
-        if a.text.startswith(("-", "(", "!")):
-            break
-        roots.append(a)
-    root_word = roots[0] if roots else literal(".")
-    root = root_word.text if root_word.known else UNKNOWN
-    texts = [a.text for a in args]
-    below, name = False, None
-    for i, t in enumerate(texts[:-1]):
-        value = texts[i + 1]
-        if t in _FIND_NAMES and UNKNOWN not in value and UNKNOWN not in root:
-            if not _matches_root(t, value, root):
-                below = True
-                if t in ("-name", "-iname") and not any(c in value for c in "*?[\\"):
-                    name = value
-                elif t in ("-name", "-iname") and _EXTENSION.fullmatch(value):
-                    name = "{}" + value[1:]  # -name '*.pem': names that end .pem
-        elif (t == "-type" and value in ("f", "l", "s", "p")) or (
-                t == "-mindepth" and value.isdigit() and int(value) >= 1):
-            below = True
-    if len(roots) > 1:
-        below, name = False, None  # several roots: keep it simple, any of them
-    base = root.rstrip("/") + "/" if root != "/" else "/"
-    if below:
-        text = base + (name or "{}")
-        item = Word(text, "{}", tame=True)
-        return roots, item, item
-    item = Word(base + UNKNOWN, "{}", tame=UNKNOWN not in root)
-    return roots, item, Word(root, root_word.raw, tame=root_word.tame)
-
-
-def _find_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:
-    _, item, in_code = find_item(args)
-    subs: list[tuple[str, tuple[Word, ...]]] = []
-    i = 0
-    while i < len(args):
-        if args[i].text in ("-exec", "-execdir", "-ok", "-okdir"):
-            label = "find " + args[i].text
-            j = i + 1
-            inner: list[Word] = []
-            while j < len(args) and args[j].text not in (";", "+"):
-                w = args[j]
-                inner.append(item if w.text == "{}" else (
-                    Word(w.text.replace("{}", in_code.text), w.raw, w.glob,
-                         in_code.tame and w.tame) if "{}" in w.text else w))
-                j += 1
-            subs.append((label, tuple(inner)))
-            i = j
-        i += 1
-    return tuple(subs)
-
-
+# Programs that run a command line they are given, after a subcommand word (or none), and
+# their options that take a value: package runners (the package's program and its
+# arguments) and project environments (`uv run CMD`, `poetry run CMD`, `conda run -n E CMD`)
+_ENV_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--from",
+                         "--project", "--directory", "--spec", "--package", "-w",
+                         "--workspace", "--env-file", "-e", "--env"})
+_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "npx": (frozenset(), _ENV_VALUED), "bunx": (frozenset(), _ENV_VALUED),
+    "pnpx": (frozenset(), _ENV_VALUED), "uvx": (frozenset(), _ENV_VALUED),
+    "npm": (frozenset({"exec", "x"}), _ENV_VALUED),
+    "pnpm": (frozenset({"dlx", "exec"}), _ENV_VALUED),
+    "yarn": (frozenset({"dlx", "exec"}), _ENV_VALUED),
+    "bun": (frozenset({"x"}), _ENV_VALUED),
+    "pipx": (frozenset({"run"}), _ENV_VALUED),
+    "uv": (frozenset({"run", "tool"}), _ENV_VALUED),
+    "poetry": (frozenset({"run"}), _ENV_VALUED), "pipenv": (frozenset({"run"}), _ENV_VALUED),
+    "pdm": (frozenset({"run"}), _ENV_VALUED), "hatch": (frozenset({"run"}), _ENV_VALUED),
+    "rye": (frozenset({"run"}), _ENV_VALUED), "conda": (frozenset({"run"}), _ENV_VALUED),
+    "mamba": (frozenset({"run"}), _ENV_VALUED), "micromamba": (frozenset({"run"}), _ENV_VALUED),
+}
+_PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
 def _host_target(args: Sequence[Word]) -> bool:
     """``nsenter -t 1`` (or ``--all``, ``-a``): the host's namespaces, as root."""
     texts = [a.text for a in args]
@@ -278,6 +190,38 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             if args[i:]:
                 codes.append((name, join_words(args[i:]), ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+        runner = _RUNNERS.get(name)
+        if runner is not None:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
+            subcommands, valued = runner
+            i = 0
+            if subcommands:
+                if not args or args[0].text not in subcommands:
+                    break
+                if args[0].text == "tool":  # uv tool run CMD (not uv tool install)
+                    if len(args) < 2 or args[1].text != "run":
+                        break
+                    i = 2
+                else:
+                    i = 1
+            by_address = False  # npx https://…/pkg.tgz, pipx run --spec git+…: a row's
+            while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
+                t = args[i].text
+                if t == "--":
+                    i += 1
+                    break
+                if t in ("-c", "--call") and i + 1 < len(args):  # npx -c 'CMD': a line
+                    codes.append((f"{name} -c", args[i + 1], ()))
+                    return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+                value = t.split("=", 1)[1] if "=" in t else (
+                    args[i + 1].text if t in valued and i + 1 < len(args) else "")
+                by_address = by_address or bool(_PACKAGE_SPEC.search(value))
+                i += 2 if t in valued else 1
+            if i >= len(args) or not args[i].known or by_address or _PACKAGE_SPEC.search(
+                    args[i].text):
+                break  # nothing to run, or a package fetched by its address (its row's)
+            wrappers.append(name)
+            argv = tuple(args[i:])
+            continue
         found_g = WRAPPERS.get(name)
         if found_g is None or (found_g.not_with and found_g.not_with & {
                 a.text for a in args[:skip_options(args, found_g)]}):
@@ -359,14 +303,19 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         elif flagged is not None:
             codes.append((label, flagged, ()))
     elif name == "parallel":
-        words = [w for w in args if not w.text.startswith("-")]
+        words = _parallel_words(args)
         if ":::" in [w.text for w in words]:
             k = [w.text for w in words].index(":::")
             subs = (("parallel", tuple(words[:k]) + tuple(words[k + 1:k + 2])),)
+        elif words:  # `ls -d /etc/* | parallel rm -rf`: its items come in, as xargs's do
+            items = _echoed_items(upstream) or (_items(upstream),)
+            subs = (("parallel", _with_items(tuple(words), items)),)
+    elif name in ("fd", "fdfind"):
+        subs = _fd_exec(args)
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts)
 
 
 # Every name peel() looks at (anything else is returned as it is).
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
-    "script", "parallel"}
+    "script", "parallel", "fd", "fdfind"} | frozenset(_RUNNERS)

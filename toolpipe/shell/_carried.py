@@ -23,7 +23,7 @@ from toolpipe.shell._functions import _Functions, _matters
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
-from toolpipe.shell._places import classify
+from toolpipe.shell._places import classify, holds_secrets
 from toolpipe.shell._table import (
     CODE,
     CODE_ENV,
@@ -248,6 +248,10 @@ class _Carriers(_Functions):
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)
+        told = _told(args, self.cwd)
+        if told is not None:  # `frob -o /etc/hosts`, `frob --delete /home`, `frob sync ~/ s3:…`
+            self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
+                             f"told to {told}", where)
         for k, a in enumerate(args):
             if not a.text.startswith("-") and modelled(_base(a)):
                 self.run(tuple(args[k:]), (), (), label)
@@ -338,6 +342,39 @@ def _destroying(args: Sequence[Word]) -> str | None:
     forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") for a in args)
     return next((w for w in words if _STRONG_VERB.fullmatch(w) or (
         forced and _WEAK_VERB.fullmatch(w))), None)
+
+
+_OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",
+                           "--write", "--save", "--dest", "--destination", "--target"})
+_DELETE_FLAG = re.compile(r"--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
+                          r"(?:[-_=][\w-]*)?$")
+_REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
+                     r"://|^[\w.-]+@[\w.-]+:")
+_MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
+
+
+def _told(args: Sequence[Word], cwd: str | None) -> str | None:
+    """What an unknown program's options and operands tell it to do to a place that
+    matters: write it (an output option), delete under it (a deleting option), or send a
+    folder that holds secrets to a remote address."""
+    texts = [a.text for a in args]
+    places = [(a, classify(a, cwd)) for a in args if a.known and not a.text.startswith("-")]
+    for i, t in enumerate(texts):
+        name, eq, value = t.partition("=")
+        if name in _OUTPUT_FLAGS:
+            target = value if eq else (texts[i + 1] if i + 1 < len(texts) else "")
+            if target and classify(target, cwd).kind in _MATTERS:
+                return f"write {target}"
+        if _DELETE_FLAG.match(t):
+            hit = next((p for _, p in places if p.kind in _MATTERS | {"outside"}), None)
+            if hit is not None:
+                return f"delete ({t}) {hit.path}"
+    if any(_REMOTE.match(t) for t in texts):
+        sent = next((p for _, p in places if p.kind == "secret" or (
+            p.kind in ("outside", "root", "system") and holds_secrets(p.path))), None)
+        if sent is not None:
+            return f"send {sent.path}, which holds secrets, to a remote address"
+    return None
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

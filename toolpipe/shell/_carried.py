@@ -351,6 +351,10 @@ _DELETE_FLAG = re.compile(r"--(?:delete|remove|rm|purge|wipe|erase|destroy|prune
 _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
                      r"://|^[\w.-]+@[\w.-]+:")
 _MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
+_ANY_TOLD = re.compile(
+    r"(?:^| )(?:" + "|".join(re.escape(f) for f in sorted(_OUTPUT_FLAGS)) + r")(?:[ =]|$)"
+    r"|(?:^| )--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
+    r"|(?:^| )(?:[a-z0-9]+://|[\w.-]+@[\w.-]+:)")
 
 
 def _told(args: Sequence[Word], cwd: str | None) -> str | None:
@@ -358,6 +362,8 @@ def _told(args: Sequence[Word], cwd: str | None) -> str | None:
     matters: write it (an output option), delete under it (a deleting option), or send a
     folder that holds secrets to a remote address."""
     texts = [a.text for a in args]
+    if not _ANY_TOLD.search(" ".join(texts)):
+        return None  # the common case: nothing that could tell it so (one C scan)
     places = [(a, classify(a, cwd)) for a in args if a.known and not a.text.startswith("-")]
     for i, t in enumerate(texts):
         name, eq, value = t.partition("=")

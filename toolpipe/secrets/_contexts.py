@@ -143,6 +143,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
+    # redis-cli's reply to CONFIG GET: the name on one numbered line, the value on the next
+    rule("password", (') "requirepass"', ') "masterauth"'),
+         r'\) "(?:requirepass|masterauth)"[ \t]*\r?\n[0-9]{1,3}\) "(?P<v>[^"\n]{1,256})"',
+         value=("v",), check="url_password", bounded=False),
     # an HTML password field's value, wherever it stands in the tag
     rule("password", ('type="password"', "type='password'", "type=password"),
          r"""(?i:type\s*=\s*["']?password)(?![\w-])""", check="html_input", bounded=False,

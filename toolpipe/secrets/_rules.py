@@ -35,6 +35,7 @@ _LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see
     "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
     "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
 PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw", "psk",
+                  "requirepass", "masterauth",  # redis (`requirepass:…` in INFO and CONFIG)
                   *_LABELS, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
 _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
@@ -197,6 +198,12 @@ RULES: tuple[Rule, ...] = (
           r"""(?=[A-Za-z0-9.\-\[\]_]+(?:[:/?#\s"']|$))""",
           value=("v",), check="url_password", bounded=False,
           shape=r"""[^\s:/@"'<>\\\[\]]*:[^\s@/"'<>\\\[\]]+@"""),
+    # a token as a URL's user name, with no password: `https://<PAT>@dev.azure.com/…`,
+    # `https://<token>@github.com/…`: 32 or more letters and digits, not a word
+    _rule("url_password", "://",
+          r"""://(?P<v>[A-Za-z0-9_\-]{32,256})@(?=[A-Za-z0-9.\-]+(?:[:/?#\s"']|$))""",
+          value=("v",), check="url_token", bounded=False,
+          shape=r"""[A-Za-z0-9_\-]{32}[A-Za-z0-9_\-]{0,224}@"""),
     # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
     _kv("password", PASSWORD_WORDS),
     _kv("api_key_kv", KEY_WORDS),

@@ -183,8 +183,8 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 if found.group(name) is not None:
                     lo, hi = found.span(name)
                     break
-            if buf.startswith(b"[REDACTED:", lo):
-                continue  # already a label: redacting twice changes nothing
+            if buf.startswith(b"[REDACTED:", lo + (buf[lo:lo + 1] in (b'"', b"'"))):
+                continue  # already a label (quoted or not): redacting twice changes nothing
             if rule.check == "pem" and b"-----END" not in buf[hi - 40:hi]:
                 # cut short here, or a body we could not read: the block runs to the next
                 # END line, as the spec's pattern said (one forward search for all BEGINs)

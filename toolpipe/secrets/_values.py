@@ -180,6 +180,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
 
 _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")
 _CELL_END = re.compile(rb"[ \t]*\|")
+_COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
 
@@ -194,7 +195,13 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
         word = buf[line:start].lstrip(b" \t")
         if not _IDENT.fullmatch(word + b"x"):  # the key word ends a longer name: rootpw
             return False
-    return _LINE_END.match(buf, match.end()) is not None
+    if _LINE_END.match(buf, match.end()) is not None:
+        return True
+    # a table printed in columns (`vercel env ls`: NAME  VALUE  ENVIRONMENT): two or more
+    # blanks on each side of the value
+    sep = match.group("sep")
+    return len(sep) >= 2 and not sep.strip(b" \t") and _COLUMNS_END.match(
+        buf, match.end()) is not None
 
 
 def bearer(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -215,6 +222,16 @@ def auth_scheme(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     (``Authorization: Token authentication is…``), not a placeholder."""
     value = match.group("v")
     return kind if credential_like(value) and not plain_word(value) else None
+
+
+def url_token(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+    """A URL's user name that is a token: digits among its letters, or 40 and more letters
+    in one piece (an Azure DevOps PAT: 52 of base32), not a name made of words."""
+    value = match.group("v")
+    if any(c in b"0123456789" for c in value):
+        return kind if not _wordy(value.replace(b"-", b"_")) else None
+    return kind if len(value) >= 40 and b"-" not in value and b"_" not in value else None
 
 
 def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -338,4 +355,5 @@ CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
     "network": network, "named_value": named_value, "auth_scheme": auth_scheme,
+    "url_token": url_token,
 }

@@ -44,15 +44,19 @@ window's end is still redacted from its start."""
 def _windowed(scrub: Callable[[str], str], text: str, limit: int) -> str:
     """``scrub`` of the head of ``text`` an outer cap of ``limit`` characters keeps, plus
     ``SCAN_MARGIN``; the rest, which the cap drops, is dropped here unread. Redactions that
-    shorten the head make the window grow until the cap's cut falls in scanned text."""
-    window = limit + SCAN_MARGIN
+    shorten the head make the window grow until the cap's cut falls in scanned text: the
+    first window has a second margin for them (a head whose secrets are longer than their
+    labels was read twice, 24 KB then 48 KB, where 32 KB once does), and a window that
+    still falls short grows by what it lacked and a margin more."""
+    window = limit + 2 * SCAN_MARGIN
     while True:
         if window >= len(text):
             return scrub(text)
         head = scrub(text[:window])
-        if len(head) - SCAN_MARGIN >= limit:
+        short = limit + SCAN_MARGIN - len(head)
+        if short <= 0:
             return head
-        window *= 2
+        window += short + SCAN_MARGIN
 
 
 def redact_content(patterns: SecretPatternSet, content: ToolContent,

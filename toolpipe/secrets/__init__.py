@@ -91,6 +91,20 @@ ESCAPE_BUDGET = 1 << 13
 _ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});")
 
 
+def _escapes(text: str) -> list[int]:
+    """Where each escape of a letter, a digit, ``:`` or ``=`` starts, in order: found from
+    their two prefixes (``str.find`` runs at memory speed; a regex over the whole text ran
+    at 160 MB/s), each checked with one anchored match."""
+    found: list[int] = []
+    for prefix in ("\\u00", "&#"):
+        at = text.find(prefix)
+        while at >= 0:
+            if _ESCAPE.match(text, at):
+                found.append(at)
+            at = text.find(prefix, at + 2)
+    return sorted(found)
+
+
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int]] | None:
     """The line with its JSON and HTML character escapes read, and where in the line each
     of its characters came from; None past ``limit`` escapes."""
@@ -249,11 +263,11 @@ class SecretPatternSet:
         first), and what is found there is redacted where it stands in its line."""
         lines: list[tuple[int, int]] = []
         at = 0
-        for m in _ESCAPE.finditer(text):
-            if m.start() < at:
+        for start in _escapes(text):
+            if start < at:
                 continue  # in a line taken already
-            end = text.find("\n", m.end())
-            lo, at = text.rfind("\n", at, m.start()) + 1, len(text) if end < 0 else end
+            end = text.find("\n", start)
+            lo, at = text.rfind("\n", at, start) + 1, len(text) if end < 0 else end
             lines.append((lo, at))
         if not lines:
             return text

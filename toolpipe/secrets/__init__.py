@@ -81,9 +81,11 @@ def _labelled(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 # an escape of a letter, a digit, ":" or "=": JSON's
 # \u0070, HTML's &#x70; or &#112;
-_ESCAPE = re.compile(
-    r"\\u00(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA])|&#[xX]0{0,2}(?:3[0-9aAdD]|[46][1-9a-fA-F]"
-    r"|[57][0-9aA]);|&#0{0,2}(?:4[89]|5[0-8]|61|6[5-9]|[7-9][0-9]|1[01][0-9]|12[0-2]);")
+_ESCAPES = (
+    re.compile(r"\\u00(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA])"),
+    re.compile(r"&#(?:[xX]0{0,2}(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA]);"
+               r"|0{0,2}(?:4[89]|5[0-8]|61|6[5-9]|[7-9][0-9]|1[01][0-9]|12[0-2]);)"),
+)
 # Characters the escapes of the lines judged again may save (each escape saves 3 to 9),
 # past which the rest of those lines are redacted whole: a count redaction never raises
 # (a label holds no escape), so a second pass stays under it and changes nothing.
@@ -92,17 +94,10 @@ _ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9
 
 
 def _escapes(text: str) -> list[int]:
-    """Where each escape of a letter, a digit, ``:`` or ``=`` starts, in order: found from
-    their two prefixes (``str.find`` runs at memory speed; a regex over the whole text ran
-    at 160 MB/s), each checked with one anchored match."""
-    found: list[int] = []
-    for prefix in ("\\u00", "&#"):
-        at = text.find(prefix)
-        while at >= 0:
-            if _ESCAPE.match(text, at):
-                found.append(at)
-            at = text.find(prefix, at + 2)
-    return sorted(found)
+    """Where each escape of a letter, a digit, ``:`` or ``=`` starts, in order: one regex
+    for each of the two forms, each led by its literal prefix (which ``re`` looks for at
+    speed; one alternation of both read every character)."""
+    return sorted(m.start() for form in _ESCAPES for m in form.finditer(text))
 
 
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int]] | None:

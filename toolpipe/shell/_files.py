@@ -194,17 +194,22 @@ def _tar(cmd: Command) -> list[Effect]:
             out += [Effect("delete", cmd, w, recursive=True) for w in operands]
         return out
     if flags & {"x", "--extract", "--get"}:
-        into = values.get("C") or values.get("--directory") or literal(".")
-        if not into.known:
-            return [Effect("write", cmd, into, detail="extracts")]
-        base = into.text.rstrip("/") + "/"
-        # names it cannot know: under a folder of the workspace they are files inside it;
-        # under an absolute folder, anything there (`-C /` overwrites the system)
-        inside = not base.startswith(("/", "~"))
-        return [Effect("write", cmd, Word(base + ("{}" if inside else "\x00"),
-                                          "<files from the archive>", tame=True),
-                       detail="extracts")]
+        return _extracts(cmd, values.get("C") or values.get("--directory"))
     return []
+
+
+def _extracts(cmd: Command, into: Word | None) -> list[Effect]:
+    """An archive unpacked into ``into`` (the current folder when None): names it cannot
+    know, so under a folder of the workspace they are files inside it, and under an
+    absolute folder anything there (``-C /`` overwrites the system)."""
+    into = into or literal(".")
+    if not into.known:
+        return [Effect("write", cmd, into, detail="extracts")]
+    base = into.text.rstrip("/") + "/"
+    inside = not base.startswith(("/", "~"))
+    return [Effect("write", cmd, Word(base + ("{}" if inside else "\x00"),
+                                      "<files from the archive>", tame=True),
+                   detail="extracts")]
 
 
 @handles("unzip")
@@ -214,14 +219,7 @@ def _unzip(cmd: Command) -> list[Effect]:
     flags, values, operands = _split(cmd.args, "dxP", ())
     if flags & {"l", "t", "v", "p", "Z", "z"} or not operands:
         return []
-    into = values.get("d") or literal(".")
-    if not into.known:
-        return [Effect("write", cmd, into, detail="extracts")]
-    base = into.text.rstrip("/") + "/"
-    inside = not base.startswith(("/", "~"))
-    return [Effect("write", cmd, Word(base + ("{}" if inside else "\x00"),
-                                      "<files from the archive>", tame=True),
-                   detail="extracts")]
+    return _extracts(cmd, values.get("d"))
 
 
 @handles("zip", "7z", "7za", "rar")

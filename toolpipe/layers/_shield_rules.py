@@ -19,6 +19,7 @@ from toolpipe.layers._shield_places import OFFSITE, offsite, place_of
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
+    ENVIRONMENT,
     NETWORK_SOURCES,
     Command,
     Effect,
@@ -338,9 +339,15 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             rule = RULES.get(e.kind)
             if rule is None:
                 continue
-            found = rule(e, place_of(e, workspace, escaped), script, options)
+            place = place_of(e, workspace, escaped)
+            found = rule(e, place, script, options)
             if found is not None and found.score > 0:
                 out.append(found)
+            if e.kind == "delete" and e.word is not None and ENVIRONMENT in e.word.sources:
+                # `rm -rf "${BUILD:-./build}"`: harmless as written, but the environment
+                # may name another place: understood, or ask
+                out.append(Finding(0.55, _at(e, place, "deletes what a variable of the "
+                                                       "environment may name, by default")))
         if cmd.name in DOWNLOADERS:
             fetched |= downloads(Script(script.text, (cmd,), (), workspace), workspace)
     return out

@@ -59,6 +59,7 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
+from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
@@ -83,6 +84,7 @@ __all__ = [
     "CREDENTIALS",
     "DECODERS",
     "DOWNLOADERS",
+    "ENVIRONMENT",
     "IRREVERSIBLE",
     "MAX_COMMANDS",
     "MAX_JOINED",

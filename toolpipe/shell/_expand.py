@@ -5,6 +5,7 @@ what the script set (the half of :class:`~toolpipe.shell._grammar._Walk` that tu
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -94,6 +95,7 @@ class _Expansions:
         if name_node is None:
             return
         name = _text(name_node).split("[", 1)[0]
+        name = _referred(env, name)  # `declare -n r=x; r=/etc` sets x
         if value is None:
             env[name] = literal("")
             return
@@ -120,10 +122,13 @@ class _Expansions:
     def declare(self, node: Any) -> None:
         ref = self.nameref(node)
         for child in node.named_children:
-            if child.type == "variable_assignment" and ref:  # a nameref: its value is not known
+            if child.type == "variable_assignment" and ref:  # a nameref: names a variable
                 name_node = child.child_by_field_name("name")
+                target = child.child_by_field_name("value")
                 if name_node is not None:
-                    self.env[_text(name_node)] = _unknown_of([])
+                    to = _text(target) if target is not None else ""
+                    self.env[_text(name_node)] = (
+                        Word(UNKNOWN, _REF + to) if _NAME.fullmatch(to) else _unknown_of([]))
             elif child.type == "variable_assignment":
                 self.assign(child, self.env)
             elif child.type == "variable_name":
@@ -170,7 +175,7 @@ class _Expansions:
                 sources += self.env[name].sources
             return self.variable(name, quoted)
         if kind == "expansion":
-            return self.expansion(node, quoted)
+            return self.expansion(node, quoted, sources)
         if kind in ("command_substitution", "process_substitution"):
             return self.substitution(node, quoted, sources)
         if kind == "arithmetic_expansion":
@@ -183,6 +188,7 @@ class _Expansions:
         return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
 
     def variable(self, name: str, quoted: bool) -> list[Segment]:
+        name = _referred(self.env, name)  # `declare -n r=x; "$r"` is x's value
         if name == "0" and "0" in self.env:
             return _value(self.env["0"], quoted)
         if name.isdigit():
@@ -210,7 +216,8 @@ class _Expansions:
             return [Segment(self.cwd or UNKNOWN, quoted, known=self.cwd is not None)]
         return [Segment("", quoted, known=False)]
 
-    def expansion(self, node: Any, quoted: bool) -> list[Segment]:
+    def expansion(self, node: Any, quoted: bool, sources: list[str] | None = None
+                  ) -> list[Segment]:
         inner = [c for c in node.children if c.type not in ("${", "}")]
         if len(inner) == 1 and inner[0].type in ("variable_name", "special_variable_name"):
             return self.variable(_text(inner[0]), quoted)
@@ -221,10 +228,15 @@ class _Expansions:
             name = _text(inner[0])
             if name in self.env and (self.env[name].text or inner[1].type in ("-", "=")):
                 return _value(self.env[name], quoted)
-            sources: list[str] = []
-            for c in inner[2:]:  # the default still runs what it holds
-                self.segments(c, quoted, sources)
-            # not set by the script: the environment may set it, so its value is not known
+            found: list[str] = []
+            default = [s for c in inner[2:] for s in self.segments(c, quoted, found)]
+            if default and all(s.known for s in default) and not found and (
+                    sources is not None):
+                # not set by the script: its default, unless the environment sets it (the
+                # rules ask about what it would change: `rm -rf "${BUILD:-./build}"`)
+                sources.append(ENVIRONMENT)
+                return default
+            # a default that is not known itself: the value is not known
             return [Segment("", quoted, known=False)]
         if len(inner) == 1 and inner[0].type == "subscript":
             return self.element(inner[0], quoted)
@@ -270,6 +282,24 @@ class _Expansions:
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
             return [Segment(self.cwd, quoted)]
         return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
+
+
+# the source of a word that is a variable's default: the environment may give another value
+ENVIRONMENT = "the environment"
+# a nameref's entry in the walk's variables: the name of the variable it stands for
+_REF = "\x00nameref:"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _referred(env: dict[str, Word], name: str) -> str:
+    """The variable ``name`` stands for: itself, or what its nameref chain ends at (a
+    chain that loops, or runs longer than 8, stays a nameref: its value is not known)."""
+    for _ in range(8):
+        word = env.get(name)
+        if word is None or not word.raw.startswith(_REF):
+            return name
+        name = word.raw[len(_REF):]
+    return name
 
 
 def _unquoted(text: str) -> list[Segment]:

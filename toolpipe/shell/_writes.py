@@ -13,6 +13,7 @@ import posixpath
 from collections.abc import Sequence
 
 from toolpipe.shell._effects import effects
+from toolpipe.shell._expand import ENVIRONMENT
 from toolpipe.shell._grammar import analyse
 from toolpipe.shell._model import Command
 
@@ -104,7 +105,8 @@ def shell_writes(command: str, cwd: str = ".", *, strict: bool = True) -> list[s
             if effect.kind not in _CHANGES:
                 continue
             word = effect.word
-            if word is None or not word.known or word.glob or cmd.cwd is None:
+            if word is None or not word.known or word.glob or cmd.cwd is None or (
+                    ENVIRONMENT in word.sources):  # ${X:-dir}: the environment may say
                 return None
             base = posixpath.join(cwd or ".", cmd.cwd) if not cmd.cwd.startswith(
                 ("/", "~")) else cmd.cwd

@@ -143,6 +143,21 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
+    # an XML element named for a credential by its name or key attribute: its text, or its
+    # value child's (`<entry key="db.password">…</entry>`, SAML's `<Attribute
+    # Name="password"><AttributeValue>…`)
+    rule("password", ('name="', "name='", 'key="', "key='"),
+         r"""(?i:name|key)\s*=\s*["'][^"'<>]{0,40}"""
+         r"""(?i:password|passwd|passphrase|secret|token|api[_\-]?key|credential)[^"'<>]{0,20}"""
+         r"""["'][^<>]{0,100}>\s{0,8}(?:<(?:[\w-]+:)?[\w-]{0,20}(?i:value)(?:\s[^<>]{0,80})?>)?"""
+         r"""(?P<v>[^<\s][^<\n]{0,255})<""",
+         value=("v",), check="url_password", bounded=False,
+         shape=r"""\s*=?\s*["']?[^"'<>]{0,40}(?i:passw|passphrase|secret|token|api[_\-]?key|"""
+               r"""credential)"""),
+    # a GraphQL operation that passes a credential by a variable: `login(password: $p)`,
+    # then `"variables": {"p": "…"}`
+    rule("password", '"variables"', r'"variables"\s*:\s*\{', check="graphql_vars",
+         bounded=False, priority=CONTEXT),
     # redis-cli's reply to CONFIG GET: the name on one numbered line, the value on the next
     rule("password", (') "requirepass"', ') "masterauth"'),
          r'\) "(?:requirepass|masterauth)"[ \t]*\r?\n[0-9]{1,3}\) "(?P<v>[^"\n]{1,256})"',

@@ -182,6 +182,31 @@ def _html_input(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return out, start + 1
 
 
+_GRAPHQL_ARGUMENT = re.compile(
+    rb"(?i:password|passwd|passphrase|secret|token|apikey|api_key|credential)\w{0,20}"
+    rb"\s*:\s*\$(?P<name>[A-Za-z_]\w{0,63})")
+
+
+def _graphql_vars(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                  ) -> tuple[Spans, int]:
+    """GraphQL's variables: each one the operation before (up to 4 KB) passes as a
+    credential-named argument (``login(password: $p)``) has its value redacted."""
+    names = {m.group("name") for m in _GRAPHQL_ARGUMENT.finditer(buf, max(0, start - 4096),
+                                                                    start)}
+    if not names:
+        return [], start + 1
+    end = buf.find(b"}", found.end(), found.end() + 4096)
+    end = found.end() + 4096 if end < 0 else end
+    judged: dict[bytes, bool] = {}
+    out: Spans = []
+    for name in names:
+        value = re.compile(rb'"' + re.escape(name) + rb'"\s*:\s*"(?P<v>[^"\n]{1,512})"')
+        m = value.search(buf, found.end(), end)
+        if m is not None and _stands(m.group("v"), judged):
+            out.append(m.span("v"))
+    return out, start + 1
+
+
 _ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0-9_.\-]{0,127}="
                          rb"(?P<v>'[^'\n]{1,1024}'|\"[^\"\n]{1,1024}\"|[^\s'\"@;|&][^\s;|&]{0,1023})")
 
@@ -261,4 +286,5 @@ def _kube_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
 Several = Callable[[bytes, int, "re.Match[bytes]", int], "tuple[Spans, int]"]
 SEVERAL: dict[str, Several] = {"table": _table, "chpasswd": _chpasswd,
                                "assignments": _assignments, "kube_secret": _kube_secret,
-                               "stdin_fed": _stdin_fed, "html_input": _html_input}
+                               "stdin_fed": _stdin_fed, "html_input": _html_input,
+                               "graphql_vars": _graphql_vars}

@@ -158,8 +158,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         lead = buf[max(0, start - 2):start]
         if sep == b">" and not lead.endswith(b"<"):
             return None
-        if sep != b">" and not lead.endswith(b"-"):
-            return None
+        if sep != b">" and not (lead.endswith(b"-") and _flag_start(buf, start)):
+            return None  # (csrf-token, x-api-token: a name with a dash, not a flag)
         if sep != b">" and (_NO_VALUE_FLAG.search(buf, max(0, start - 12), start)
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
@@ -176,6 +176,16 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             if value[:1].isupper() and b"=" not in sep:
                 return None  # api_key: SecretStr, a type
     return kind
+
+
+def _flag_start(buf: bytes, start: int) -> bool:
+    """Does the word holding the key word at ``start`` start with a dash (``--password``,
+    ``--db-password``), as a command's option does?"""
+    word = start
+    while word > 0 and start - word < 64 and (buf[word - 1:word].isalnum() or
+                                              buf[word - 1] in b"_-"):
+        word -= 1
+    return buf[word:word + 1] == b"-"
 
 
 _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")

@@ -190,6 +190,7 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "here-strings to `--password-stdin`", "`password=` lines, a label every 4 KB",
          "`\\u0070assword=` lines", "`\\u0070` escapes repeated",
          "HTML rows of a password cell", "password fields repeated",
+         "XML entries named for a password", "GraphQL operations with variables",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -158,6 +158,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # then `"variables": {"p": "…"}`
     rule("password", '"variables"', r'"variables"\s*:\s*\{', check="graphql_vars",
          bounded=False, priority=CONTEXT),
+    # an OAuth authorization code in a redirect: `?code=…` in a URL that also carries the
+    # flow's `state` or goes to a callback (a code is a credential until it is used)
+    rule("oauth_code", ("?code=", "&code=", "#code="),
+         r"[?&#]code=(?P<v>[A-Za-z0-9._~%/+\-]{16,512})", value=("v",), check="oauth_code",
+         bounded=False, shape=r"[A-Za-z0-9._~%/+\-]{16}"),
     # redis-cli's reply to CONFIG GET: the name on one numbered line, the value on the next
     rule("password", (') "requirepass"', ') "masterauth"'),
          r'\) "(?:requirepass|masterauth)"[ \t]*\r?\n[0-9]{1,3}\) "(?P<v>[^"\n]{1,256})"',

@@ -189,22 +189,25 @@ _GRAPHQL_ARGUMENT = re.compile(
 
 def _graphql_vars(buf: bytes, start: int, found: re.Match[bytes], floor: int
                   ) -> tuple[Spans, int]:
-    """GraphQL's variables: each one the operation before (up to 4 KB) passes as a
-    credential-named argument (``login(password: $p)``) has its value redacted."""
-    names = {m.group("name") for m in _GRAPHQL_ARGUMENT.finditer(buf, max(0, start - 4096),
-                                                                    start)}
-    if not names:
-        return [], start + 1
+    """GraphQL's variables: each one the operation before passes as a credential-named
+    argument (``login(password: $p)``) has its value redacted. The operation is looked for
+    back to the last region read (``floor``) and at most 4 KB, the variables up to their
+    closing brace: each byte is read once however many operations a text holds."""
+    back = max(floor, start - 4096, 0)
+    names = {m.group("name") for m in _GRAPHQL_ARGUMENT.finditer(buf, back, start)}
     end = buf.find(b"}", found.end(), found.end() + 4096)
-    end = found.end() + 4096 if end < 0 else end
+    end = min(len(buf), found.end() + 4096) if end < 0 else end
+    if not names:
+        return [], end
     judged: dict[bytes, bool] = {}
     out: Spans = []
-    for name in names:
-        value = re.compile(rb'"' + re.escape(name) + rb'"\s*:\s*"(?P<v>[^"\n]{1,512})"')
-        m = value.search(buf, found.end(), end)
-        if m is not None and _stands(m.group("v"), judged):
+    for m in _JSON_STRING_MEMBER.finditer(buf, found.end(), end):
+        if m.group("name") in names and _stands(m.group("v"), judged):
             out.append(m.span("v"))
-    return out, start + 1
+    return out, end
+
+
+_JSON_STRING_MEMBER = re.compile(rb'"(?P<name>[A-Za-z_]\w{0,63})"\s*:\s*"(?P<v>[^"\n]{1,512})"')
 
 
 _ASSIGNMENT = re.compile(rb"(?:(?<=[ \t])|(?<=--from-literal=))[A-Za-z_][A-Za-z0-9_.\-]{0,127}="

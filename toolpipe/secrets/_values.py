@@ -244,6 +244,21 @@ def url_token(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     return kind if len(value) >= 40 and b"-" not in value and b"_" not in value else None
 
 
+_OAUTH_FLOW = re.compile(rb"(?i)[?&]state=|callback|oauth|authorize|redirect|/login|signin")
+
+
+def oauth_code(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+               ) -> str | None:
+    """``code=`` in a URL of an OAuth flow: the same URL holds ``state=`` or goes to a
+    callback (``?code=200`` of some API is not a code of this kind)."""
+    url = buf.rfind(b"://", max(0, match.start() - 256), match.start())
+    first = buf.rfind(b" ", max(0, match.start() - 256), match.start())
+    lo = url if url >= 0 else first + 1
+    hi = buf.find(b" ", match.end(), match.end() + 256)
+    around = buf[max(0, lo):hi if hi >= 0 else match.end() + 256]
+    return kind if _OAUTH_FLOW.search(around) else None
+
+
 def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
           ) -> str | None:
     value = match.group("v")
@@ -365,5 +380,5 @@ CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
     "network": network, "named_value": named_value, "auth_scheme": auth_scheme,
-    "url_token": url_token,
+    "url_token": url_token, "oauth_code": oauth_code,
 }

@@ -83,6 +83,7 @@ def _in_label(buf: bytes, start: int) -> bool:
 
 
 _LABEL_KIND = re.compile(rb"[a-z0-9_]*")
+
 MAX_BARE = 128  # a bare value's length the key-value rules read before the tail scan
 _BARE_TAIL = re.compile(rb"""[^\s"'`,;<>(){}\[\]\\|&]*""")
 _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
@@ -183,8 +184,11 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 if found.group(name) is not None:
                     lo, hi = found.span(name)
                     break
-            if buf.startswith(b"[REDACTED:", lo + (buf[lo:lo + 1] in (b'"', b"'"))):
-                continue  # already a label (quoted or not): redacting twice changes nothing
+            if buf.find(b"[REDACTED:", lo, hi) >= 0:
+                # a label in it: this is a redaction read again, where a label may stand
+                # for what made the first reading differ (a line break inside a redacted
+                # block): leaving it changes nothing (Redact∘Redact = Redact)
+                continue
             if rule.check == "pem" and b"-----END" not in buf[hi - 40:hi]:
                 # cut short here, or a body we could not read: the block runs to the next
                 # END line, as the spec's pattern said (one forward search for all BEGINs)

@@ -131,7 +131,9 @@ _VALUE = (rb"(?:'(?P<sq>[^'\n]{1,512})'|\"(?P<dq>[^\"\n]{1,512})\""
 _ECHOED = re.compile(rb"[ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*(?:[ \t]+(?:'%s'|\"%s\"|%s))?"
                      rb"[ \t]+" + _VALUE + rb"[ \t]*")
 _HERE = re.compile(rb"<<<[ \t]*" + _VALUE)
-_BREAK = re.compile(rb"[|;&\n]")
+# what ends a command line here: a separator, a line break, or a label (which may stand
+# for a redacted block that held a line break: a second reading must read as the first)
+_BREAK = re.compile(rb"[|;&\n]|\[REDACTED:")
 
 
 def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
@@ -191,20 +193,20 @@ def _graphql_vars(buf: bytes, start: int, found: re.Match[bytes], floor: int
                   ) -> tuple[Spans, int]:
     """GraphQL's variables: each one the operation before passes as a credential-named
     argument (``login(password: $p)``) has its value redacted. The operation is looked for
-    back to the last region read (``floor``) and at most 4 KB, the variables up to their
-    closing brace: each byte is read once however many operations a text holds."""
+    back to the last trigger of this kind of rule (``floor``) and at most 4 KB, the
+    variables up to their closing brace: a text of many operations is read once back."""
     back = max(floor, start - 4096, 0)
     names = {m.group("name") for m in _GRAPHQL_ARGUMENT.finditer(buf, back, start)}
+    if not names:
+        return [], start + 1  # (a region past here would hide other rules' triggers)
     end = buf.find(b"}", found.end(), found.end() + 4096)
     end = min(len(buf), found.end() + 4096) if end < 0 else end
-    if not names:
-        return [], end
     judged: dict[bytes, bool] = {}
     out: Spans = []
     for m in _JSON_STRING_MEMBER.finditer(buf, found.end(), end):
         if m.group("name") in names and _stands(m.group("v"), judged):
             out.append(m.span("v"))
-    return out, end
+    return out, start + 1  # the next operation's look back starts here
 
 
 _JSON_STRING_MEMBER = re.compile(rb'"(?P<name>[A-Za-z_]\w{0,63})"\s*:\s*"(?P<v>[^"\n]{1,512})"')

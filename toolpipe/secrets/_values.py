@@ -347,7 +347,10 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     object or list item, names a credential."""
     start = match.start()
     window = buf[max(0, start - 160):start]
-    cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"))
+    # the object or list item it is in (a label may stand for what held a brace: a second
+    # reading looks no further back than the first)
+    cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"),
+              window.rfind(b"[REDACTED:"))
     if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
         return key_value(kind, match, buf, groups)
     names = list(_SIBLING.finditer(window, max(0, cut)))

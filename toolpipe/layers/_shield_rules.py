@@ -163,7 +163,7 @@ def _recursive(cmd: Command) -> bool:
 
 
 def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    if p is not None and p.kind in ("outside", "root") and e.word is not None and (
+    if p is not None and p.kind in ("outside", "root", "system") and e.word is not None and (
             e.word.known and holds_secrets(p.path) and _recursive(e.command)):
         verb = "sends" if s.networked else "reads"
         return Finding(1.0 if s.networked else 0.5, _at(e, p, f"{verb} everything in a "

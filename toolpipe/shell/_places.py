@@ -42,13 +42,22 @@ _SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "
                 "~/.config/hub", "~/.boto", "~/.s3cfg", "~/.mozilla", "~/.config/chromium",
                 "~/.config/google-chrome", "~/.bash_history", "~/.zsh_history",
                 "~/.python_history", "~/.mysql_history", "~/.psql_history", "~/.history",
-                "~/.lesshst", "~/.viminfo", "~/.local/share/fish/fish_history")
+                "~/.lesshst", "~/.viminfo", "~/.local/share/fish/fish_history",
+                "~/.config/rclone", "~/.cache/google-chrome", "~/.cache/chromium",
+                "~/.config/BraveSoftware", "~/.config/Code/User/globalStorage",
+                "~/.local/share/keyrings")
 _SECRET_NAMES = re.compile(
     r"(^|/)(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.?netrc|\.pgpass|"
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
     r"[\w.{}-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
-    r"wallet\.dat)$")
+    r"wallet\.dat|Cookies|Login Data|logins\.json|key[34]\.db|cookies\.sqlite|"
+    r"[\w.-]+\.nmconnection)$")
 _PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ")
+# places of the system that hold secrets (a container's mounted secrets, Wi-Fi keys)
+_SYSTEM_SECRETS = ("/etc/ssl/private", "/etc/ssh/ssh_host_", "/var/run/secrets", "/run/secrets",
+                   "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant")
+# another process's memory and its map (where to read it)
+_PROC_MEMORY = re.compile(r"/proc/(?:\d+|\*|[^/]*\x00[^/]*)/(?:mem|maps|smaps)")
 _PUBLIC_CERTS = ("/etc/ssl/certs/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/",
                  "/usr/local/share/ca-certificates/", "/etc/ca-certificates/")
 # Names next to secrets that hold none: public keys, known hosts, templates of .env files.
@@ -115,7 +124,8 @@ def _classify(w: Word, cwd: str | None, workspace: str) -> Place:
     text = w.text
     prefix = literal_prefix(w)
     unknown_part = UNKNOWN in text or w.glob
-    if w.glob and _PROC_ENVIRON.fullmatch(text):  # /proc/*/environ: every process's secrets
+    if (w.glob or UNKNOWN in text) and (_PROC_ENVIRON.fullmatch(text) or _PROC_MEMORY.fullmatch(
+            text)):  # /proc/*/environ, /proc/$(pgrep x)/mem: another process's secrets
         return Place("secret", w.shown)
     if w.glob:
         rest = text[len(prefix):]
@@ -196,9 +206,10 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         return Place("root", shown)
     if _PROC_ENVIRON.fullmatch(bare):  # another process's environment: its secrets
         return Place("secret", shown)
-    if bare in ("/etc/shadow", "/etc/gshadow") or (bare.startswith(
-            ("/etc/ssl/private", "/etc/ssh/ssh_host_")) and not bare.endswith(".pub")):
-        return Place("secret", shown)
+    if bare in ("/etc/shadow", "/etc/gshadow") or (bare.startswith(_SYSTEM_SECRETS)
+                                                   and not bare.endswith(".pub")) or (
+            _PROC_MEMORY.fullmatch(bare)):
+        return Place("secret", shown)  # (also a container's mounted secrets, Wi-Fi keys)
     if _SECRET_NAMES.search(bare) and not _NOT_SECRET.search(bare) and not bare.startswith(
             _PUBLIC_CERTS):  # /srv/app/.env, /opt/x/id_rsa, /{}.pem (find / -name '*.pem')
         return Place("secret", shown)
@@ -223,4 +234,6 @@ def holds_secrets(path: str) -> bool:
     home = _home_relative(bare) if bare.startswith(("~", "/root", "/home", "/Users")) else None
     if home is not None:
         return any(s == home or s.startswith(home.rstrip("/") + "/") for s in _SECRET_HOME)
-    return bare in ("/", "/etc", "/root", "/home", "/Users", "/var", "/var/lib", "/opt")
+    return bare in ("/", "/etc", "/root", "/home", "/Users", "/var", "/var/lib", "/opt") or (
+        bare.startswith("/") and any(s.startswith(bare + "/") or s == bare
+                                     for s in _SYSTEM_SECRETS))

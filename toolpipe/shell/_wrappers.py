@@ -122,19 +122,14 @@ def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
 _ENV_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--from",
                          "--project", "--directory", "--spec", "--package", "-w",
                          "--workspace", "--env-file", "-e", "--env"})
-_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "npx": (frozenset(), _ENV_VALUED), "bunx": (frozenset(), _ENV_VALUED),
-    "pnpx": (frozenset(), _ENV_VALUED), "uvx": (frozenset(), _ENV_VALUED),
-    "npm": (frozenset({"exec", "x"}), _ENV_VALUED),
-    "pnpm": (frozenset({"dlx", "exec"}), _ENV_VALUED),
-    "yarn": (frozenset({"dlx", "exec"}), _ENV_VALUED),
-    "bun": (frozenset({"x"}), _ENV_VALUED),
-    "pipx": (frozenset({"run"}), _ENV_VALUED),
-    "uv": (frozenset({"run", "tool"}), _ENV_VALUED),
-    "poetry": (frozenset({"run"}), _ENV_VALUED), "pipenv": (frozenset({"run"}), _ENV_VALUED),
-    "pdm": (frozenset({"run"}), _ENV_VALUED), "hatch": (frozenset({"run"}), _ENV_VALUED),
-    "rye": (frozenset({"run"}), _ENV_VALUED), "conda": (frozenset({"run"}), _ENV_VALUED),
-    "mamba": (frozenset({"run"}), _ENV_VALUED), "micromamba": (frozenset({"run"}), _ENV_VALUED),
+_RUNNERS: dict[str, frozenset[str]] = {  # the subcommand word that runs (none: the program)
+    "npx": frozenset(), "bunx": frozenset(), "pnpx": frozenset(), "uvx": frozenset(),
+    "npm": frozenset({"exec", "x"}), "pnpm": frozenset({"dlx", "exec"}),
+    "yarn": frozenset({"dlx", "exec"}), "bun": frozenset({"x"}), "pipx": frozenset({"run"}),
+    "uv": frozenset({"run", "tool"}), "poetry": frozenset({"run"}),
+    "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}), "hatch": frozenset({"run"}),
+    "rye": frozenset({"run"}), "conda": frozenset({"run"}), "mamba": frozenset({"run"}),
+    "micromamba": frozenset({"run"}),
 }
 _PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
 def _host_target(args: Sequence[Word]) -> bool:
@@ -190,9 +185,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             if args[i:]:
                 codes.append((name, join_words(args[i:]), ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
-        runner = _RUNNERS.get(name)
-        if runner is not None:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
-            subcommands, valued = runner
+        subcommands = _RUNNERS.get(name)
+        if subcommands is not None:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
             i = 0
             if subcommands:
                 if not args or args[0].text not in subcommands:
@@ -213,9 +207,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                     codes.append((f"{name} -c", args[i + 1], ()))
                     return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
                 value = t.split("=", 1)[1] if "=" in t else (
-                    args[i + 1].text if t in valued and i + 1 < len(args) else "")
+                    args[i + 1].text if t in _ENV_VALUED and i + 1 < len(args) else "")
                 by_address = by_address or bool(_PACKAGE_SPEC.search(value))
-                i += 2 if t in valued else 1
+                i += 2 if t in _ENV_VALUED else 1
             if i >= len(args) or not args[i].known or by_address or _PACKAGE_SPEC.search(
                     args[i].text):
                 break  # nothing to run, or a package fetched by its address (its row's)

@@ -200,6 +200,12 @@ FOREIGN: dict[str, frozenset[str]] = _LOADED["foreign"]
 ROWS: dict[str, Any] = _LOADED["rows"]
 
 
+def clustered(word: str, letter: str) -> bool:
+    """``-qc``: one-letter flags clustered, ``letter`` last (its value is the next word)."""
+    return (len(word) > 2 and word[0] == "-" and word[1] != "-" and word[1:].isalpha()
+            and word[-1] == letter)
+
+
 def option_values(args: Sequence[str], option: str) -> list[str]:
     """Every value given to ``option``: ``-o V``, ``-oV`` (one letter), ``-qo V`` (flags
     clustered before it), ``--opt=V``, ``--opt V``, ``-ex V`` (a multi-letter short option,
@@ -218,8 +224,7 @@ def option_values(args: Sequence[str], option: str) -> list[str]:
         elif not long and len(option) == 2 and a.startswith(option) and len(a) > 2 and (
                 not a.startswith("--")):
             out.append(a[2:])
-        elif (not long and len(option) == 2 and len(a) > 2 and a[0] == "-" and a[1] != "-"
-              and a[1:].isalpha() and a.endswith(option[1]) and i + 1 < len(args)):
+        elif not long and len(option) == 2 and clustered(a, option[1]) and i + 1 < len(args):
             out.append(args[i + 1])  # -qc V: flags clustered, the option's letter last
             i += 2
             continue

@@ -18,7 +18,7 @@ from toolpipe.shell._items import (
 )
 from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
-from toolpipe.shell._table import Grammar, carried_code
+from toolpipe.shell._table import Grammar, carried_code, clustered
 from toolpipe.shell._words import Word, literal
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
@@ -50,9 +50,7 @@ class Peeled(NamedTuple):
 def _code_option(text: str) -> bool:
     """``-c`` or ``--command``, also with flags clustered before the ``c`` (``-qc``,
     ``-lc``): the next word is the code."""
-    return text in ("-c", "--command") or (
-        len(text) > 2 and text[0] == "-" and text[1] != "-" and text[1:].isalpha()
-        and text[-1] == "c")
+    return text in ("-c", "--command") or clustered(text, "c")
 
 
 def _name(word: Word) -> str:

@@ -154,11 +154,8 @@ def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
     if here >= 0 and _BREAK.search(buf, found.end(), here) is None:
         found_at.append(_HERE.match(buf, here))
     for m in found_at:
-        if m is None:
-            continue
-        group = next(g for g in ("sq", "dq", "bare") if m.group(g) is not None)
-        if _stands(m.group(group), judged):
-            out.append(m.span(group))
+        if m is not None and m.lastgroup and _stands(m.group(m.lastgroup), judged):
+            out.append(m.span(m.lastgroup))  # the one of sq, dq, bare that holds it
     return out, start + 1
 
 
@@ -178,9 +175,8 @@ def _html_input(buf: bytes, start: int, found: re.Match[bytes], floor: int
     judged: dict[bytes, bool] = {}
     out: Spans = []
     for m in _VALUE_ATTRIBUTE.finditer(buf, opened, closed):
-        group = next(g for g in ("dq", "sq", "bare") if m.group(g) is not None)
-        if _stands(m.group(group), judged):
-            out.append(m.span(group))
+        if m.lastgroup and _stands(m.group(m.lastgroup), judged):
+            out.append(m.span(m.lastgroup))  # the one of dq, sq, bare that holds it
     return out, start + 1
 
 

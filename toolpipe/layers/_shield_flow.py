@@ -208,7 +208,7 @@ def _unpacked(cmd: Command, workspace: str, facts: SessionFacts) -> dict[str, Fi
             archive = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
         into = next((texts[i + 1] for i, t in enumerate(texts[:-1])
                      if t in ("-C", "--directory")), None)
-    elif cmd.name in ("unzip", "7z", "7za", "bsdtar"):
+    elif cmd.name in ("unzip", "7z", "7za"):
         extracting = cmd.name == "unzip" or texts[:1] in (["x"], ["e"])
         operands = [t for t in texts if not t.startswith("-")]
         archive = operands[1] if cmd.name != "unzip" and len(operands) > 1 else (

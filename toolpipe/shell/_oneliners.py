@@ -42,7 +42,7 @@ _DELETE = {
                      r"Path\([^)]*\)\.unlink|os\.removedirs|"
                      # Go, Rust, Java, .NET, R, Julia, Elixir, Lua
                      r"os\.Remove|remove_file|Files\.delete(?:IfExists)?|File\.Delete|"
-                     r"file\.remove|\bfile_delete|\brm!?|File\.rm!?|os\.remove)\s*\("),
+                     r"file\.remove|\bfile_delete|\brm!?|File\.rm!?)\s*\("),
 }
 # a deletion asked for in the call's own arguments: unlink(x, recursive=TRUE) (R),
 # rm(x; recursive=true) (Julia), fs.rm(x, {recursive: true}) (node)

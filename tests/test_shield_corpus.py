@@ -29,7 +29,7 @@ DATA = Path(__file__).parent / "data" / "shield"
 SHIELD = UnixShield()
 
 
-_SLOT = re.compile(r"\{([A-Z])(!raw)?\}")
+_SLOT = re.compile(r"\{([A-Z][0-9]?)(!raw)?\}")  # pool X, or X2 when the letters ran out
 
 
 def load(name: str) -> list[tuple[str, str, str, int]]:
@@ -43,7 +43,8 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
             continue
         if line.startswith("= "):
             pool, _, payload = line[2:].partition(" ")
-            assert len(pool) == 1 and payload, f"{name}:{number}: bad pool line"
+            assert re.fullmatch(r"[A-Z][0-9]?", pool) and payload, (
+                f"{name}:{number}: bad pool line")
             pools[pool].append(payload)
             continue
         if line.startswith("["):
@@ -123,7 +124,8 @@ FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "cla
          "classes-fresh2.txt", "classes-fresh3.txt", "classes-fresh4.txt",
          "classes-fresh5.txt", "classes-fresh6.txt", "classes-fresh7.txt",
          "classes-fresh8.txt", "classes-fresh9.txt", "classes-fresh10.txt",
-         "classes-fresh11.txt", "classes-fresh12.txt", "workflows-harmless.txt"]
+         "classes-fresh11.txt", "classes-fresh12.txt", "classes-fresh13.txt",
+         "workflows-harmless.txt"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shlex
 import shutil
 
@@ -19,7 +20,7 @@ from toolpipe import DispatchContext, ToolContext, ToolPipeline
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
 from toolpipe.layers._shield_rules import clear_caches
 from toolpipe.layers.shield import UnixShield
-from toolpipe.shell import _carried, _wrappers
+from toolpipe.shell import _carried, _helpers, _wrappers
 from toolpipe.tools import workspace_registry
 
 from .test_shield_corpus import load
@@ -287,5 +288,56 @@ def test_the_clustered_law_catches_exact_readings_only(monkeypatch):
     try:
         with pytest.raises(AssertionError):
             clustered_never_weaker(UnixShield(), examples=80)
+    finally:
+        clear_caches()
+
+
+# --- the law for programs named where another program runs them -------------------------
+
+# A variable, an option or a setting whose name says it holds a program (a command, a
+# wrapper, a pager, a launcher…), for any tool: its value is judged as the command it is.
+_KEY_WORDS = ["COMMAND", "CMD", "WRAPPER", "PAGER", "EDITOR", "LAUNCHER", "RUNNER",
+              "EXECUTABLE", "ASKPASS", "HELPER", "PROGRAM", "SHELL", "EXEC"]
+KEY_NAMES = st.builds(lambda a, b, k: f"{a}_{b}_{k}" if b else f"{a}_{k}",
+                      st.from_regex(r"[A-Z]{2,6}", fullmatch=True),
+                      st.one_of(st.just(""), st.from_regex(r"[A-Z]{2,6}", fullmatch=True)),
+                      st.sampled_from(_KEY_WORDS))
+HOSTS = st.one_of(st.sampled_from(["make", "git status", "cargo build", "npm test", "sort x"]),
+                  st.from_regex(r"zq[a-z]{2,6}", fullmatch=True))
+KEYED = {
+    "NAME='X' P": lambda n, p, x: f"{n}={q(x)} {p}",
+    "export NAME='X'; P": lambda n, p, x: f"export {n}={q(x)}; {p}",
+    "P --name='X'": lambda n, p, x: f"{p} --{n.lower().replace('_', '-')}={q(x)}",
+    "P NAME='X'": lambda n, p, x: f"{p} {n}={q(x)}",
+    "P -Dname='X'": lambda n, p, x: f"{p} -D{n.lower().replace('_', '.')}={q(x)}",
+}
+
+
+def keyed_never_weaker(shield: UnixShield, examples: int = 80, shrink: bool = True) -> None:
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              phases=list(Phase) if shrink else [Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(KEY_NAMES, HOSTS, st.sampled_from(sorted(KEYED)), st.sampled_from(ATTACKS))
+    def law(name: str, host: str, form: str, x: str) -> None:
+        plain = shield.evaluate("Bash", {"command": x}, ())
+        command = KEYED[form](name, host, x)
+        keyed = shield.evaluate("Bash", {"command": command}, ())
+        assert RANK[keyed.action] >= RANK[plain.action], (command, keyed.reason)
+
+    law()
+
+
+def test_a_program_named_for_another_is_judged_as_itself():
+    keyed_never_weaker(UnixShield())
+
+
+def test_the_keyed_law_catches_a_shield_that_reads_listed_names_only(monkeypatch):
+    # the wing as it was: only the table's [code_env] names, and no option or setting
+    monkeypatch.setattr("toolpipe.shell._carried._PROGRAM_KEY", re.compile(r"(?!)"))
+    monkeypatch.setattr(_helpers._Helpers, "settings", lambda self, cmd, where: None)
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            keyed_never_weaker(UnixShield(), examples=40, shrink=False)
     finally:
         clear_caches()

@@ -57,13 +57,16 @@ def link_checks(script: Script, workspace: str) -> list[str]:
     return out[:16]
 
 
-def offsite(cmd: Command) -> list[tuple[float, str]]:
+def offsite(cmd: Command, sent: bool = False) -> list[tuple[float, str]]:
     """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
-    away, root granted, services killed."""
+    away, root granted, services killed; ``sent``: the command's output goes on to the
+    network (a row that prints a secret then sends it)."""
     texts = [a.text for a in cmd.args]
     if _ASKS_FOR_HELP & set(texts):
         return []  # prints its usage and acts on nothing
     if sum(len(t) + 1 for t in texts) > MAX_JOINED:
         return [(0.6, f"arguments too long to judge ({cmd.located()})")]
     row = irreversible(cmd.name, texts, cmd.cwd)
+    if row is not None and row.secret and sent:
+        return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []

@@ -87,6 +87,8 @@ def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | N
     if p.kind == "secret" and e.word is not None and _inside(e.word.text):
         return Finding(0.4, _at(e, p, "writes, in the workspace,"))  # cp .env.example .env
     what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
+    if p.settings:  # a tool's settings file: written as any file outside the workspace is
+        return Finding(_OVERWRITTEN["outside"], _at(e, p, what))
     return Finding(_OVERWRITTEN[p.kind], _at(e, p, what))
 
 
@@ -177,10 +179,16 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         return None
     networked = s.networked
     sent = sends(e.command) or any(sends(c) for c in s.downstream(e.command))
-    if p is None:  # the environment
-        if sent:
-            return Finding(0.9, _at(e, None, "sends the environment over the network"))
-        return None
+    if p is None:  # the environment, or a credential a command prints
+        what = "the environment" if e.detail == "the environment" else "a credential"
+        if sent and (what == "the environment" or any(sends(c) for c in s.downstream(
+                e.command))):  # (a tool that prints its own login talks to its service)
+            return Finding(0.9, _at(e, None, f"sends {what} over the network"))
+        if what == "the environment" and _picked(s.downstream(e.command)):
+            return None  # `env | grep PATH`: one named variable, or a count, is shown
+        return Finding(0.5, _at(e, None, "prints every variable of the environment (its "
+                                         "tokens and keys)" if e.detail == "the environment"
+                                else "prints a credential"))
     if p.kind in ("system", "persistence") and sent:
         return Finding(0.9, _at(e, p, "sends over the network"))
     if p.kind != "secret":
@@ -189,6 +197,28 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         return Finding(1.0, f"reads a secret in a script that uses the network: {p.path} "
                             f"({e.command.located()})")
     return Finding(0.5, _at(e, p, "reads"))
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+_CREDENTIAL_HINT = re.compile(r"(?i)key|token|secret|pass|auth|cred|cookie|session|private")
+
+
+def _picked(after: Sequence[Command]) -> bool:
+    """Is an environment printed into a filter that keeps only what a plain pattern names
+    (``grep PATH``, ``grep -c X``, ``wc -l``), not a credential?"""
+    if not after:
+        return False
+    first = after[0]
+    if first.name == "wc":
+        return True
+    if first.name not in _GREPS:
+        return False
+    texts = [a.text for a in first.args if a.known]
+    if any(t in ("-c", "--count", "-q", "--quiet", "-l") for t in texts):
+        return True
+    pattern = next((t for t in texts if not t.startswith("-")), None)
+    return pattern is not None and not _CREDENTIAL_HINT.search(pattern) and (
+        pattern.strip("^$").replace("_", "").isalnum())
 
 
 def _spliced(cmd: Command) -> bool:
@@ -325,7 +355,10 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             if found is not None:
                 out.append(found)
         if cmd.name in OFFSITE:
-            out += [Finding(score, reason) for score, reason in offsite(cmd)]
+            # piped on to a sender (a $(…) in a request to its own service is how a login is
+            # used: asked about, as the row says)
+            sent = not _spliced(cmd) and any(sends(c) for c in script.downstream(cmd))
+            out += [Finding(score, reason) for score, reason in offsite(cmd, sent)]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
                 a.text.startswith("-") or a.text == "root" for a in cmd.args) and not any(
                 a.text in _NOT_A_SHELL for a in cmd.args):

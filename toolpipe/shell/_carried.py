@@ -19,7 +19,8 @@ from typing import Any
 
 from toolpipe.shell._effects import _HANDLERS, POWER
 from toolpipe.shell._expand import _echoed, _unknown_of
-from toolpipe.shell._functions import _Functions, _matters
+from toolpipe.shell._functions import _matters
+from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
@@ -32,6 +33,7 @@ from toolpipe.shell._table import (
     INERT,
     IRREVERSIBLE,
     carried_code,
+    input_code,
 )
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
@@ -62,34 +64,12 @@ _INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSER
                         "NODE_PATH", "PERL5LIB", "RUBYLIB"})
 _SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
                            "NODE_PATH", "PERL5LIB", "RUBYLIB"})
-_QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
-_SHELLISH = re.compile(r"[\s;|&]")
-MAX_CANDIDATES = 6
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 
 
 def modelled(name: str) -> bool:
     """Does the wing know what this program does (``mkfs.xfs`` is one of ``mkfs``)?"""
     return name in RUNNABLE or name.startswith("mkfs.")
-
-
-def candidates(text: str) -> list[str]:
-    """The pieces of one argument that may be a command line: all of it, the value after
-    ``=``, the text after a leading ``:``/``!``/``|``, and each quoted part."""
-    if not _SHELLISH.search(text):
-        return []
-    out = [text]
-    if "=" in text:
-        out.append(text.split("=", 1)[1])
-    stripped = text.lstrip(":!|+ \\")
-    if stripped != text:
-        out.append(stripped)
-    out += [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
-    seen: list[str] = []
-    for c in out:
-        if c and c not in seen and _SHELLISH.search(c.strip()):
-            seen.append(c)
-    return seen[:MAX_CANDIDATES]
 
 
 def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
@@ -114,15 +94,11 @@ def _base(word: Word) -> str:
     return word.text.rpartition("/")[2].lower() if word.known else ""
 
 
-class _Carriers(_Functions):
+class _Carriers(_Helpers):
     """The walk's readings of carried code (mixed into the walk of ``_grammar``)."""
 
     def run(self, argv: tuple[Word, ...], upstream: tuple[Command, ...],
             redirects: tuple[Redirect, ...], label: str = "") -> list[Command]:
-        raise NotImplementedError  # the walk's
-
-    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
-               zero: Word | None = None) -> None:
         raise NotImplementedError  # the walk's
 
     def code(self, code: Word, where: tuple[str, ...], label: str,
@@ -211,6 +187,7 @@ class _Carriers(_Functions):
                 read_code: bool = False) -> None:
         """``read_code``: the wrapper's own reading found the code it runs."""
         name = cmd.name
+        self.settings(cmd, where)
         flags = FOREIGN.get(name)
         if flags is not None:
             # PowerShell, cmd, julia…: code of a language this wing does not read, unless
@@ -227,8 +204,12 @@ class _Carriers(_Functions):
         found = False
         if name in CODE:
             for label, code in carried_code(name, [a.text for a in cmd.args]):
-                self.nested(code, (*where, label))
+                self.helper(code, (*where, label), label)
                 found = True
+            for data in cmd.stdin_data:
+                if data.known:
+                    for label, code in input_code(name, data.text):
+                        self.nested(code, (*where, label))
         if name in _CARRIERS and not (read_code or found):
             # a program known to run code whose own reading found none (`script -qc 'rm
             # -rf ~'`: the options clustered; a form no row describes): every argument that
@@ -240,6 +221,8 @@ class _Carriers(_Functions):
         if name and name not in UNDERSTOOD and not name.startswith("mkfs.") and (
                 name not in self.functions):
             self.unknown_program(cmd, where)
+        elif name in _COMMAND_INPUT:
+            self.probed_input(cmd, where)
 
     def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
         label = f"argument of {cmd.name}"
@@ -264,22 +247,16 @@ class _Carriers(_Functions):
                     # some language, read for the calls every language spells alike
                     for text in shell_strings("", a.text):
                         self.nested(text, (*where, f"code in an argument of {cmd.name}"))
-
-    def probe(self, text: str, where: tuple[str, ...]) -> None:
-        """Read a string that may be a command line, for what it would do: prose that does
-        not parse, or a word in command position, is not in itself a risk here."""
-        before = len(self.out.problems)
-        self.nested(text, where)
-        self.out.problems[before:] = [p for p in self.out.problems[before:]
-                                      if p.kind not in ("unparsed", "dynamic-command")]
+        self.probed_input(cmd, where)
 
     def carrying_variable(self, name: str, value: Word) -> None:
         """``GIT_SSH_COMMAND='…'``: the value is code; ``BASH_ENV=f``: ``f`` is run;
         ``HISTFILE=/dev/null``: the history is not kept."""
         if name in _HISTORY and value.text in ("", "/dev/null", "0"):
             self.run((literal("history"), literal("-c")), (), (), f"${name}={value.text}")
-        elif name in CODE_ENV and value.known and value.text.strip():
-            self.nested(value.text.lstrip("|"), (*self.where, f"${name}"))
+        elif (name in CODE_ENV or _PROGRAM_KEY.search(name)) and value.known and (
+                value.text.strip()):
+            self.helper(value.text.lstrip("|"), (*self.where, f"${name}"), f"${name}")
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
         if name in _INJECTING and value.text.strip():

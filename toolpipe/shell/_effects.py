@@ -4,6 +4,7 @@ and sends over the network, by command, with each command's own option grammar."
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -11,6 +12,7 @@ import attrs
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
+from toolpipe.shell._places import classify
 from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS, shell_code
 
@@ -66,7 +68,29 @@ NOT_READERS = frozenset({
     "su", "runuser", "trap", "alias", "watch", "script", "xargs", "parallel", "flock",
     "command", "builtin", "exec", "kill", "pkill", "mount", "umount", "cryptsetup",
 }) | SHELLS | frozenset(LANGUAGES)
-ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "compgen"})
+ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset"})
+# Programs with their own reading whose operands may still be read and printed (sed's
+# files, a script's arguments, git diff --no-index): a secret among them is read. Those that
+# only use a key or name a file are left out (ssh -i, curl --key, chmod, find).
+_KEY_USERS = frozenset({
+    "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "sftp", "scp", "autossh", "sshfs", "mosh",
+    "openssl", "gpg", "gpg2", "curl", "curlie", "wget", "wget2", "chmod", "chown", "chgrp",
+    "chattr", "setfacl", "lsattr", "getfacl", "touch", "find", "kill", "mount", "umount",
+    "cryptsetup", "ln", "link", "mkdir", "rmdir", "source", ".", "rsync", "rclone", "mkfifo",
+    "mknod", "trash", "trash-put", "sudoedit", "vipw", "visudo",
+})
+# Programs of NOT_READERS that do read what they are given: a script's arguments, git's
+_GIVEN_READERS = SHELLS | frozenset(LANGUAGES) | {"git"}
+# A credential named among a command's words, and a word that says it is printed
+# (``vault print token``, ``npm config get //registry…/:_authToken``, ``--show-token``)
+_CREDENTIAL = re.compile(
+    r"(?i)(?:^|[^a-z])_?(?:auth)?(?:token|password|passwd|secret|credentials?|"
+    r"api[-_]?key|private[-_]?key|access[-_]?key|_auth)$")  # (a plural lists names)
+_PRINTS = frozenset({"get", "print", "show", "view", "read", "export", "fill", "access",
+                     "reveal", "dump", "cat", "display", "decrypt", "lookup", "output",
+                     "--raw", "--reveal", "--plaintext", "--decrypt", "--with-decryption"})
+_SHOWS = re.compile(r"(?i)^--(?:show|print|reveal|output|display)-(?:tokens?|secrets?|"
+                    r"passwords?|credentials?|keys?)$")
 POWER = frozenset({"shutdown", "reboot", "poweroff", "halt"})
 
 
@@ -189,12 +213,54 @@ def effects(cmd: Command) -> list[Effect]:
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
-    if cmd.name in ENV_DUMPERS and not [a for a in cmd.args if not a.text.startswith("-")]:
+    if dumps_environment(cmd) and not (cmd.where and cmd.where[-1].startswith("argument of ")):
+        # (`tldr env`: a program's name among an unknown one's arguments is read for what
+        # it would change, and printing changes nothing)
         out.append(Effect("read", cmd, None, detail="the environment"))
+    elif prints_credential(cmd):
+        out.append(Effect("read", cmd, None, detail="a credential it prints"))
     if cmd.name not in NOT_READERS and cmd.name not in _HANDLERS:
         for a in cmd.args:
             if a.text.startswith("-") or not a.text or (
                     UNKNOWN in a.text and not a.text.startswith(("/", "~"))):
                 continue
             out.append(Effect("read", cmd, a, detail="operand"))
+    elif cmd.args and cmd.name not in _KEY_USERS and (
+            cmd.name in _HANDLERS or cmd.name in _GIVEN_READERS):
+        # sed's files, a script's arguments: a secret among them is read (the rest of
+        # what these read is their own reading's)
+        seen = {e.word.text for e in out if e.word is not None}
+        for a in cmd.args:
+            if a.text not in seen and a.known and not a.text.startswith("-") and (
+                    classify(a, cmd.cwd).kind == "secret"):
+                out.append(Effect("read", cmd, a, detail="operand"))
     return out
+
+
+def dumps_environment(cmd: Command) -> bool:
+    """``env``, ``printenv``, ``export -p``, ``declare -x``, ``set``, ``ps eww``: every
+    variable's value printed (an agent's keys and tokens live there)."""
+    name, texts = cmd.name, [a.text for a in cmd.args]
+    if name == "ps":  # BSD style: `ps e`, `ps eww`, `ps auxe` print each process's environment
+        return any(not t.startswith("-") and "e" in t and t.isalpha() and len(t) <= 6
+                   for t in texts)
+    if name not in ENV_DUMPERS:
+        return False
+    if name == "set":
+        return not texts
+    if name in ("export", "declare", "typeset"):
+        return all(t in ("-p", "-x", "-px", "-xp") for t in texts)
+    return not [t for t in texts if not t.startswith("-")] and "--help" not in texts
+
+
+def prints_credential(cmd: Command) -> bool:
+    """A command that names a credential and says it prints it (``vault print token``,
+    ``gh auth status --show-token``)."""
+    texts = [a.text for a in cmd.args if a.known]
+    if len(texts) < 2 and not any(_SHOWS.match(t) for t in texts):
+        return False
+    if any(_SHOWS.match(t) for t in texts):
+        return True
+    return bool(_PRINTS.intersection(t.lower() for t in texts)) and any(
+        _CREDENTIAL.search(t) and "/" not in t.rpartition(":")[2] and not t.startswith("--")
+        for t in texts)

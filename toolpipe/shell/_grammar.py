@@ -85,6 +85,10 @@ class _Walk(_Carriers):
             return []
         if kind == "declaration_command":
             self.declare(node)
+            if not any(c.type in ("variable_assignment", "variable_name")
+                       for c in node.named_children):  # `export -p`, `declare -x`: a command
+                argv = tuple(literal(_text(c)) for c in node.children)
+                return self.run(argv, upstream, redirects)
             return []
         if kind == "unset_command":
             for child in node.named_children:

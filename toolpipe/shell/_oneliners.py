@@ -33,7 +33,7 @@ _BACKTICK = re.compile(r"`([^`]*)`")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
                          r"FileUtils\.remove_dir|fs\.rmSync|fs\.rm|rmSync|rimraf|"
-                         r"fs\.rmdirSync|Deno\.remove|remove_tree|rmtree|"
+                         r"fs\.rmdirSync|Deno\.removeSync|Deno\.remove|remove_tree|rmtree|removeItem|"
                          # other languages' tree deletions: Elixir, Go, Rust, .NET, Java
                          r"\brm_rf!?|os\.RemoveAll|remove_dir_all|Directory\.Delete|"
                          r"FileUtils\.deleteDirectory|deleteRecursively)\s*\("),
@@ -53,6 +53,13 @@ _DELETE_BY_NAME = re.compile(
     r"""["']?(?:unlink|rmdir|os\.remove|os\.unlink|shutil\.rmtree|fs\.unlinkSync|"""
     r"""fs\.rmSync|fs\.unlink|File\.delete|FileUtils\.rm_rf|FileUtils\.rm)["']?\s*[,)]"""
     r"""|File\.method\(\s*:(?:delete|unlink)\s*\)""")
+# Any call named for removal or deletion given the home folder, however a language spells
+# it (NSHomeDirectory(), os.homedir(), Path.home(), user_home, homedir(), "~")
+_REMOVE_CALL = re.compile(r"\b\w*(?:[Rr]emove|[Dd]elete|[Ee]rase|[Pp]urge|[Ww]ipe|rm_?r?f?)\w*"
+                          r"!?\s*\(")
+_HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user_home|"""
+                   r"""Path\.home\(|expanduser|user\.home|getenv\(\s*["']HOME|"""
+                   r"""env\.get\(\s*["']HOME|ENV\[\s*["']HOME|["']~/?["']""")
 _LISP_DELETE = re.compile(r'\(\s*(delete-directory|delete-file|f-delete)\s+"([^"]*)"(\s+t\b)?')
 _PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
 _WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
@@ -203,6 +210,9 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             strings, dynamic = _literals(args)
             target = _quote(strings[0]) if strings and not dynamic else DYNAMIC
             out.append(f"{'rm -rf' if _RECURSIVE.search(args) else command} -- {target}")
+    for m in _REMOVE_CALL.finditer(code):
+        if _HOME.search(_call_args(code, m.end())):
+            out.append("rm -rf -- ~")
     for m in _LISP_DELETE.finditer(code):  # (delete-directory "~" t): Emacs Lisp
         command = "rm -rf" if m.group(1) != "delete-file" and m.group(3) else "rm"
         out.append(f"{command} -- {_quote(m.group(2))}")

@@ -52,6 +52,58 @@ _SECRET_NAMES = re.compile(
     r"[\w.{}-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
     r"wallet\.dat|Cookies|Login Data|logins\.json|key[34]\.db|cookies\.sqlite|"
     r"[\w.-]+\.nmconnection)$")
+# A tool's own files in the home folder, where it keeps its login (hosts.yml, config.toml,
+# settings.xml, cli.yml, auth.json…): the class, not a list of tools. A file named for a
+# credential anywhere under the home folder; a configuration file in a tool's folder
+# (``~/.TOOL/``, ``~/.config/TOOL/``, ``~/.local/share/TOOL/``, at most two levels down);
+# a tool's own file at the top (``~/.my.cnf``, ``~/.databrickscfg``, ``~/.sentryclirc``).
+# Tools whose configuration holds no login (editors, shells, terminals) are left out.
+_CREDENTIAL_WORD = re.compile(
+    r"(?i)(?:^|[._-])(?:creds?|credentials?|tokens?|secrets?|passwords?|passwd|auth|"
+    r"authinfo|authtoken|cookies?|keyrings?|keychains?|api[_-]?keys?|private[_-]?keys?)"
+    r"(?:$|[._-])|authority$|_history$")
+_TOOL_DIR = re.compile(r"^~/(?:\.config|\.local/share|\.local/state)/([^/]+)/(.+)$"
+                       r"|^~/(?!\.config/|\.local/)(\.[^/]+)/(.+)$"
+                       r"|^~/\.config/(([^/.]+)[^/]*)$")
+_CONFIG_NAME = re.compile(r"(?i)^(?:config|settings|profiles?|hosts|accounts?|connections?|"
+                          r"sessions?|[^/]*\.session|"
+                          r"[^/]*\.(?:conf|cfg|cnf|ini|toml|ya?ml|json|xml|properties|env))$")
+_TOP_CONFIG = re.compile(r"^~/\.[\w.-]+(?:rc|cfg|\.conf|\.cnf|rc\.ya?ml|rc\.json)$")
+_NO_LOGIN = frozenset({
+    "nvim", "vim", ".vim", "emacs", ".emacs.d", "helix", "micro", "nano", "kak", "zed",
+    "fish", "zsh", "bash", "starship", "tmux", ".tmux", "zellij", "alacritty", "kitty",
+    "wezterm", "foot", "ghostty", "i3", "sway", "hypr", "waybar", "htop", "btop", "bat",
+    "lazygit", "delta", "fontconfig", "gtk-2.0", "gtk-3.0", "gtk-4.0", "dunst", "rofi",
+    "picom", "polybar", "mpv", "ranger", "yazi", "lf", "nnn", "Code", "VSCodium", ".vscode",
+    ".vscode-server", "git", "direnv", "ruff", "black", "flake8", "pycodestyle", "mypy",
+    "yamllint", "prettier", "eslint", ".rustup", "rustup", "neofetch", "fastfetch",
+    ".cargo",  # (its logins are in credentials.toml, named for them)
+    "autostart", "systemd", "applications", "mimeapps", "user-dirs", "Trash", "recently-used",
+})
+_NO_LOGIN_TOP = frozenset({
+    "~/.nanorc", "~/.screenrc", "~/.tmux.conf", "~/.editorconfig", "~/.gemrc", "~/.irbrc",
+    "~/.pryrc", "~/.psqlrc", "~/.sqliterc", "~/.lynxrc", "~/.inputrc", "~/.vimrc",
+    "~/.gvimrc", "~/.exrc", "~/.wezterm.lua", "~/.Xresources", "~/.xinitrc", "~/.npmrc.d",
+    "~/.prettierrc", "~/.eslintrc", "~/.pylintrc", "~/.mdlrc", "~/.ackrc", "~/.ripgreprc",
+    "~/.shellcheckrc", "~/.mongoshrc", "~/.tigrc", "~/.wgetrc.sample",
+})
+
+
+def _tool_secret(home: str) -> bool:
+    """Does this ``~``-relative path look like where a tool keeps a login (above)?"""
+    if _TOP_CONFIG.match(home):
+        return home not in _NO_LOGIN_TOP
+    m = _TOOL_DIR.match(home)
+    if m is None:
+        return False
+    tool, inner = (m.group(1), m.group(2)) if m.group(1) else (
+        (m.group(3), m.group(4)) if m.group(3) else (m.group(6), m.group(5)))
+    if tool in _NO_LOGIN or tool.lstrip(".") in _NO_LOGIN:
+        return False
+    parts = inner.split("/")
+    return len(parts) <= 2 and _CONFIG_NAME.match(parts[-1]) is not None
+
+
 _PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ")
 # places of the system that hold secrets (a container's mounted secrets, Wi-Fi keys)
 _SYSTEM_SECRETS = ("/etc/ssl/private", "/etc/ssh/ssh_host_", "/var/run/secrets", "/run/secrets",
@@ -82,6 +134,9 @@ _PERSISTENCE = re.compile(
 class Place:
     kind: Kind
     path: str  # as resolved (lexically), for messages
+    # a secret by its class only (a tool's settings file, where a login may be): read as a
+    # secret, written as any file outside the workspace is
+    settings: bool = False
 
     @property
     def severity(self) -> int:
@@ -89,7 +144,7 @@ class Place:
 
     @property
     def label(self) -> str:
-        return LABEL[self.kind]
+        return "a tool's settings (where a login may be)" if self.settings else LABEL[self.kind]
 
 
 def _home_relative(path: str) -> str | None:
@@ -199,6 +254,11 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         if (any(home == s or home.startswith(s + "/") for s in _SECRET_HOME) or
                 _SECRET_NAMES.search(home)) and not _NOT_SECRET.search(home):
             return Place("secret", shown)
+        if any(_CREDENTIAL_WORD.search(part) for part in home.split("/")[1:]) and (
+                not _NOT_SECRET.search(home)):
+            return Place("secret", shown)  # ~/.supabase/access-token, ~/.codex/auth.json
+        if _tool_secret(home) and not _NOT_SECRET.search(home):
+            return Place("secret", shown, settings=True)
         if bare.startswith("/root"):
             return Place("system", shown)
         return Place("outside", shown)

@@ -330,7 +330,20 @@ def _gpg(cmd: Command) -> list[Effect]:
         out.append(Effect("read", cmd, literal("~/.gnupg"), detail="gpg --export-secret-keys"))
     out += [Effect("write", cmd, w) for option in ("-o", "--output")
             for w in _given(args, option)]
+    texts = [a.text for a in args]
+    if not out and set(texts) & _GPG_WRITES_BESIDE and not texts[-1].startswith("-") and (
+            len(texts) < 2 or texts[-2] not in _GPG_VALUED):
+        last = args[-1]  # `gpg -c FILE` writes FILE.gpg beside it
+        out.append(Effect("write", cmd, Word(last.text + ".gpg", last.raw + ".gpg", last.glob,
+                                             last.tame, last.sources)))
     return out
+
+
+_GPG_WRITES_BESIDE = frozenset({"-c", "--symmetric", "-e", "--encrypt", "-s", "--sign",
+                                "--clearsign", "--enarmor"})
+_GPG_VALUED = frozenset({"--passphrase", "-r", "--recipient", "-u", "--local-user",
+                         "--homedir", "--passphrase-file", "--pinentry-mode", "--cipher-algo",
+                         "--compress-algo", "-z", "--default-key", "--trust-model"})
 
 
 @handles("history")

@@ -64,6 +64,7 @@ class Irreversible:
     reason: str
     example: str = ""
     harmless: str = ""
+    secret: bool = False  # what it prints is a secret (sending it on is exfiltration)
 
     def matches(self, joined: str) -> bool:
         if self.args.search(joined) is None:
@@ -138,7 +139,8 @@ def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
                         _pattern(row.get("args", ""), where + " args"),
                         _pattern(unless, where + " unless") if unless else None,
                         float(score), str(row.get("reason", "cannot be undone")),
-                        str(row.get("example", "")), str(row.get("harmless", "")))
+                        str(row.get("example", "")), str(row.get("harmless", "")),
+                        bool(row.get("secret", False)))
 
 
 def _flags(value: object, where: str) -> tuple[str, ...]:
@@ -268,6 +270,33 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         # `kubectl exec pod -- rm -rf /data`: the words after are one command line, read
         # as such (options and a container name first are read as an unknown program's)
         found.append((f"{name} command line", " ".join(shlex.quote(a) for a in args[start:])))
+    return found
+
+
+MAX_INPUT_LINES = 200
+_ANY = "(?P<code>.+)"
+
+
+def input_code(name: str, text: str) -> list[tuple[str, str]]:
+    """(label, code) for each line of a program's input that its row reads as a command
+    (``psql <<< '\\! rm -rf /'``, ``ed <<< '!rm -rf /'``): what a program runs from its
+    options or arguments, it runs from its input too. An option that takes any value as
+    code (``ssh -S``) says nothing about the input, and is left out."""
+    row = CODE.get(name)
+    if row is None:
+        return []
+    # an option's value is matched from its start, an argument's pattern anywhere (as the
+    # arguments are read)
+    patterns = [o.value.match for o in row.options if o.value.pattern != _ANY]
+    patterns += [p.search for p in row.arguments]
+    found: list[tuple[str, str]] = []
+    for line in text.splitlines()[:MAX_INPUT_LINES]:
+        for find in patterns:
+            m = find(line)
+            if m is not None:
+                code = m.groupdict().get("code") or m.group(0)
+                found.append((f"{name}'s input", code))
+                break
     return found
 
 

@@ -1,0 +1,121 @@
+"""Readings of text that another program runs for this one: a program's name given in a
+variable, an option or a setting (``GIT_PROXY_COMMAND``, ``--pager=…``, ``make CC=…``,
+``-Dexec.executable=sh``, git's ``ext::`` addresses), a command language on a program's
+input (``tclsh <<< …``), and the probe that reads a string as a command line."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+
+from toolpipe.shell._functions import _Functions
+from toolpipe.shell._model import Command
+from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._table import MAX_INPUT_LINES
+from toolpipe.shell._words import UNKNOWN, Word
+
+_QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
+_SHELLISH = re.compile(r"[\s;|&]")
+MAX_CANDIDATES = 6
+# Known programs whose input is a command language the wing does not read: judged line by
+# line as an unknown program's arguments are
+_COMMAND_INPUT = frozenset({"tclsh", "wish", "expect", "jimsh", "ed", "red", "ex", "m4"})
+# Names of a variable, an option (`--pager=…`) or a setting (`make CC=…`, `-DX_LAUNCHER=…`,
+# `cargo --config target.….runner=…`) whose value is a program another runs for it: the
+# class, not a list (`FZF_DEFAULT_COMMAND`, `RUSTC_WRAPPER`, `--compress-program`)
+_PROGRAM_KEY = re.compile(
+    r"(?i)(?:^|[._-])(?:command|cmd|program|prog|pager|editor|visual|shell|wrapper|launcher|"
+    r"runner|executable|askpass|helper|rsh|exec|sshcommand|proxycommand|localcommand|"
+    r"rsync-path|upload-pack|receive-pack)$|^(?:CC|CXX|CPP|LD|AR|AS|FC|MAKE)$")
+_SETTING = re.compile(r"(?:--?|-[DP])?(?P<name>[A-Za-z_][\w.-]*)=(?P<value>.+)", re.DOTALL)
+# where a program named by a path is the system's own (a helper there is no signal)
+_SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/homebrew/", "/nix/store/")
+
+
+def candidates(text: str) -> list[str]:
+    """The pieces of one argument that may be a command line: all of it, the value after
+    ``=``, the text after a leading ``:``/``!``/``|``, and each quoted part."""
+    if not _SHELLISH.search(text):
+        return []
+    out = [text]
+    if "=" in text:
+        out.append(text.split("=", 1)[1])
+    stripped = text.lstrip(":!|+ \\")
+    if stripped != text:
+        out.append(stripped)
+    out += [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
+    seen: list[str] = []
+    for c in out:
+        if c and c not in seen and _SHELLISH.search(c.strip()):
+            seen.append(c)
+    return seen[:MAX_CANDIDATES]
+
+
+class _Helpers(_Functions):
+    """Mixed into the walk of ``_grammar`` (through ``_carried``)."""
+
+    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
+               zero: Word | None = None) -> None:
+        raise NotImplementedError  # the walk's
+
+    def helper(self, code: str, where: tuple[str, ...], via: str) -> None:
+        """Code another program runs for this one (a pager, a wrapper, a proxy command):
+        read as a command line; a program named by a path of its own (``./x.sh``,
+        ``/tmp/w``) is asked about whatever the file holds: the indirection is the signal,
+        and what the file does is not known here."""
+        self.nested(code, where)
+        first = code.strip().split(None, 1)[0].strip("'\"") if code.strip() else ""
+        if "/" in first and UNKNOWN not in first and not first.startswith(_SYSTEM_BIN):
+            self.out.problem("dynamic-code", f"runs {first}, a program named by its path, "
+                             f"for another ({via})", where)
+
+    def settings(self, cmd: Command, where: tuple[str, ...]) -> None:
+        """Options and settings whose value is a program (``--pager=…``, ``make CC=…``,
+        ``-Dexec.executable=sh -Dexec.args=…``): the value is a command line."""
+        given: dict[str, str] = {}
+        for a in cmd.args:
+            if cmd.name == "git" and a.text.startswith("ext::"):
+                # git's ext transport runs its address: `ext::sh -c rm% -rf% ~` (% escapes)
+                argv = [w.replace("\0", " ") for w in
+                        a.text[5:].replace("%%", "%").replace("% ", "\0").split()]
+                self.helper(shlex.join(argv), (*where, "git ext::"), "git ext::")
+            if a.known and "=" in a.text:
+                m = _SETTING.fullmatch(a.text)
+                if m is not None:
+                    given[m.group("name")] = m.group("value")
+        for key, value in given.items():
+            if not _PROGRAM_KEY.search(key):
+                continue
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]  # a TOML or Java string: runner="…"
+            head = key[:-len(key.rpartition(".")[2])] if "." in key else ""
+            args = given.get(head + "args") or given.get(head + "arguments")
+            if args is not None:  # a program and its arguments given apart
+                value = f"{value} {args}"
+            self.helper(value.lstrip("!|"), (*where, f"{cmd.name} {key}="),
+                        f"{cmd.name} {key}=")
+
+    def probed_input(self, cmd: Command, where: tuple[str, ...]) -> None:
+        """Data on a program's input, for a program the wing does not know or one whose
+        input is a command language it does not read (Tcl, expect): each line is judged
+        as an unknown program's arguments are (``tclsh <<< 'exec rm -rf ~'``)."""
+        for data in cmd.stdin_data:
+            if not data.known:
+                continue
+            label = f"input of {cmd.name}"
+            for line in data.text.splitlines()[:MAX_INPUT_LINES]:
+                for text in candidates(line.strip().lstrip("!")):
+                    self.probe(text, (*where, label))
+                if "(" in line:
+                    for text in shell_strings("", line):
+                        self.nested(text, (*where, f"code in the {label}"))
+
+    def probe(self, text: str, where: tuple[str, ...]) -> None:
+        """Read a string that may be a command line, for what it would do: prose that does
+        not parse, or a word in command position, is not in itself a risk here."""
+        before = len(self.out.problems)
+        self.nested(text, where)
+        self.out.problems[before:] = [p for p in self.out.problems[before:]
+                                      if p.kind not in ("unparsed", "dynamic-command")]

@@ -21,7 +21,16 @@ from typing import Any, Literal
 
 import attrs
 
-from toolpipe.layers._shield_projects import PROJECT_FILES, code_of, language_of, runs_project
+from toolpipe.layers._shield_projects import (
+    ARCHIVES,
+    LOADS_NOTHING,
+    PROJECT_FILES,
+    code_of,
+    key,
+    language_of,
+    runs_project,
+    unpacked,
+)
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
@@ -29,20 +38,31 @@ from toolpipe.shell import (
     Command,
     Script,
     classify,
+    commands_in,
     effects,
     irreversible,
+    modelled,
     sends,
 )
 
 Origin = Literal["write", "download", "decoded", "secret"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
+BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
 
 
 @attrs.frozen
 class FileFact:
     origin: Origin
     content: str | None = None  # None: written, but what it holds is not known
+    # the command lines its text holds, whatever its language (``commands_in``): what a
+    # program that loads it would run
+    commands: str = ""
+
+
+def written(path: str, content: str | None) -> FileFact:
+    """A file written with ``content`` (None: not known), and the commands it holds."""
+    return FileFact("write", content, commands_in(path, content) if content else "")
 
 
 @attrs.frozen
@@ -54,6 +74,7 @@ class SessionFacts:
     downloaded: frozenset[str] = frozenset()
     secrets: frozenset[str] = frozenset()
     special: frozenset[str] = frozenset()
+    pending: frozenset[str] = frozenset()  # written files that hold commands
     # the calls the history holds, oldest first, (tool, risky), and how many of each tool's
     # there are (all, risky): the multi-call term without counting the history again
     recent: tuple[tuple[str, bool], ...] = ()
@@ -83,7 +104,8 @@ class SessionFacts:
             self, files=files,
             downloaded=_index(self.downloaded, new, gone, lambda k, f: f.origin == "download"),
             secrets=_index(self.secrets, new, gone, lambda k, f: f.origin == "secret"),
-            special=_index(self.special, new, gone, lambda k, f: _special(k)))
+            special=_index(self.special, new, gone, lambda k, f: _special(k)),
+            pending=_index(self.pending, new, gone, lambda k, f: bool(f.commands)))
 
 
 EMPTY = SessionFacts()
@@ -99,16 +121,6 @@ def _special(path: str) -> bool:
     name = posixpath.basename(path)
     return ("/.git/hooks/" in "/" + path or name in (
         "conftest.py", "sitecustomize.py", "usercustomize.py") or name.endswith(".pth"))
-
-
-def key(path: str, cwd: str | None, workspace: str) -> str:
-    """A file's name as the session knows it: relative to the workspace when inside."""
-    joined = posixpath.normpath(posixpath.join(cwd or ".", path))
-    if workspace.startswith("/") and joined.startswith("/"):
-        ws = posixpath.normpath(workspace)
-        if joined == ws or joined.startswith(ws.rstrip("/") + "/"):
-            joined = posixpath.relpath(joined, ws)
-    return joined
 
 
 # --- what a call writes -------------------------------------------------------------------
@@ -131,13 +143,14 @@ def written_by_tool(tool_input: Mapping[str, Any], path: str, workspace: str,
         old = before.files.get(k)
         base = old.content if old is not None and old.content is not None else ""
         content = "\n".join([base, *known]) if known else None
-    return {k: FileFact("write", content)}
+    return {k: written(k, content)}
 
 
 def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
     for c in (*cmd.upstream, cmd):
-        if c.name == "printenv" and irreversible(c.name, [a.text for a in c.args], c.cwd):
-            return True  # printenv AWS_SECRET_ACCESS_KEY > k.txt (the table's row for it)
+        row = irreversible(c.name, [a.text for a in c.args], c.cwd)
+        if row is not None and row.secret:
+            return True  # printenv AWS_SECRET_ACCESS_KEY > k, gh auth token > t (the rows)
         for e in effects(c):
             if e.kind == "read" and e.word is None:
                 return True  # env > env.txt: the environment holds the credentials
@@ -168,7 +181,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             elif feeds & DECODERS and cmd.name not in ("echo", "printf", "cat"):
                 out[k] = FileFact("decoded")
             elif e.detail == "redirect":
-                out[k] = FileFact("write", _echoed(cmd))
+                out[k] = written(k, _echoed(cmd))
             else:
                 out[k] = FileFact("write")
         if cmd.name == "git" and cmd.args and cmd.args[0].text == "clone":
@@ -178,7 +191,8 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 folder = operands[1].text if len(operands) > 1 else posixpath.basename(
                     operands[0].text.rstrip("/")).removesuffix(".git")
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
-        out.update(_unpacked(cmd, workspace, facts))
+        out.update({k: FileFact("download") for k in unpacked(
+            cmd, workspace, lambda k: _fetched(k, facts))})
         if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
@@ -186,46 +200,6 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 if fact is not None and not secret:
                     out[key(dst.text, cmd.cwd, workspace)] = fact
     return out
-
-
-def _unpacked(cmd: Command, workspace: str, facts: SessionFacts) -> dict[str, FileFact]:
-    """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
-    fetches: a downloaded folder (its files' names are not known; everything under it
-    is), as a clone's is. Unpacked into the current folder, the archive's own name
-    stands for the folder it makes (``tool.tgz`` → ``tool/``)."""
-    texts = [a.text for a in cmd.args]
-    if cmd.name in ("pip", "pip3") and texts[:1] == ["download"]:
-        dest = next((texts[i + 1] for i, t in enumerate(texts[:-1])
-                     if t in ("-d", "--dest")), None)
-        return {key(dest, cmd.cwd, workspace): FileFact("download")} if dest else {}
-    if cmd.name in ("tar", "gtar", "bsdtar"):
-        extracting = any((t.startswith("-") and "x" in t) or t == "--extract" or (
-            i == 0 and "x" in t and not t.startswith("-")) for i, t in enumerate(texts))
-        archive = next((texts[i + 1] for i, t in enumerate(texts[:-1])
-                        if (t.startswith("-") and not t.startswith("--") and t.endswith("f"))
-                        or t == "--file"), None)
-        if archive is None and texts and "f" in texts[0] and not texts[0].startswith("-"):
-            archive = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
-        into = next((texts[i + 1] for i, t in enumerate(texts[:-1])
-                     if t in ("-C", "--directory")), None)
-    elif cmd.name in ("unzip", "7z", "7za"):
-        extracting = cmd.name == "unzip" or texts[:1] in (["x"], ["e"])
-        operands = [t for t in texts if not t.startswith("-")]
-        archive = operands[1] if cmd.name != "unzip" and len(operands) > 1 else (
-            operands[0] if operands else None)
-        into = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-d"), None) or (
-            next((t[2:] for t in texts if t.startswith("-o") and len(t) > 2), None))
-    else:
-        return {}
-    if not extracting or archive is None:
-        return {}
-    archived = key(archive, cmd.cwd, workspace)
-    fact = facts.files.get(archived) or _downloaded_folder(archived, facts)
-    if fact is None or fact.origin != "download":
-        return {}
-    folder = into or next((posixpath.basename(archive)[:-len(x)] for x in _ARCHIVES
-                           if archive.endswith(x)), None)
-    return {key(folder, cmd.cwd, workspace): FileFact("download")} if folder else {}
 
 
 def _echoed(cmd: Command) -> str | None:
@@ -249,7 +223,6 @@ Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, 
 _SHELL_READERS = SHELLS | {"busybox"}
 
 
-_ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
@@ -267,6 +240,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     where = cmd.cwd or "."
     if cmd.name in ("make", "gmake"):
         named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--file")]
+        into = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-C", "--directory")]
+        if into:  # make -C DIR: DIR's Makefile
+            where = posixpath.join(where, into[-1])
         for name in named or ["Makefile", "makefile", "GNUmakefile"]:
             found.append((key(name, where, workspace), "make"))
     elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
@@ -285,7 +261,7 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]
-                  if not t.startswith("-") and ("/" in t or t.endswith(_ARCHIVES))]
+                  if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
     if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
         found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
     for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt
@@ -304,12 +280,26 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found += [(p, "python") for p in facts.special
                   if posixpath.basename(p) in ("sitecustomize.py", "usercustomize.py")
                   or p.endswith(".pth")]
+    if cmd.name and "/" not in cmd.name and not modelled(cmd.name):
+        # a name the shell finds on PATH: a file an earlier call put in a bin folder
+        found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
+                  if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
+    if facts.pending and cmd.name not in LOADS_NOTHING:
+        # any other program may load a file an earlier call wrote (a build script, a test
+        # runner's or a bundler's settings, a task file): judged by the commands it holds
+        already = {p for p, _ in found}
+        found += [(p, "project") for p in sorted(facts.pending) if p not in already]
     out = []
     for path, how in found:
         fact = facts.files.get(path) or _downloaded_folder(path, facts)
         if fact is not None:
             out.append((path, fact, how))
     return out
+
+
+def _fetched(path: str, facts: SessionFacts) -> bool:
+    fact = facts.files.get(path) or _downloaded_folder(path, facts)
+    return fact is not None and fact.origin == "download"
 
 
 def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
@@ -329,6 +319,12 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, st
         return 1.0, f"runs {path}, downloaded by an earlier call"
     if fact.origin == "decoded":
         return 0.9, f"runs {path}, decoded by an earlier call"
+    if how == "project":
+        # it may or may not load the file: asked about, and only for what would be blocked
+        # (a script that asks about one command must not make every later call ask)
+        score, reason = judge(fact.commands, how)
+        return (0.6, f"may load {path}, written by an earlier call, which holds what is "
+                     f"blocked: {reason}") if score >= BLOCKED else None
     if fact.content is None:
         return 0.6, f"runs {path}, written by an earlier call with text it cannot read"
     code = code_of(fact.content, language_of(path, how, fact.content))

@@ -1,10 +1,12 @@
 """Where the shield's facts land: each effect's place (with the links the real filesystem
-showed), the paths to ask the filesystem about, and the table's rows of what cannot be
-undone off the machine."""
+showed), the paths to ask the filesystem about, the table's rows of what cannot be undone
+off the machine, and where a printed environment goes (a filter that keeps one name)."""
 
 from __future__ import annotations
 
 import posixpath
+import re
+from collections.abc import Sequence
 
 from toolpipe.shell import (
     IRREVERSIBLE,
@@ -70,3 +72,25 @@ def offsite(cmd: Command, sent: bool = False) -> list[tuple[float, str]]:
     if row is not None and row.secret and sent:
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+_CREDENTIAL_HINT = re.compile(r"(?i)key|token|secret|pass|auth|cred|cookie|session|private")
+
+
+def picked(after: Sequence[Command]) -> bool:
+    """Is an environment printed into a filter that keeps only what a plain pattern names
+    (``grep PATH``, ``grep -c X``, ``wc -l``), not a credential?"""
+    if not after:
+        return False
+    first = after[0]
+    if first.name == "wc":
+        return True
+    if first.name not in _GREPS:
+        return False
+    texts = [a.text for a in first.args if a.known]
+    if any(t in ("-c", "--count", "-q", "--quiet", "-l") for t in texts):
+        return True
+    pattern = next((t for t in texts if not t.startswith("-")), None)
+    return pattern is not None and not _CREDENTIAL_HINT.search(pattern) and (
+        pattern.strip("^$").replace("_", "").isalnum())

@@ -4,15 +4,34 @@ which file, and how each file's text reads as a command line the shell wing can 
 ``tox`` runs tox.ini's commands, ``pip install .`` runs setup.py, ``direnv allow`` sources
 .envrc, ``docker compose up`` gives its services what the compose file asks for. The
 session's data flow (``_shield_flow``) knows what each file holds; this module says when
-it runs and what it amounts to.
+it runs and what it amounts to. Beyond these, any program not in ``LOADS_NOTHING`` may
+load a file the session wrote (a build script, a test runner's settings): it is asked
+about when such a file holds what the shield blocks.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shlex
+from collections.abc import Callable
 
+from toolpipe.shell import Command
+
+# Programs that load no file of a project (they read, list, copy or print what they are
+# told to): the rest may, and are judged by what a written file holds
+LOADS_NOTHING = frozenset({
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "less", "more",
+    "head", "tail", "wc", "sort", "uniq", "cut", "tr", "jq", "yq", "ls", "tree", "stat",
+    "file", "diff", "cmp", "comm", "od", "hexdump", "xxd", "base64", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "tee", "touch", "mkdir", "basename", "dirname", "realpath",
+    "readlink", "date", "sleep", "true", "false", "test", "[", "[[", "pwd", "cd", "export",
+    "which", "type", "du", "df", "ps", "cp", "mv", "rm", "ln", "chmod", "chown", "rmdir",
+    "find", "fd", "git", "sed", "awk", "vim", "vi", "nano", "code", "emacs", "history",
+    "alias", "kill", "wait", "id", "whoami", "uname", "hostname", "env", "printenv", "set",
+    "unset", "read", "source", ".", "open", "xdg-open", "clear", "tput", "column", "nl",
+})
 COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
 # programs that run a project file of the workspace: the files, and how to read them
 PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -105,3 +124,57 @@ def _compose_as_run(content: str) -> str:
     flags = [f"-v {shlex.quote(m.group(0))}" for m in _HOST_PATH.finditer(content)]
     flags += [flag for pattern, flag in COMPOSE_FLAGS if pattern.search(content)]
     return f"docker run {' '.join(flags)} service" if flags else ""
+
+
+def key(path: str, cwd: str | None, workspace: str) -> str:
+    """A file's name as the session knows it: relative to the workspace when inside."""
+    joined = posixpath.normpath(posixpath.join(cwd or ".", path))
+    if workspace.startswith("/") and joined.startswith("/"):
+        ws = posixpath.normpath(workspace)
+        if joined == ws or joined.startswith(ws.rstrip("/") + "/"):
+            joined = posixpath.relpath(joined, ws)
+    return joined
+
+
+ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
+
+
+def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> list[str]:
+    """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
+    fetches: a downloaded folder (its files' names are not known; everything under it
+    is), as a clone's is. Unpacked into the current folder, the archive's own name
+    stands for the folder it makes (``tool.tgz`` → ``tool/``). ``fetched``: whether the
+    session knows a file (by its key) as downloaded."""
+    texts = [a.text for a in cmd.args]
+    if cmd.name in ("pip", "pip3") and texts[:1] == ["download"]:
+        dest = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                     if t in ("-d", "--dest")), None)
+        return [key(dest, cmd.cwd, workspace)] if dest else []
+    if cmd.name in ("npm", "yarn", "pnpm", "bun") and texts[:1] == ["pack"] and any(
+            not t.startswith(("-", ".", "/")) for t in texts[1:]):
+        # npm pack NAME fetches NAME's tarball, which unpacks into package/
+        return [key("package", cmd.cwd, workspace)]
+    if cmd.name in ("tar", "gtar", "bsdtar"):
+        extracting = any((t.startswith("-") and "x" in t) or t == "--extract" or (
+            i == 0 and "x" in t and not t.startswith("-")) for i, t in enumerate(texts))
+        archive = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                        if (t.startswith("-") and not t.startswith("--") and t.endswith("f"))
+                        or t == "--file"), None)
+        if archive is None and texts and "f" in texts[0] and not texts[0].startswith("-"):
+            archive = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
+        into = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                     if t in ("-C", "--directory")), None)
+    elif cmd.name in ("unzip", "7z", "7za"):
+        extracting = cmd.name == "unzip" or texts[:1] in (["x"], ["e"])
+        operands = [t for t in texts if not t.startswith("-")]
+        archive = operands[1] if cmd.name != "unzip" and len(operands) > 1 else (
+            operands[0] if operands else None)
+        into = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-d"), None) or (
+            next((t[2:] for t in texts if t.startswith("-o") and len(t) > 2), None))
+    else:
+        return []
+    if not extracting or archive is None or not fetched(key(archive, cmd.cwd, workspace)):
+        return []
+    folder = into or next((posixpath.basename(archive)[:-len(x)] for x in ARCHIVES
+                           if archive.endswith(x)), None)
+    return [key(folder, cmd.cwd, workspace)] if folder else []

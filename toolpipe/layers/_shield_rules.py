@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 
 from toolpipe.layers._shield_patterns import ShellPattern
-from toolpipe.layers._shield_places import OFFSITE, offsite, place_of
+from toolpipe.layers._shield_places import OFFSITE, offsite, picked, place_of
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,
@@ -184,7 +184,7 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         if sent and (what == "the environment" or any(sends(c) for c in s.downstream(
                 e.command))):  # (a tool that prints its own login talks to its service)
             return Finding(0.9, _at(e, None, f"sends {what} over the network"))
-        if what == "the environment" and _picked(s.downstream(e.command)):
+        if what == "the environment" and picked(s.downstream(e.command)):
             return None  # `env | grep PATH`: one named variable, or a count, is shown
         return Finding(0.5, _at(e, None, "prints every variable of the environment (its "
                                          "tokens and keys)" if e.detail == "the environment"
@@ -197,28 +197,6 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         return Finding(1.0, f"reads a secret in a script that uses the network: {p.path} "
                             f"({e.command.located()})")
     return Finding(0.5, _at(e, p, "reads"))
-
-
-_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
-_CREDENTIAL_HINT = re.compile(r"(?i)key|token|secret|pass|auth|cred|cookie|session|private")
-
-
-def _picked(after: Sequence[Command]) -> bool:
-    """Is an environment printed into a filter that keeps only what a plain pattern names
-    (``grep PATH``, ``grep -c X``, ``wc -l``), not a credential?"""
-    if not after:
-        return False
-    first = after[0]
-    if first.name == "wc":
-        return True
-    if first.name not in _GREPS:
-        return False
-    texts = [a.text for a in first.args if a.known]
-    if any(t in ("-c", "--count", "-q", "--quiet", "-l") for t in texts):
-        return True
-    pattern = next((t for t in texts if not t.startswith("-")), None)
-    return pattern is not None and not _CREDENTIAL_HINT.search(pattern) and (
-        pattern.strip("^$").replace("_", "").isalnum())
 
 
 def _spliced(cmd: Command) -> bool:

@@ -22,6 +22,10 @@ Layout (private modules behind this face):
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown);
 - ``_carried``: code carried in options, variables, misread reserved words, aliases and
   the arguments of programs it does not know (fail closed);
+- ``_helpers``: programs named for another in variables, options and settings, command
+  languages on a program's input, and the probe of a string as a command line;
+- ``_texts``: the commands a file's text holds, whatever its language (for the session's
+  data flow: a program that may load a written file is judged by them);
 - ``_table`` and ``programs.toml``: the program table, as data (wrappers' grammars, code
   options, code variables, inert programs, what cannot be undone off the machine);
 - ``_model``: the fact types.
@@ -32,6 +36,9 @@ from __future__ import annotations
 # The handlers of each family of commands register themselves with the effect model.
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _system as _system
+from toolpipe.shell._carried import (
+    modelled as modelled,
+)
 from toolpipe.shell._effects import (
     DECODERS as DECODERS,
 )
@@ -75,6 +82,9 @@ from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
 from toolpipe.shell._table import Credential as Credential
 from toolpipe.shell._table import irreversible as irreversible
+from toolpipe.shell._texts import (
+    commands_in as commands_in,
+)
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -103,10 +113,12 @@ __all__ = [
     "Word",
     "analyse",
     "classify",
+    "commands_in",
     "effects",
     "holds_secrets",
     "irreversible",
     "literal_prefix",
+    "modelled",
     "sends",
     "shell_writes",
     "stdin_code",

@@ -1,0 +1,120 @@
+"""The commands a file's text holds, whatever its language: what a build tool, a test
+runner or a task runner would run if it loaded the file (a script's own lines, the shell
+commands a program's code spawns or amounts to, a settings file's command values, CMake's
+``COMMAND``). The safety shield keeps this for each file the session writes, so a later
+program that may load it is judged by it (``build.rs``, ``CMakeLists.txt``,
+``jest.config.js``, ``.cargo/config.toml``… without a list of which tool loads which)."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterator
+
+from toolpipe.shell._carried import RUNNABLE
+from toolpipe.shell._helpers import _PROGRAM_KEY, candidates
+from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._wrappers import SHELLS
+
+# Text that no tool runs: prose, data, lock files
+_PROSE = (".md", ".markdown", ".rst", ".txt", ".csv", ".tsv", ".log", ".html", ".htm",
+          ".css", ".svg", ".lock", ".sum", ".xml.bak", ".diff", ".patch", ".adoc")
+_SCRIPT = (".sh", ".bash", ".zsh", ".ksh", ".fish", ".command")
+_FAMILY = {".py": "python", ".pyw": "python", ".js": "node", ".mjs": "node", ".cjs": "node",
+           ".ts": "node", ".mts": "node", ".cts": "node", ".jsx": "node", ".tsx": "node",
+           ".rb": "ruby", ".rake": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php"}
+_SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
+             ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
+             ".mk", ".bzl", ".bazel")
+_SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "Makefile",
+                             "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
+                             "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",
+                             "Procfile", "Brewfile", "Jenkinsfile", "Earthfile", "Tiltfile"})
+# a value after `key =`, `key:`, `"key":`, `- run:`, a Makefile recipe's tab, CMake's COMMAND
+_VALUE = re.compile(r"""^\s*(?:-\s*)?["']?(?P<key>[\w.@/-]*)["']?\s*[:=]\s*"""
+                    r"""(?P<value>.+?)\s*,?\s*$""")
+_RECIPE = re.compile(r"^\t(?P<value>.+)$")
+_CMAKE = re.compile(r"\bCOMMAND\s+(?P<value>[^)\n]+)")
+_STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
+# a list of strings, the first a program (run_command('rm', '-rf', …), commandLine 'rm', …,
+# ["sh", "-c", "…"]): the command line it amounts to
+_ARGV = re.compile(r"""(["'])([\w./+-]+)\1(?:\s*,\s*(["'])[^"'\n]*\3)+(?P<more>\s*,)?""")
+MAX_LINES = 4096
+
+
+def commands_in(path: str, content: str) -> str:
+    """The command lines ``content`` holds (one per line), for a file named ``path``. A
+    setting's value is kept when its key names a program, or when it starts with a
+    program whose effects the wing models (another word is a setting, not a command)."""
+    name = posixpath.basename(path)
+    ext = posixpath.splitext(name)[1].lower()
+    if (ext in _PROSE and name not in _SETTINGS_NAMES) or not content.strip():
+        return ""
+    first = content.split("\n", 1)[0]
+    if ext in _SCRIPT or name == ".envrc" or (first.startswith("#!") and any(
+            s in first for s in ("sh", "bash", "zsh"))):
+        return content  # a script: its lines are the commands
+    out = shell_strings(_FAMILY.get(ext, ""), content)
+    for m in _ARGV.finditer(content):
+        words = [a or b for a, b in _STRING.findall(m.group(0))]
+        if words and posixpath.basename(words[0]) in RUNNABLE:
+            out.append(" ".join(_quoted(w) for w in words) + (" ~" if m.group("more") and
+                                                               _home_after(content, m.end())
+                                                               else ""))
+    if ext == ".json":
+        try:
+            pairs = list(_pairs(json.loads(content)))
+        except (ValueError, RecursionError):
+            pairs = []
+        for key, value in pairs[:MAX_LINES]:
+            out += _command(key, value)
+    elif ext in _SETTINGS or name in _SETTINGS_NAMES:
+        for line in content.splitlines()[:MAX_LINES]:
+            for pattern in (_VALUE, _RECIPE, _CMAKE):
+                found = pattern.search(line)
+                if found is None:
+                    continue
+                value = found.group("value").strip().strip(",").strip()
+                if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                    value = value[1:-1]
+                out += _command(found.groupdict().get("key") or "", value)
+    return "\n".join(dict.fromkeys(o for o in out if o.strip()))
+
+
+def _command(key: str, value: str) -> list[str]:
+    """A setting's value as the command lines it holds: all of it when its key names a
+    program (``runner = "…"``, ``script-shell=./x.sh``), else when it starts with a program
+    whose effects the wing models (``"dev": "rm -rf ~"``, ``- run: curl … | sh``)."""
+    if key and _PROGRAM_KEY.search(key):
+        return [value]
+    head = value.split(None, 1)[0] if value.split() else ""
+    if posixpath.basename(head) in RUNNABLE or head in SHELLS:
+        return candidates(value) or [value]
+    return []
+
+
+def _pairs(node: object, key: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+    """Every (key, string value) of a JSON document, depth first."""
+    if depth > 32:
+        return
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _pairs(v, str(k), depth + 1)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _pairs(v, key, depth + 1)
+    elif isinstance(node, str):
+        yield key, node
+
+
+def _quoted(word: str) -> str:
+    return word if re.fullmatch(r"[\w./~=+-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+_HOME = re.compile(r"home|HOME|user\.home|homedir|expanduser")
+
+
+def _home_after(content: str, at: int) -> bool:
+    """Does the argument list go on with the home folder (``System.getProperty('user.home')``)?"""
+    return _HOME.search(content, at, at + 80) is not None

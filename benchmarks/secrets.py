@@ -124,6 +124,15 @@ def adversarial() -> dict[str, str]:
         "XML entries named for a password": '<entry key="password">Zq1xK9w</entry>\n',
         "GraphQL operations with variables":
             '{"query": "m($p: S) { login(password: $p) }", "variables": {"p": "Zq1xK9w"}}\n',
+        # the twelfth file's: calls named for a credential, names given a wrapped literal,
+        # Terraform variables, positional passwords, tokens in prose, YAML's tags
+        "`.password(\"…\")` calls": '.password("Zq1xK9w2abcd")\n',
+        "credential names given a wrapped literal": 'token = f("Zq1xK9w2abcd")\n',
+        "Terraform variables named for a token":
+            'variable "api_token" { default = "Zq1xK9w2abcd" }\n',
+        "`net user` lines": "net user a Zq1xK9w2abcd\n",
+        "`with password` in prose": "INFO with password Zq1xK9w2abcdef\n",
+        "YAML tags before a password": "password: !!str Zq1xK9w2\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
@@ -247,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     # written held out, then fixed by class after their first run (figures of that run in
     # docs/layers/redaction.md)
     fixed = [line for name in ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt",
-                               "classes-fresh10.txt")
+                               "classes-fresh10.txt", "classes-fresh11.txt")
              for line in load(name)]
     # timed first: once detect-secrets has run in this process, everything here is about
     # a third slower (seen on this machine; its imports and settings stay behind)
@@ -285,14 +294,14 @@ unchanged); a secret counts as caught when no 12 characters of it survive. `hold
 ({held['pos']} secret lines, {held['neg']} look-alikes) was written after the corpus's
 tuning (its two first-run misses fixed since); six `classes-fresh*.txt` files
 ({untuned['pos']} secret lines, {untuned['neg']} look-alikes) are never tuned on, and
-four more ({after['pos']} secret lines, {after['neg']} look-alikes) were fixed by class
+five more ({after['pos']} secret lines, {after['neg']} look-alikes) were fixed by class
 after their first run (their history: docs/layers/redaction.md). The tests judge every
 file.
 
 - **toolpipe: recall {figures['recall']:.1%}, {figures['changed']:.1%} of look-alikes
   changed** on the tuned files; `holdout.txt`: recall {held['recall']:.1%},
   {held['changed']:.1%} changed; the untuned files: recall
-  {untuned['recall']:.1%}, {untuned['changed']:.1%} changed; the four fixed after their
+  {untuned['recall']:.1%}, {untuned['changed']:.1%} changed; the five fixed after their
   first run: recall {after['recall']:.1%}, {after['changed']:.1%} changed.
 - {ds} (it reports a line, it does not redact).
 - Speed on 10 MB of mixed tool output: **{10 / ours:.0f} MB/s** ({ours * 1000:.0f} ms);

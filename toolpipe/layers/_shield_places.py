@@ -1,12 +1,13 @@
 """Where the shield's facts land: each effect's place (with the links the real filesystem
 showed), the paths to ask the filesystem about, the table's rows of what cannot be undone
-off the machine, and where a printed environment goes (a filter that keeps one name)."""
+off the machine, and where a command's output goes (a filter that keeps one name, a pipe
+to a sender, a $(…))."""
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolpipe.shell import (
     IRREVERSIBLE,
@@ -19,6 +20,7 @@ from toolpipe.shell import (
     effects,
     irreversible,
     literal_prefix,
+    sends,
 )
 
 OFFSITE = frozenset(IRREVERSIBLE)
@@ -59,17 +61,18 @@ def link_checks(script: Script, workspace: str) -> list[str]:
     return out[:16]
 
 
-def offsite(cmd: Command, sent: bool = False) -> list[tuple[float, str]]:
+def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
+            ) -> list[tuple[float, str]]:
     """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
     away, root granted, services killed; ``sent``: the command's output goes on to the
-    network (a row that prints a secret then sends it)."""
+    network (a row that prints a secret then sends it), asked only for such a row."""
     texts = [a.text for a in cmd.args]
     if _ASKS_FOR_HELP & set(texts):
         return []  # prints its usage and acts on nothing
     if sum(len(t) + 1 for t in texts) > MAX_JOINED:
         return [(0.6, f"arguments too long to judge ({cmd.located()})")]
     row = irreversible(cmd.name, texts, cmd.cwd)
-    if row is not None and row.secret and sent:
+    if row is not None and row.secret and sent():
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
@@ -94,3 +97,13 @@ def picked(after: Sequence[Command]) -> bool:
     pattern = next((t for t in texts if not t.startswith("-")), None)
     return pattern is not None and not _CREDENTIAL_HINT.search(pattern) and (
         pattern.strip("^$").replace("_", "").isalnum())
+
+
+def sent_on(script: Script, cmd: Command) -> bool:
+    """Does this command's output go on, by a pipe, to a command that sends?"""
+    return not spliced(cmd) and any(sends(c) for c in script.downstream(cmd))
+
+
+def spliced(cmd: Command) -> bool:
+    """Does this command's output become part of another command's words (``$(…)``)?"""
+    return bool(cmd.where) and cmd.where[-1] in ("$(…)", "`…`")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._rule import B64, CONTEXT, VALUE, VALUE_GROUPS, Rule, rule
+from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -116,14 +116,6 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("pem_private_key", "private-lines:",
          r"(?i:private-lines):[ \t]*[0-9]{1,3}[ \t]*\r?\n"
          r"(?P<v>(?:[A-Za-z0-9+/=]{4,128}(?:\r?\n|$)){1,64})", value=("v",), bounded=False),
-    # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
-    # (Kubernetes env, ECS task definitions, app settings)
-    # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
-    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
-                      "\tvalue="),
-         rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
-         value=VALUE_GROUPS, check="named_value", bounded=False,
-         shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
     # user:password lines: cloud-init's `chpasswd: list: |`, `echo 'u:pw' | chpasswd`
     rule("password", "chpasswd", r"chpasswd", check="chpasswd", priority=CONTEXT),
     # commands that store secrets: every KEY=VALUE they are given is one

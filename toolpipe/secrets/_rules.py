@@ -9,6 +9,7 @@ import re
 
 import attrs
 
+from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -57,7 +58,9 @@ COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsession
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
 _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|%3[DdAa]"""
-        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}|[ \t]+(?!\?\?|\|\||\?:)|>"""
+        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}"""
+        r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
+        r"""|[ \t]+(?!\?\?|\|\||\?:)|>"""
         r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
         r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
         # <td>password</td><td>VALUE</td>, <dt>…</dt><dd>, a plist's <key>…</key><string>
@@ -214,6 +217,7 @@ RULES: tuple[Rule, ...] = (
           check="key_value", priority=CONTEXT,
           shape=r"""["']?[ \t]*(?:[:=]|：)[ \t]*["']?[^\s"'$<{]"""),
     *CONTEXT_RULES,
+    *CODE_RULES,
 )
 
 PAGINATION_KEYS = ("nexttoken", "next_token", "nextpagetoken", "next_page_token",

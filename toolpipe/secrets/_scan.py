@@ -19,7 +19,7 @@ from toolpipe.secrets._re2 import UNANCHORED, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS, sample
+from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)
 
 
 class Triggers:
@@ -180,10 +180,15 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                     continue
                 kind = checked
             lo, hi = found.span()
-            for name in rule.value:
-                if found.group(name) is not None:
-                    lo, hi = found.span(name)
-                    break
+            last = found.lastgroup
+            if last is not None and last in rule.value:
+                name = last  # the value's group, when it closes the regex
+                lo, hi = found.span(name)
+            else:
+                for name in rule.value:
+                    if found.group(name) is not None:
+                        lo, hi = found.span(name)
+                        break
             if buf.find(b"[REDACTED:", lo, hi) >= 0:
                 # a label in it: this is a redaction read again, where a label may stand
                 # for what made the first reading differ (a line break inside a redacted

@@ -21,6 +21,9 @@ _PLACEHOLDER = re.compile(
     rb"|(?:vault|secretsmanager|ssm|keychain|keyring|op|awssm|gcpsm|azkv)://.*"
     rb"|(?:file|fd|env):\S*|stdin"
 )
+# the three at once (one C match where three were tried in turn, on every trigger)
+_NOT_VALUE = re.compile(rb"(?i)(?:" + _FILLER.pattern + rb")|(?:" + _PATH.pattern + rb")|(?:"
+                        + _PLACEHOLDER.pattern.removeprefix(b"(?i)") + rb")")
 # Words that stand where a value would and say nothing secret: types, nulls, booleans,
 # the key's own name as a sample value.
 _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empty blank
@@ -84,8 +87,7 @@ def plain_word(value: bytes) -> bool:
     """Not a secret wherever it stands: a word that says none (``null``, ``changeme``),
     filler, a placeholder, a variable, a path, a file reference (``@file``)."""
     v = value.strip(b"'\"")
-    return (v.lower() in _WORDS or _FILLER.fullmatch(v) is not None
-            or _PLACEHOLDER.fullmatch(v) is not None or _PATH.fullmatch(v) is not None
+    return (v.lower() in _WORDS or _NOT_VALUE.fullmatch(v) is not None
             or v.startswith((b"$", b"@")))
 
 
@@ -99,6 +101,9 @@ def credential_like(value: bytes) -> bool:
 
 
 def _value(match: re.Match[bytes], groups: tuple[str, ...]) -> tuple[bytes, str]:
+    last = match.lastgroup  # the value's group closes last, when it is the regex's end
+    if last is not None and last in groups:
+        return match.group(last), last
     for name in groups:
         found = match.group(name)
         if found is not None:
@@ -112,18 +117,21 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if len(value) < 4 or value.startswith(b"[REDACTED:") or _WORDS.__contains__(
             value.lower().strip(b"'\"")):
         return None
-    if _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value) or _PATH.fullmatch(value):
+    if _NOT_VALUE.fullmatch(value):
         return None
     if _SAMPLE_VALUE.search(value, 0, 48):
         return None  # token: ghp_xxxxxxxx…, key: your_api_key_placeholder
     if value.isdigit() and len(value) < 6:
         return None  # a count, a port, a length
+    if value[:1] in (b"&", b"!") and _PROPERTY_THEN.match(buf, match.end()):
+        return None  # YAML's anchor or tag, the value after it (`key: !!str [REDACTED…]`)
     sep = match.group("sep")
     start = match.start()
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
     if start and 97 <= buf[start - 1] <= 122 and buf[start:match.start("close")].lower(
-            ) in _SHORT and not config:
-        return None  # "pass" or "pwd" inside a word: bypass=, compass_heading=
+            ) in _SHORT and not config and not _flag_start(buf, start):
+        return None  # "pass" or "pwd" inside a word: bypass=, compass_heading= (not a
+        # flag's name: keytool -storepass, -srckeypass)
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
@@ -158,8 +166,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         lead = buf[max(0, start - 2):start]
         if sep == b">" and not lead.endswith(b"<"):
             return None
-        if sep != b">" and not (lead.endswith(b"-") and _flag_start(buf, start)):
-            return None  # (csrf-token, x-api-token: a name with a dash, not a flag)
+        if sep != b">" and not _flag_start(buf, start):
+            # (csrf-token, x-api-token: a name with a dash, not a flag) prose, unless
+            # the word after is a token, not a word (`logging in with password Zq…`)
+            return kind if sep != b">" and b"\n" not in sep and token_shaped(value) else None
         if sep != b">" and (_NO_VALUE_FLAG.search(buf, max(0, start - 12), start)
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
@@ -176,6 +186,21 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             if value[:1].isupper() and b"=" not in sep:
                 return None  # api_key: SecretStr, a type
     return kind
+
+
+_PROPERTY_THEN = re.compile(rb"[ \t]+\S")
+_SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
+                   rb"[ \t]+")
+
+
+def token_shaped(value: bytes) -> bool:
+    """A value no word is: 12 characters or more, letters and digits or both cases, not a
+    name made of words, a path or a placeholder (``Zq8rT…`` in a log's prose)."""
+    v = value.strip(b"'\"")
+    return (len(v) >= 12 and b"/" not in v and b":" not in v and not plain_word(v)
+            and any(c in b"0123456789" for c in v) + (v.lower() != v and v.upper() != v) >= 1
+            and any(65 <= c <= 90 or 97 <= c <= 122 for c in v)
+            and not (_IDENT.fullmatch(v) is not None and _wordy(v)))
 
 
 def _flag_start(buf: bytes, start: int) -> bool:
@@ -203,6 +228,8 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
     key = buf[line:start]
     if key.strip(b" \t") or not (start == line or key.isspace()):
         word = buf[line:start].lstrip(b" \t")
+        verb = _SETS.match(word)  # ENV DB_PASSWORD x, setx API_TOKEN x, SetEnv …
+        word = word[verb.end():] if verb is not None else word
         if not _IDENT.fullmatch(word + b"x"):  # the key word ends a longer name: rootpw
             return False
     if _LINE_END.match(buf, match.end()) is not None:
@@ -332,35 +359,6 @@ def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
     return url_password(kind, match, buf, groups)
 
 
-# {"name": "API_KEY", "value": …}: the member before that names what the value is
-_SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,64})""")
-_SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
-_CREDENTIAL_NAME = re.compile(
-    rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credential|"
-    rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key)")
-
-
-def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                ) -> str | None:
-    """A ``value`` member whose sibling ``name`` (or ``key``), just before it in the same
-    object or list item, names a credential."""
-    start = match.start()
-    window = buf[max(0, start - 160):start]
-    # the object or list item it is in (a label may stand for what held a brace: a second
-    # reading looks no further back than the first)
-    cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"),
-              window.rfind(b"[REDACTED:"))
-    if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
-        return key_value(kind, match, buf, groups)
-    names = list(_SIBLING.finditer(window, max(0, cut)))
-    if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
-        return None
-    if b"value" in window[names[-1].end():].lower():
-        return None  # another value came between
-    return key_value(kind, match, buf, groups)
-
-
 _SQL_WORDS = frozenset(b"""values password externally globally null none by with as identified
     replace retain current expire account lock unlock default""".split())
 _NAMED = re.compile(rb"(?i)[a-z_]*(?:password|passwd|secret|token|pass|pwd)[a-z_]*")
@@ -382,6 +380,6 @@ Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
-    "network": network, "named_value": named_value, "auth_scheme": auth_scheme,
+    "network": network, "auth_scheme": auth_scheme,
     "url_token": url_token, "oauth_code": oauth_code,
 }

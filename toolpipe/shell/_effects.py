@@ -240,12 +240,13 @@ def effects(cmd: Command) -> list[Effect]:
 def dumps_environment(cmd: Command) -> bool:
     """``env``, ``printenv``, ``export -p``, ``declare -x``, ``set``, ``ps eww``: every
     variable's value printed (an agent's keys and tokens live there)."""
-    name, texts = cmd.name, [a.text for a in cmd.args]
+    name = cmd.name
+    if name not in ENV_DUMPERS and name != "ps":
+        return False  # (the common case, before any list is made)
+    texts = [a.text for a in cmd.args]
     if name == "ps":  # BSD style: `ps e`, `ps eww`, `ps auxe` print each process's environment
         return any(not t.startswith("-") and "e" in t and t.isalpha() and len(t) <= 6
                    for t in texts)
-    if name not in ENV_DUMPERS:
-        return False
     if name == "set":
         return not texts
     if name in ("export", "declare", "typeset"):
@@ -256,11 +257,13 @@ def dumps_environment(cmd: Command) -> bool:
 def prints_credential(cmd: Command) -> bool:
     """A command that names a credential and says it prints it (``vault print token``,
     ``gh auth status --show-token``)."""
-    texts = [a.text for a in cmd.args if a.known]
-    if len(texts) < 2 and not any(_SHOWS.match(t) for t in texts):
-        return False
-    if any(_SHOWS.match(t) for t in texts):
-        return True
-    return bool(_PRINTS.intersection(t.lower() for t in texts)) and any(
-        _CREDENTIAL.search(t) and "/" not in t.rpartition(":")[2] and not t.startswith("--")
-        for t in texts)
+    verb = False
+    for a in cmd.argv[1:]:
+        t = a.text
+        if t[:2] == "--" and _SHOWS.match(t):
+            return True
+        verb = verb or t.lower() in _PRINTS
+    if not verb:
+        return False  # (the common case: no word that says it prints)
+    return any(_CREDENTIAL.search(a.text) and a.known and "/" not in a.text.rpartition(":")[2]
+               and not a.text.startswith("--") for a in cmd.argv[1:])

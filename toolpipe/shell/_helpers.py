@@ -74,16 +74,20 @@ class _Helpers(_Functions):
         """Options and settings whose value is a program (``--pager=…``, ``make CC=…``,
         ``-Dexec.executable=sh -Dexec.args=…``): the value is a command line."""
         given: dict[str, str] = {}
-        for a in cmd.args:
-            if cmd.name == "git" and a.text.startswith("ext::"):
+        git = cmd.name == "git"
+        for a in cmd.argv[1:]:
+            text = a.text
+            if git and text.startswith("ext::"):
                 # git's ext transport runs its address: `ext::sh -c rm% -rf% ~` (% escapes)
                 argv = [w.replace("\0", " ") for w in
-                        a.text[5:].replace("%%", "%").replace("% ", "\0").split()]
+                        text[5:].replace("%%", "%").replace("% ", "\0").split()]
                 self.helper(shlex.join(argv), (*where, "git ext::"), "git ext::")
-            if a.known and "=" in a.text:
-                m = _SETTING.fullmatch(a.text)
+            if "=" in text and a.known:
+                m = _SETTING.fullmatch(text)
                 if m is not None:
                     given[m.group("name")] = m.group("value")
+        if not given:
+            return
         for key, value in given.items():
             if not _PROGRAM_KEY.search(key):
                 continue
@@ -101,6 +105,8 @@ class _Helpers(_Functions):
         """Data on a program's input, for a program the wing does not know or one whose
         input is a command language it does not read (Tcl, expect): each line is judged
         as an unknown program's arguments are (``tclsh <<< 'exec rm -rf ~'``)."""
+        if not cmd.redirects:
+            return
         for data in cmd.stdin_data:
             if not data.known:
                 continue

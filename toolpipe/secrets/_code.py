@@ -1,0 +1,112 @@
+"""Credentials known by their place in code and in listings: a call named for one with a
+literal (``.password("…")``, ``setPassword("…")``), a credential name assigned a call
+that wraps a literal (``let password = String::from("…")``, ``os.getenv("T", "…")``), a
+sibling that names what a ``value`` is (``{"name": "API_KEY", "value": …}``), a
+Terraform variable's default, and positional passwords of a few CLIs."""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.secrets._rule import CONTEXT, VALUE, VALUE_GROUPS, Rule, rule
+from toolpipe.secrets._values import (
+    CHECKS as VALUE_CHECKS,
+)
+from toolpipe.secrets._values import (
+    credential_like,
+    key_value,
+    plain_word,
+)
+
+_CREDENTIAL = r"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|" \
+              r"auth[_\-]?token|private[_\-]?key|credentials?)"
+_LITERAL = r"""(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)"""
+
+CODE_RULES: tuple[Rule, ...] = (
+    # a call named for a credential, given a literal: .password("…"), setApiKey('…')
+    rule("password", ("password(", "passwd(", "passphrase(", "secret(", "token(", "apikey(",
+                      "api_key(", "accesskey(", "access_key(", "credentials("),
+         rf"""(?i:{_CREDENTIAL})\([ \t]*{_LITERAL}[ \t]*\)""",
+         value=("v",), check="call_literal", bounded=False),
+    # a credential's name given a call that wraps a literal: String::from("…"), Some("…"),
+    # SecretStr("…"), os.getenv("NAME", "…"), env("NAME", default="…")
+    rule("password", ("password", "passwd", "secret", "token", "api_key", "apikey"),
+         rf"""(?i:{_CREDENTIAL})\w{{0,24}}["']?[ \t]*(?::[ \t]*[\w<>:&]{{1,40}}[ \t]*)?"""
+         r"""(?::=|=|:)[ \t]*(?:new[ \t]+)?[A-Za-z_][\w.:<>]{0,64}\([ \t]*"""
+         r"""(?:['"][A-Za-z_][A-Za-z0-9_]{0,64}['"][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?)?"""
+         + _LITERAL + r"""[ \t]*[,)]""",
+         value=("v",), check="call_literal", bounded=False,
+         shape=r"""\w{0,24}["']?[ \t]*[:=]"""),
+    # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
+    # (Kubernetes env, ECS task definitions, app settings)
+    # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
+    rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
+                      "\tvalue="),
+         rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
+         value=VALUE_GROUPS, check="named_value", bounded=False,
+         shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
+    # a Terraform variable named for a credential: its default
+    rule("password", ('variable "', "variable '"),
+         r"""variable[ \t]+["'][^"'\n]{0,64}(?i:password|passwd|secret|token|api_?key|"""
+         r"""access_?key|private_?key|credential)[^"'\n]{0,64}["'][ \t]*\{[^{}]{0,512}?"""
+         r"""\bdefault[ \t]*=[ \t]*"(?P<v>[^"\n]{1,256})(?=")""",
+         value=("v",), check="call_literal", bounded=False),
+    # positional passwords: `mysqladmin … password NEW`, `rabbitmqctl add_user U PW`,
+    # `change_password U PW`, `net use … /user:U PW`, `net user U PW`
+    rule("password", ("mysqladmin", "rabbitmqctl", "net use", "net user"),
+         r"""(?:mysqladmin\b[^\n|;&]{0,200}?[ \t](?i:password)"""
+         r"""|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S{1,128}"""
+         r"""|(?i:net)[ \t]+(?i:use)\b[^\n|;&]{0,200}?[ \t]/(?i:user):\S{1,128}"""
+         r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""
+         r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*][^\s]{0,255})""",
+         value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
+)
+
+
+def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                 ) -> str | None:
+    """A literal in a credential's place in code: not a variable's name
+    (``secret("DB_PASSWORD")``), a prompt (``getpass("Password: ")``), a path or a
+    placeholder."""
+    value = match.group("v").strip(b"'\"")
+    if len(value) < 4 or plain_word(value) or b" " in value or b"/" in value or (
+            re.fullmatch(rb"[A-Z][A-Z0-9_]*", value) is not None):
+        return None
+    return kind if credential_like(value) else None
+
+
+# {"name": "API_KEY", "value": …}: the member before that names what the value is
+_SIBLING = re.compile(
+    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,64})""")
+_SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
+# the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
+_CREDENTIAL_NAME = re.compile(
+    rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credentials?|"
+    rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key)"
+    rb"(?:[_\-.]?(?:key|value|str|string))?$")
+
+
+def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                ) -> str | None:
+    """A ``value`` member whose sibling ``name`` (or ``key``), just before it in the same
+    object or list item, names a credential."""
+    start = match.start()
+    window = buf[max(0, start - 160):start]
+    # the object or list item it is in (a label may stand for what held a brace: a second
+    # reading looks no further back than the first)
+    cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"),
+              window.rfind(b"[REDACTED:"))
+    if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
+        return key_value(kind, match, buf, groups)
+    names = list(_SIBLING.finditer(window, max(0, cut)))
+    if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
+        return None
+    if b"value" in window[names[-1].end():].lower():
+        return None  # another value came between
+    return key_value(kind, match, buf, groups)
+
+
+
+
+# registered with the others (the scanner reads one table)
+VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value})

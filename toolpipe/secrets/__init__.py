@@ -6,6 +6,8 @@ Layout (the face re-exports what users need; the rest is private):
     _rules      the detectors: provider shapes, secret-named keys, public zones
     _providers  more providers' token shapes (gitleaks' prefixes), one row each
     _contexts   credentials known by position: config files, SQL, command lines, calls
+    _code       credentials known by their place in code and listings: calls named for one,
+                wrapped literals, name/value pairs, Terraform defaults, positional passwords
     _several    rules that find several secrets at once (a table's column, chpasswd lines)
     _values     context tests: a variable, a call, a type, a placeholder is not a secret
     _scan       the scanner: escapes read as breaks, one re2 pass for triggers, the rules

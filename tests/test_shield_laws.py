@@ -60,8 +60,9 @@ WRAPPERS = {
 SIMPLE = [c for c in ATTACKS if simple(c)]
 
 
-def never_weaker(shield: UnixShield) -> None:
+def never_weaker(shield: UnixShield, shrink: bool = True) -> None:
     @settings(max_examples=400, derandomize=True, deadline=None, database=None,
+              phases=list(Phase) if shrink else [Phase.generate],
               suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(sorted(WRAPPERS)), st.data())
     def law(name: str, data: st.DataObject) -> None:
@@ -98,7 +99,7 @@ def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
     clear_caches()  # readings kept by the real wing, or (after) by the blind one
     try:
         with pytest.raises(AssertionError, match="eval"):
-            never_weaker(UnixShield())
+            never_weaker(UnixShield(), shrink=False)
     finally:
         clear_caches()
 
@@ -247,8 +248,10 @@ CLUSTERED = sorted({("script", "c"), ("su", "c"), ("runuser", "c"), ("flock", "c
     and opt.value.pattern == "(?P<code>.+)"})  # every value is code (not apt's -o KEY=…)
 
 
-def clustered_never_weaker(shield: UnixShield, examples: int = 150) -> None:
+def clustered_never_weaker(shield: UnixShield, examples: int = 150, shrink: bool = True
+                           ) -> None:
     @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              phases=list(Phase) if shrink else [Phase.generate],
               suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(CLUSTERED), st.from_regex(r"[a-z]{1,3}", fullmatch=True),
            st.sampled_from(ATTACKS))
@@ -287,7 +290,7 @@ def test_the_clustered_law_catches_exact_readings_only(monkeypatch):
     clear_caches()
     try:
         with pytest.raises(AssertionError):
-            clustered_never_weaker(UnixShield(), examples=80)
+            clustered_never_weaker(UnixShield(), examples=80, shrink=False)
     finally:
         clear_caches()
 

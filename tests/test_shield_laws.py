@@ -309,6 +309,8 @@ HOSTS = st.one_of(st.sampled_from(["make", "git status", "cargo build", "npm tes
                   st.from_regex(r"zq[a-z]{2,6}", fullmatch=True))
 KEYED = {
     "NAME='X' P": lambda n, p, x: f"{n}={q(x)} {p}",
+    "env NAME='X' P": lambda n, p, x: f"env {n}={q(x)} {p}",
+    "sudo NAME='X' P": lambda n, p, x: f"sudo {n}={q(x)} {p}",
     "export NAME='X'; P": lambda n, p, x: f"export {n}={q(x)}; {p}",
     "P --name='X'": lambda n, p, x: f"{p} --{n.lower().replace('_', '-')}={q(x)}",
     "P NAME='X'": lambda n, p, x: f"{p} {n}={q(x)}",

@@ -67,8 +67,9 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
     away, root granted, services killed; ``sent``: the command's output goes on to the
     network (a row that prints a secret then sends it), asked only for such a row."""
     texts = [a.text for a in cmd.args]
-    if _ASKS_FOR_HELP & set(texts):
-        return []  # prints its usage and acts on nothing
+    if _ASKS_FOR_HELP & set(texts) and (texts[-1] in _ASKS_FOR_HELP or "--version" not in texts
+                                        or not {"--help", "--usage"}.isdisjoint(texts)):
+        return []  # prints its usage and acts on nothing (`yank --version 1.0.0` acts)
     if sum(len(t) + 1 for t in texts) > MAX_JOINED:
         return [(0.6, f"arguments too long to judge ({cmd.located()})")]
     row = irreversible(cmd.name, texts, cmd.cwd)
@@ -107,3 +108,34 @@ def sent_on(script: Script, cmd: Command) -> bool:
 def spliced(cmd: Command) -> bool:
     """Does this command's output become part of another command's words (``$(…)``)?"""
     return bool(cmd.where) and cmd.where[-1] in ("$(…)", "`…`")
+
+
+def repointed(script: Script) -> list[tuple[float, str]]:
+    """``git remote set-url origin URL && git push``: the repository pushed to a server the
+    same command line just named (where a push goes was changed on the way)."""
+    named: set[str] = set()
+    out: list[tuple[float, str]] = []
+    for cmd in script.commands:
+        if cmd.name != "git":
+            continue
+        words = [a.text for a in cmd.args if not a.text.startswith("-")]
+        if words[:2] in (["remote", "set-url"], ["remote", "add"]) and len(words) >= 4:
+            named.add(words[2])
+        elif words[:1] == ["push"] and named and (words[1] if len(words) > 1 else "origin"
+                                                  ) in named:
+            out.append((0.6, f"pushes the repository to a server this command named "
+                             f"({cmd.located()})"))
+    return out
+
+
+def recursive(cmd: Command) -> bool:
+    """Does it read the folders it is given, and everything in them?"""
+    texts = {a.text for a in cmd.args}
+    short = {c for t in texts if t.startswith("-") and not t.startswith("--") for c in t[1:]}
+    if cmd.name in ("rg", "ag", "ack", "tar", "zip", "7z", "rsync"):
+        return True
+    if cmd.name in ("grep", "egrep", "fgrep", "zgrep"):
+        return bool(short & {"r", "R"} or texts & {"--recursive", "--dereference-recursive"})
+    if cmd.name in ("cp", "scp"):
+        return bool(short & {"r", "R", "a"} or texts & {"--recursive", "--archive"})
+    return False

@@ -20,6 +20,8 @@ from toolpipe.layers._shield_places import (
     offsite,
     picked,
     place_of,
+    recursive,
+    repointed,
     sent_on,
     spliced,
 )
@@ -89,6 +91,9 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
 
 
 def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.detail == "without end" and (p is None or p.kind in ("workspace", "scratch",
+                                                              "outside")):  # yes > f
+        return Finding(0.6, _at(e, p, "fills the disk, writing without end (or tens of GB),"))
     if p is None or p.kind in ("workspace", "scratch"):
         return None
     if p.kind == "secret" and e.word is not None and _inside(e.word.text):
@@ -158,22 +163,9 @@ def _send(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     return Finding(score, _at(e, p, "sends")) if score else None
 
 
-def _recursive(cmd: Command) -> bool:
-    """Does it read the folders it is given, and everything in them?"""
-    texts = {a.text for a in cmd.args}
-    short = {c for t in texts if t.startswith("-") and not t.startswith("--") for c in t[1:]}
-    if cmd.name in ("rg", "ag", "ack", "tar", "zip", "7z", "rsync"):
-        return True
-    if cmd.name in ("grep", "egrep", "fgrep", "zgrep"):
-        return bool(short & {"r", "R"} or texts & {"--recursive", "--dereference-recursive"})
-    if cmd.name in ("cp", "scp"):
-        return bool(short & {"r", "R", "a"} or texts & {"--recursive", "--archive"})
-    return False
-
-
 def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
     if p is not None and p.kind in ("outside", "root", "system") and e.word is not None and (
-            e.word.known and holds_secrets(p.path) and _recursive(e.command)):
+            e.word.known and holds_secrets(p.path) and recursive(e.command)):
         verb = "sends" if s.networked else "reads"
         return Finding(1.0 if s.networked else 0.5, _at(e, p, f"{verb} everything in a "
                                                               f"folder that holds secrets,"))
@@ -187,7 +179,7 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     networked = s.networked
     sent = sends(e.command) or any(sends(c) for c in s.downstream(e.command))
     if p is None:  # the environment, or a credential a command prints
-        what = "the environment" if e.detail == "the environment" else "a credential"
+        what = "a credential" if e.detail == "a credential" else e.detail
         if sent and (what == "the environment" or any(sends(c) for c in s.downstream(
                 e.command))):  # (a tool that prints its own login talks to its service)
             return Finding(0.9, _at(e, None, f"sends {what} over the network"))
@@ -195,7 +187,7 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
             return None  # `env | grep PATH`: one named variable, or a count, is shown
         return Finding(0.5, _at(e, None, "prints every variable of the environment (its "
                                          "tokens and keys)" if e.detail == "the environment"
-                                else "prints a credential"))
+                                else f"prints {e.detail or 'a credential'}"))
     if p.kind in ("system", "persistence") and sent:
         return Finding(0.9, _at(e, p, "sends over the network"))
     if p.kind != "secret":
@@ -252,7 +244,7 @@ RULES: dict[str, Rule] = {
 }
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
-             "unparsed": 0.5, "socket": 0.5, "destroys": 0.55}
+             "unparsed": 0.5, "socket": 0.5, "destroys": 0.55, "exhausts": 0.6}
 # sudo's options that list, check or forget rights, or print: no shell opens
 _NOT_A_SHELL = frozenset({"-l", "-ll", "--list", "-v", "--validate", "-k", "-K",
                           "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h",
@@ -324,7 +316,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
              downloaded: Iterable[str] = (), escaped: frozenset[str] = frozenset()
              ) -> list[Finding]:
     """Every finding in one script; ``downloaded``: files earlier calls downloaded."""
-    out = [problem_score(p, script) for p in script.problems]
+    out = [problem_score(p, script) for p in script.problems] + [
+        Finding(score, reason) for score, reason in repointed(script)]
     if any(p.kind == "too-long" for p in script.problems):
         return out  # blocked unread: the rest would not change the verdict
     earlier = set(downloaded)
@@ -334,9 +327,7 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             found = _dynamic_target(cmd, workspace)
             if found is not None:
                 out.append(found)
-        if cmd.name in OFFSITE:
-            # piped on to a sender (a $(…) in a request to its own service is how a login is
-            # used: asked about, as the row says)
+        if cmd.name in OFFSITE:  # (a row's secret piped on to a sender: sent_on)
             out += [Finding(score, reason) for score, reason in offsite(
                 cmd, functools.partial(sent_on, script, cmd))]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(

@@ -259,6 +259,8 @@ class _Carriers(_Helpers):
             self.helper(value.text.lstrip("|"), (*self.where, f"${name}"), f"${name}")
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+        if value.text:
+            self.runtime_variable(name, value)
         if name in _INJECTING and value.text.strip():
             # every program started after it loads what the variable names: judged by
             # where that is (a library from a scratch folder is how a hijack looks)

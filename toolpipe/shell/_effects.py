@@ -209,16 +209,19 @@ def effects(cmd: Command) -> list[Effect]:
             out.append(Effect("network-shell" if shellish else "send", cmd, r.target,
                               detail="/dev/tcp"))
         elif r.writes:
-            out.append(Effect("write", cmd, r.target, detail="redirect"))
+            out.append(Effect("write", cmd, r.target, detail="without end" if _endless(cmd)
+                              and not SAFE_SINKS.match(r.target.text) else "redirect"))
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
+    if reads_clipboard(cmd):
+        out.append(Effect("read", cmd, None, detail="the clipboard"))
     if dumps_environment(cmd) and not (cmd.where and cmd.where[-1].startswith("argument of ")):
         # (`tldr env`: a program's name among an unknown one's arguments is read for what
         # it would change, and printing changes nothing)
         out.append(Effect("read", cmd, None, detail="the environment"))
     elif prints_credential(cmd):
-        out.append(Effect("read", cmd, None, detail="a credential it prints"))
+        out.append(Effect("read", cmd, None, detail="a credential"))
     if cmd.name not in NOT_READERS and cmd.name not in _HANDLERS:
         for a in cmd.args:
             if a.text.startswith("-") or not a.text or (
@@ -235,6 +238,37 @@ def effects(cmd: Command) -> list[Effect]:
                     classify(a, cmd.cwd).kind == "secret"):
                 out.append(Effect("read", cmd, a, detail="operand"))
     return out
+
+
+SAFE_SINKS = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/[12])$")
+_FOREVER = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
+
+
+def _endless(cmd: Command) -> bool:
+    """A command whose output never ends: ``yes``, ``cat /dev/zero`` (a file it is written
+    to fills the disk)."""
+    return cmd.name == "yes" or (cmd.name in ("cat", "tail") and any(
+        a.text in _FOREVER for a in cmd.args))
+
+
+_PASTES = frozenset({"pbpaste", "wl-paste", "clipman", "copyq", "gpaste-client"})
+_COPY_FLAGS = frozenset({"-i", "-in", "--input", "-a", "--append", "-c", "--clear", "-d",
+                         "--delete", "-x", "--exchange", "-k", "--keep"})
+
+
+def reads_clipboard(cmd: Command) -> bool:
+    """``pbpaste``, ``xclip -o``, ``xsel`` with nothing on its input: what the person
+    copied (a password, a key) printed."""
+    if cmd.name in _PASTES:
+        return "--help" not in [a.text for a in cmd.args]
+    if cmd.name not in ("xclip", "xsel"):
+        return False
+    texts = {a.text for a in cmd.args}
+    if texts & {"-o", "-out", "--output"}:
+        return True
+    # xsel prints unless told to copy or fed (xclip copies unless told to print)
+    return cmd.name == "xsel" and not texts & _COPY_FLAGS and not cmd.upstream and not (
+        any(r.reads for r in cmd.redirects))
 
 
 def dumps_environment(cmd: Command) -> bool:

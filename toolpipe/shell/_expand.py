@@ -221,6 +221,12 @@ class _Expansions:
         inner = [c for c in node.children if c.type not in ("${", "}")]
         if len(inner) == 1 and inner[0].type in ("variable_name", "special_variable_name"):
             return self.variable(_text(inner[0]), quoted)
+        if len(inner) == 2 and inner[0].type == "!" and inner[1].type == "variable_name":
+            # ${!y}: the variable y names (y=x; ${!y} is $x), when that is a name
+            named = self.env.get(_text(inner[1]))
+            if named is not None and named.known and _NAME.fullmatch(named.text):
+                return self.variable(named.text, quoted)
+            return [Segment("", quoted, known=False)]
         if (len(inner) >= 2 and inner[0].type == "variable_name"
                 and inner[1].type in (":-", "-", ":=", "=")):
             # ${a:-default}: the value when the script set one, else the default (what runs
@@ -376,3 +382,19 @@ def _echoed(ran: Sequence[Command]) -> str | None:
         if not args or "%" in args[0].text or "\\" in args[0].text:
             return None
     return " ".join(a.text for a in args)
+
+
+_FORMAT = re.compile(r"%[sd%]")
+
+
+def printed(words: tuple[Word, ...]) -> Word:
+    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d`` and
+    ``%%`` only, its arguments known, once through; anything else is not known."""
+    fmt, *args = words
+    if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sd%])",
+            fmt.text) or len(_FORMAT.findall(fmt.text.replace("%%", ""))) != len(args):
+        return _unknown_of(list(words))
+    values = iter(a.text for a in args)
+    text = _FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values), fmt.text)
+    return Word(text, text, False, all(w.tame for w in words),
+                tuple(s for w in words for s in w.sources))

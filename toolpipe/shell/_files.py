@@ -87,8 +87,9 @@ def _copy(cmd: Command) -> list[Effect]:
     out.append(Effect("write", cmd, target))
     if cmd.name == "mv":
         out += [Effect("delete", cmd, w, recursive=True, detail="moves away") for w in ops]
-    elif cmd.name != "ln":
-        out += [Effect("read", cmd, w) for w in ops]
+    else:  # (a link to a secret exposes it where the link is: read as a copy is)
+        out += [Effect("read", cmd, w, detail="links" if cmd.name in ("ln", "link") else "")
+                for w in ops]
     if cmd.name == "rsync" and any(f.startswith("--delete") for f in flags):
         out.append(Effect("delete", cmd, target, recursive=True, forced=True))
     return out
@@ -117,10 +118,26 @@ def _dd(cmd: Command) -> list[Effect]:
     out: list[Effect] = []
     for a in cmd.args:
         if a.text.startswith("of="):
-            out.append(Effect("write", cmd, _after(a, "of=")))
+            out.append(Effect("write", cmd, _after(a, "of="),
+                              detail="without end" if _huge(cmd) else ""))
         elif a.text.startswith("if="):
             out.append(Effect("read", cmd, _after(a, "if=")))
     return out
+
+
+_UNITS = {"": 1, "c": 1, "w": 2, "b": 512, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30,
+          "t": 1 << 40, "kb": 1000, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+HUGE = 8 << 30  # bytes a single write may take before it is filling the disk
+
+
+def _huge(cmd: Command) -> bool:
+    """``dd bs=1G count=500``: tens of gigabytes or more."""
+    got = {k: v for k, _, v in (a.text.partition("=") for a in cmd.args)}
+    sizes = [re.fullmatch(r"([0-9]+)([a-zA-Z]{0,2})", got.get(k, "")) for k in ("bs", "count")]
+    if not all(sizes):
+        return False
+    bs, count = (int(m.group(1)) * _UNITS.get(m.group(2).lower(), 0) for m in sizes if m)
+    return bs * count >= HUGE
 
 
 def _after(a: Word, prefix: str) -> Word:

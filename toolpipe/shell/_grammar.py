@@ -17,7 +17,7 @@ from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _unquoted
+from toolpipe.shell._expand import _unquoted, printed
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._parse import (
@@ -44,6 +44,7 @@ _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch
                                                      "make", "gmake"}
 
 
+_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
 class _Walk(_Carriers):
     """One analysis: the shared output, and the state of the shell being read."""
 
@@ -67,9 +68,12 @@ class _Walk(_Carriers):
         kind = node.type
         if node.is_error or node.is_missing:
             self.unparsed(node)
-        if kind in ("while_statement", "until_statement") and _spawns_forever(node):
-            self.out.problem("fork-bomb", "fork bomb (an endless loop of background jobs)",
-                             self.where)
+        endless = _spawns_forever(node) if kind in ("while_statement", "until_statement") \
+            else ""
+        if endless:
+            self.out.problem(*(("fork-bomb", "fork bomb (an endless loop of background jobs)")
+                               if endless == "spawns" else ("exhausts", "an endless loop that "
+                                                            "never pauses")), self.where)
         if kind == "command":
             return self.command(node, upstream, redirects)
         if kind == "pipeline":
@@ -232,6 +236,13 @@ class _Walk(_Carriers):
             peeled = again._replace(wrappers=peeled.wrappers + again.wrappers,
                                     privileged=peeled.privileged or again.privileged,
                                     codes=peeled.codes + again.codes)
+        if peeled.wrappers and len(peeled.argv) < len(argv):
+            # `env A=… cmd`, `sudo A=… cmd`: what a wrapper sets, the command runs with
+            for w in argv[:len(argv) - len(peeled.argv)]:
+                name, eq, value = w.text.partition("=")
+                if eq and _ASSIGNED.fullmatch(name):
+                    self.carrying_variable(name, Word(value, value, w.glob, w.tame,
+                                                      w.sources))
         cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, self.cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)
@@ -248,6 +259,8 @@ class _Walk(_Carriers):
         name = cmd.name
         if name in ("alias", "hash"):
             self.remember(cmd)
+        elif name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
+            self.env[cmd.args[1].text] = printed(cmd.args[2:])  # printf -v d '%s' build
         elif name == "set" and cmd.args and not cmd.wrappers:
             lead = cmd.args[0].text
             if lead == "--" or not lead.startswith(("-", "+")):

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from toolpipe.shell._functions import _Functions
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
-from toolpipe.shell._table import MAX_INPUT_LINES
+from toolpipe.shell._places import classify
+from toolpipe.shell._table import MAX_INPUT_LINES, carried_code
 from toolpipe.shell._words import UNKNOWN, Word
 
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
@@ -29,6 +30,24 @@ _PROGRAM_KEY = re.compile(
     r"runner|executable|askpass|helper|rsh|exec|sshcommand|proxycommand|localcommand|"
     r"rsync-path|upload-pack|receive-pack)$|^(?:CC|CXX|CPP|LD|AR|AS|FC|MAKE)$")
 _SETTING = re.compile(r"(?:--?|-[DP])?(?P<name>[A-Za-z_][\w.-]*)=(?P<value>.+)", re.DOTALL)
+# Variables of a runtime's options (JAVA_TOOL_OPTIONS, NODE_OPTIONS, RUBYOPT, GOFLAGS…) and
+# the options in them that load code: a file from a scratch or outside place is a hijack
+_OPTIONS_VAR = re.compile(r"(?i)(?:_OPTIONS|_OPTS|OPTS?|FLAGS)$")
+_LOADS = re.compile(
+    r"(?:-javaagent:|-agentpath:|-Xbootclasspath/[ap]:|--require[= ]\s*|(?<!\S)-r\s*"
+    r"|--import[= ]\s*|--(?:experimental-)?loader[= ]\s*|(?<!\S)-[MI]\s*|-toolexec="
+    r"|(?<!\S)-exec=|-fplugin=|-load[= ]\s*|-C\s*linker=)(?P<p>[^\s,;=:]+)")
+_HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
+# a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
+# and the switches that turn TLS or a checksum database off
+_INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
+_CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)"
+                         r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+"
+                         r"|GOFLAGS=.*-insecure.*|PIP_TRUSTED_HOST=.+|CURL_CA_BUNDLE="
+                         r"|REQUESTS_CA_BUNDLE=|SSL_CERT_FILE=/dev/null)$")
+_PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|$))")
+_PROMPT_VAR = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+_SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 # where a program named by a path is the system's own (a helper there is no signal)
 _SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/homebrew/", "/nix/store/")
 
@@ -101,6 +120,49 @@ class _Helpers(_Functions):
             self.helper(value.lstrip("!|"), (*where, f"{cmd.name} {key}="),
                         f"{cmd.name} {key}=")
 
+    def runtime_variable(self, name: str, value: Word) -> None:
+        """Variables that make a runtime load code or trust what it fetches, by their
+        class: a runtime's options loading a file from outside (``-javaagent:/tmp/a.jar``),
+        a startup hook, git's settings given in the environment (``GIT_CONFIG_KEY_0``,
+        ``GIT_CONFIG_PARAMETERS``), an exported function (``BASH_FUNC_ls%%``), a prompt
+        that runs a command (``PS4='$(…)'``), a package index over plain HTTP, TLS or
+        checksum checks turned off."""
+        text = value.text
+        label = (*self.where, f"${name}")
+        if _OPTIONS_VAR.search(name) or _HOOK_VAR.search(name):
+            paths = [m.group("p") for m in _LOADS.finditer(text)] if _OPTIONS_VAR.search(
+                name) else [p for p in re.split(r"[;:,\s]+", text) if p]
+            for path in paths:
+                if path.startswith(("/", "~", ".")) or UNKNOWN in path:
+                    kind = classify(path, self.cwd).kind
+                    if UNKNOWN in path or kind in ("scratch", "outside", "device", "secret"):
+                        self.out.problem("dynamic-code", f"makes a runtime load code from "
+                                         f"{path} (${name})", self.where, value.sources)
+                        break
+        if not value.known:
+            pass  # (what follows reads a value the script set)
+        elif name.startswith("GIT_CONFIG_KEY_"):
+            self.out.git_keys[name[len("GIT_CONFIG_KEY_"):]] = text
+        elif name.startswith("GIT_CONFIG_VALUE_") or name == "GIT_CONFIG_PARAMETERS":
+            pairs = [f"{self.out.git_keys.get(name[len('GIT_CONFIG_VALUE_'):], '')}={text}"] \
+                if name != "GIT_CONFIG_PARAMETERS" else _words(text)
+            for code_label, code in carried_code("git", [w for p in pairs for w in ("-c", p)]):
+                self.helper(code, (*label, code_label), f"${name}")
+        elif name.startswith("BASH_FUNC_") and "{" in text:
+            self.nested(text[text.index("{"):], label)  # an exported function's body
+        elif name in _PROMPT_VAR:
+            for m in _SUBSTITUTION.finditer(text):  # run each time the prompt is shown
+                self.nested(m.group(1) or m.group(2) or "", label)
+        if name == "SSH_AUTH_SOCK" and (("/tmp/" in value.raw or "agent." in value.raw) if
+                                        UNKNOWN in text else classify(value, self.cwd).kind in (
+                                            "scratch", "outside")):  # another session's agent
+            self.out.problem("dynamic-code", f"uses an ssh agent's socket it found, and the "
+                             f"keys in it ({value.shown})", self.where, value.sources)
+        if value.known and ((_INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
+                            or _CHECKS_OFF.match(f"{name}={text}")):
+            self.out.problem("dynamic-code", f"fetches code it cannot trust: {name}={text}",
+                             self.where, value.sources)
+
     def probed_input(self, cmd: Command, where: tuple[str, ...]) -> None:
         """Data on a program's input, for a program the wing does not know or one whose
         input is a command language it does not read (Tcl, expect): each line is judged
@@ -125,3 +187,10 @@ class _Helpers(_Functions):
         self.nested(text, where)
         self.out.problems[before:] = [p for p in self.out.problems[before:]
                                       if p.kind not in ("unparsed", "dynamic-command")]
+
+
+def _words(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()

@@ -99,6 +99,7 @@ class _Out:
         self.body_names: dict[int, frozenset[str]] = {}
         self._position = 0
         self._unparsed: set[tuple[int, int]] = set()
+        self.git_keys: dict[str, str] = {}  # GIT_CONFIG_KEY_<n> → its key, for VALUE_<n>
 
     def position(self) -> int:
         self._position += 1
@@ -165,14 +166,20 @@ _ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),
             "until_statement": ("false", "/bin/false", "! :", "! true")}
 
 
-def _spawns_forever(node: Any) -> bool:
-    """``while true; do bash & done``: an endless loop that starts a background job on
-    each turn and has no way out (no break, exit, return or wait)."""
+def _spawns_forever(node: Any) -> str:
+    """An endless loop with no way out (no break, exit, return or wait): "spawns" when it
+    starts a background job on each turn (``while true; do bash & done``), "busy" when it
+    never pauses either (no sleep, read or wait: ``while :; do mkdir d; cd d; done`` fills
+    the disk or the process table); "" otherwise."""
     condition, body = node.child_by_field_name("condition"), node.child_by_field_name("body")
     if condition is None or body is None:
-        return False
+        return ""
     if _text(condition).strip().rstrip(";").strip() not in _ENDLESS[node.type]:
-        return False
-    if re.search(r"\b(break|exit|return|wait)\b", _text(body)):
-        return False
-    return any(c.type == "&" for c in body.children)
+        return ""
+    text = _text(body)
+    if re.search(r"\b(break|exit|return|wait)\b", text):
+        return ""
+    if any(c.type == "&" for c in body.children):
+        return "spawns"
+    return "" if re.search(r"\b(sleep|read|timeout|inotifywait|select|usleep)\b", text) \
+        else "busy"

@@ -33,6 +33,8 @@ SYSTEM = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"
           "/System", "/Library", "/Applications", "/private", "/nix", "/home", "/Users",
           "/mnt", "/media", "/lost+found")
 SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/")
+_CAPTURE = re.compile(r"^/dev/(?:video[0-9]*|input/(?:event[0-9]*|by-\S*kbd\S*)|snd/.*|"
+                      r"dsp[0-9]*|audio[0-9]*|uinput|hidraw[0-9]*)$")
 SAFE_DEVICES = re.compile(r"^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|"
                           r"pts/\w+|fd/.*|console|ptmx)$")
 _SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.gnupg",
@@ -240,6 +242,8 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
     if path.startswith("@"):
         return Place("outside", shown)
     if path.startswith("/dev/"):
+        if _CAPTURE.match(bare):  # a camera, a microphone, the keyboard's events
+            return Place("secret", shown)
         if SAFE_DEVICES.match(bare):
             return Place("scratch", shown)
         if path.startswith(("/dev/tcp/", "/dev/udp/")):

@@ -6,6 +6,7 @@ The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -344,6 +345,23 @@ _GPG_WRITES_BESIDE = frozenset({"-c", "--symmetric", "-e", "--encrypt", "-s", "-
 _GPG_VALUED = frozenset({"--passphrase", "-r", "--recipient", "-u", "--local-user",
                          "--homedir", "--passphrase-file", "--pinentry-mode", "--cipher-algo",
                          "--compress-algo", "-z", "--default-key", "--trust-model"})
+
+
+@handles("ssh-keygen")
+def _ssh_keygen(cmd: Command) -> list[Effect]:
+    """``ssh-keygen -f FILE`` makes a key there (FILE and FILE.pub), unless it only reads,
+    prints or checks one; ``-p`` rewrites it with a new passphrase."""
+    texts = [a.text for a in cmd.args]
+    if {"-l", "-y", "-F", "-B", "-e", "-i", "-L", "-Q", "-r", "-R", "-H", "-D", "-K",
+            "-lf", "-yf", "-Y"} & set(texts):
+        return []
+    # where the file is, ssh-keygen asks before it overwrites it, and an agent cannot
+    # answer: only a `y` fed on its input (`<<< y`, `yes |`) replaces a key
+    fed = any(d.text.strip().lower().startswith("y") for d in cmd.stdin_data) or any(
+        u.name == "yes" or (u.name in ("echo", "printf") and [a.text for a in u.args][:1]
+                            == ["y"]) for u in cmd.upstream[-1:])
+    return [Effect("write", cmd, value, detail="replaces a key")
+            for option, value in itertools.pairwise(cmd.args) if option.text == "-f" and fed]
 
 
 @handles("history")

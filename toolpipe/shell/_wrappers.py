@@ -83,7 +83,8 @@ def skip_options(args: Sequence[Word], g: Grammar) -> int:
                     step = 1 if a[j + 2:] else 2
                     break
             i += step
-        elif g.assignments and "=" in a and a.split("=", 1)[0].replace("_", "a").isalnum():
+        elif g.assignments and "=" in a and a.split("=", 1)[0].removesuffix("%%").replace(
+                "_", "a").isalnum():  # (BASH_FUNC_name%%=… exports a function)
             i += 1
         else:
             break

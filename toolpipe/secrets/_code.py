@@ -108,5 +108,21 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
 
 
 
+_CHANGED_KEY = re.compile(  # the key ends with what it names (token_ttl names a duration)
+    rb"(?i)(?:password|passwd|passphrase|secret|token|api[_\-]?key|private[_\-]?key|"
+    rb"credentials?)(?:[_\-.]?(?:key|value|str|string))?[\"']?[ \t]*=[ \t]*\"[^\"\n]{0,256}$")
+
+
+def changed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                  ) -> str | None:
+    """A change shown as ``key = "OLD" -> "NEW"`` (Terraform's plan): the new value, when
+    the key on its line names a credential."""
+    line = buf.rfind(b"\n", max(0, match.start() - 512), match.start()) + 1
+    if _CHANGED_KEY.search(buf, line, match.start()) is None:
+        return None
+    return call_literal(kind, match, buf, groups)
+
+
 # registered with the others (the scanner reads one table)
-VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value})
+VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value,
+                     "changed_value": changed_value})

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
+from toolpipe.secrets._several import SEVERAL
+from toolpipe.secrets._values import CHECKS
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -18,26 +20,59 @@ _QUOTED = r"""(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)"""
 
 def _flag_rule(row: Credential) -> Rule:
     """A credential option of a client: ``sshpass -p PW``, ``redis-cli -a PW``, ``docker
-    login -p PW`` (a row of the shell wing's program table, ``[[credential]]``)."""
+    login -p PW`` (a row of the shell wing's program table, ``[[credential]]``); every one
+    on its command line (``openssl … -passin pass:A -passout pass:B``, ``snmpwalk -A … -X
+    …``)."""
     names = "|".join(re.escape(p).replace(r"\ ", "[ \t]+")
                      for p in sorted(row.programs, key=len, reverse=True))
     options = "|".join(re.escape(f) + ("" if row.attached else "[ \t=]" if f.startswith("--")
                                        else "[ \t]*")
                        for f in sorted(row.flags, key=len, reverse=True))
     value = r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else _PW
-    return rule("password", row.programs,
+    made = rule("password", row.programs,
                 rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
-                value=("v",), check="url_password", shape=r"[ \t]")
+                value=("v",), check="flags", shape=r"[ \t]", priority=CONTEXT)
+    _FOLLOWING[made.regex.pattern] = re.compile(rf"(?<=[ \t])(?:{options}){value}".encode())
+    return made
+
+
+_FOLLOWING: dict[bytes, re.Pattern[bytes]] = {}  # a flag rule's regex → one of its flags
+_COMMAND_END = re.compile(rb"[|;&\n]")
+
+
+def _flags(buf: bytes, start: int, found: re.Match[bytes], floor: int
+           ) -> tuple[list[tuple[int, int]], int]:
+    """Every credential option of the row on this command line, each value judged as one
+    alone is (``url_password``)."""
+    end = _COMMAND_END.search(buf, found.start(), found.start() + 4096)
+    stop = end.start() if end is not None else min(len(buf), found.start() + 4096)
+    judge = CHECKS["url_password"]
+    return [m.span("v") for m in _FOLLOWING[found.re.pattern].finditer(buf, found.start(), stop)
+            if b"[REDACTED:" not in m.group("v") and judge("password", m, buf, ("v",))
+            is not None], stop
+
+
+SEVERAL["flags"] = _flags  # (registered with the rules that find several at once)
 
 
 # The password argument of a client call, by position: (call, its triggers, the index of
 # the password among the arguments). The arguments before it are literals or names.
 _CALLS = ((r"\.pass_", (".pass_(",), 0),
+          # DriverManager.getConnection(url, user, pw), new PDO(dsn, user, pw),
+          # mysqli_connect(host, user, pw, db), ftp_login(conn, user, pw)
+          (r"getConnection|PDO|mysqli?_connect|mysqli_real_connect|ftp_login"
+           r"|ssh2_auth_password|imap_open|ldap_bind",
+           ("getconnection(", "pdo(", "mysql_connect(", "mysqli_connect(", "ftp_login(",
+            "ssh2_auth_password(", "imap_open(", "ldap_bind("), 2),
+          (r"NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials"
+           r"|UsernamePasswordAuthenticationToken|PSCredential",
+           ("networkcredential(", "passwordauthentication(", "usernamepasswordcredentials(",
+            "usernamepasswordauthenticationtoken(", "pscredential("), 1),
           (r"\.login|\.simple_bind_s|\.simple_bind|\.bind_s|BasicAuth|DigestAuth",
            (".login(", ".simple_bind", ".bind_s(", "basicauth(", "digestauth("), 1),
           (r"(?<![A-Za-z0-9_])auth[ \t]*=[ \t]*", ("auth=(", "auth = ("), 1),
           (r"(?<![A-Za-z0-9_])FTP(?:_TLS)?|\.connect", ("ftp(", "ftp_tls(", ".connect("), 2))
-_ARG = r"""(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[A-Za-z_][\w.]{0,64}(?:\[[^\]\n]{0,64}\])?)"""
+_ARG = r"""(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|\$?[A-Za-z_][\w.]{0,64}(?:\[[^\]\n]{0,64}\])?)"""
 
 
 def _call_rule(calls: str, triggers: tuple[str, ...], index: int) -> Rule:
@@ -130,8 +165,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          bounded=False, priority=CONTEXT),
     # a password fed on a program's input: `echo pw | docker login --password-stdin`,
     # `| gpg --passphrase-fd 0`, `| sudo -S`, `| passwd --stdin`, `<<< pw`
-    rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin"),
-         r"(?i:--password-stdin|--passphrase-fd[ \t=]+0|passwd[ \t]+--stdin)",
+    rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin", "kinit",
+                      "--data-file=-", "--data-file -", "--secret-string-file -"),
+         r"(?i:--password-stdin|--passphrase-fd[ \t=]+0|passwd[ \t]+--stdin|kinit\b"
+         r"|--data-file[ \t=]-(?![\w-])|--secret-string-file[ \t=]-(?![\w-]))",
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
@@ -181,6 +218,31 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""(?:phrase|words)|wallet[ _\-]seed)["']?[ \t]*[:=][ \t]*["']?"""
          r"""(?P<v>[a-z]{3,8}(?:[ \t,]+[a-z]{3,8}){11,23})(?![a-z])""",
          value=("v",), bounded=False, shape=r"""["']?[ \t]*[:=]"""),
+    # PowerShell's plain text made a secure string: `ConvertTo-SecureString "pw" -AsPlainText`
+    rule("password", "convertto-securestring",
+         r"""(?i:convertto-securestring)[ \t]+(?:(?i:-string)[ \t]+)?(?P<q>['"])"""
+         r"""(?P<v>[^'"\n]{1,256})(?P=q)""", value=("v",), check="url_password"),
+    # an expect script's answer to a password prompt: `expect "password:"` then `send "…"`
+    rule("password", "expect ",
+         r"""expect(?:[ \t]+-\S+)*[ \t]+["'{]?[^"'}\n]{0,40}(?i:assword|assphrase|passcode|"""
+         r"""pin\b)[^"'}\n]{0,40}["'}]?[ \t]*(?:\r?\n|;)[ \t]*send(?:[ \t]+--)?[ \t]+"""
+         r"""(?P<q>["'{])(?P<v>[^"'}\n\\]{1,256})(?:\\{1,2}[rn]|\n|["'}])""",
+         value=("v",), check="url_password", bounded=False),
+    # a change shown as `OLD -> NEW` (Terraform's plan) under a credential's key: the new one
+    rule("password", ('" -> "', '" => "'),
+         r"""" (?:->|=>) "(?P<v>[^"\n]{1,256})(?=")""",
+         value=("v",), check="changed_value", bounded=False),
+    # a password file that is a process substitution: `--vault-password-file <(echo pw)`
+    rule("password", ("-file <(", "-file=<("),
+         r"""-file[ \t=]<\([ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*[ \t]+"""
+         r"""(?:(?:'%s'|"%s"|%s)[ \t]+)?"""
+         r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s'")]{1,256}))[ \t]*\)""",
+         value=("v", "b"), check="url_password", bounded=False),
+    # httpie and xh: `http -a user:pw …`
+    rule("password", ("http ", "https ", "xh ", "xhs "),
+         r"""(?:https?|xhs?)[ \t][^\n|;&]{0,200}?(?<=[ \t])(?:-a|--auth)[ \t=](?P<q>['"]?)"""
+         r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
+         check="url_password", bounded=False),
     # GitHub Actions' mask command: what it masks is a secret by definition
     rule("password", "::add-mask::", r"::add-mask::(?P<v>[^\s\"']{1,4096})", value=("v",),
          check="url_password", bounded=False),

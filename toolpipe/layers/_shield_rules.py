@@ -17,6 +17,7 @@ import attrs
 from toolpipe.layers._shield_patterns import ShellPattern
 from toolpipe.layers._shield_places import (
     OFFSITE,
+    credential_to_stranger,
     offsite,
     picked,
     place_of,
@@ -317,7 +318,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
              ) -> list[Finding]:
     """Every finding in one script; ``downloaded``: files earlier calls downloaded."""
     out = [problem_score(p, script) for p in script.problems] + [
-        Finding(score, reason) for score, reason in repointed(script)]
+        Finding(score, reason) for score, reason in (*repointed(script),
+                                                     *credential_to_stranger(script))]
     if any(p.kind == "too-long" for p in script.problems):
         return out  # blocked unread: the rest would not change the verdict
     earlier = set(downloaded)

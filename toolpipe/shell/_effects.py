@@ -215,6 +215,11 @@ def effects(cmd: Command) -> list[Effect]:
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
+    for a in cmd.args:  # `curl file:///etc/shadow`: a local file, read
+        if a.text.startswith("file://") and a.known:
+            path = a.text[len("file://"):]
+            out.append(Effect("read", cmd, Word(path, a.raw, a.glob, a.tame, a.sources),
+                              detail="a file: address"))
     if reads_clipboard(cmd):
         out.append(Effect("read", cmd, None, detail="the clipboard"))
     if dumps_environment(cmd) and not (cmd.where and cmd.where[-1].startswith("argument of ")):

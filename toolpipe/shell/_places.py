@@ -62,7 +62,8 @@ _SECRET_NAMES = re.compile(
 # Tools whose configuration holds no login (editors, shells, terminals) are left out.
 _CREDENTIAL_WORD = re.compile(
     r"(?i)(?:^|[._-])(?:creds?|credentials?|tokens?|secrets?|passwords?|passwd|auth|"
-    r"authinfo|authtoken|cookies?|keyrings?|keychains?|api[_-]?keys?|private[_-]?keys?)"
+    r"authinfo|authtoken|cookies?|keyrings?|keychains?|keystores?|wallets?|api[_-]?keys?|"
+    r"private[_-]?keys?)"
     r"(?:$|[._-])|authority$|_history$")
 _TOOL_DIR = re.compile(r"^~/(?:\.config|\.local/share|\.local/state)/([^/]+)/(.+)$"
                        r"|^~/(?!\.config/|\.local/)(\.[^/]+)/(.+)$"
@@ -106,7 +107,9 @@ def _tool_secret(home: str) -> bool:
     return len(parts) <= 2 and _CONFIG_NAME.match(parts[-1]) is not None
 
 
-_PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ")
+_PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ"
+                           # another process's command line (passwords given as arguments)
+                           r"|/proc/(?:\d+|\*|\[0-9\]\*|[^/]*\x00[^/]*)/cmdline")
 # places of the system that hold secrets (a container's mounted secrets, Wi-Fi keys)
 _SYSTEM_SECRETS = ("/etc/ssl/private", "/etc/ssh/ssh_host_", "/var/run/secrets", "/run/secrets",
                    "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant")

@@ -367,3 +367,11 @@ def _ssh_keygen(cmd: Command) -> list[Effect]:
 @handles("history")
 def _history(cmd: Command) -> list[Effect]:
     return [Effect("history", cmd)] if any(a.text in ("-c", "-w", "-d") for a in cmd.args) else []
+
+
+@handles("set")
+def _set(cmd: Command) -> list[Effect]:
+    """``set +o history``: the shell stops keeping its history."""
+    texts = [a.text for a in cmd.args]
+    return [Effect("history", cmd)] if any(
+        t == "+o" and v == "history" for t, v in itertools.pairwise(texts)) else []

@@ -41,6 +41,7 @@ _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
 # ["sh", "-c", "…"]): the command line it amounts to
 _ARGV = re.compile(r"""(["'])([\w./+-]+)\1(?:\s*,\s*(["'])[^"'\n]*\3)+(?P<more>\s*,)?""")
 MAX_LINES = 4096
+_GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
 
 
 def commands_in(path: str, content: str) -> str:
@@ -56,6 +57,7 @@ def commands_in(path: str, content: str) -> str:
             s in first for s in ("sh", "bash", "zsh"))):
         return content  # a script: its lines are the commands
     out = shell_strings(_FAMILY.get(ext, ""), content)
+    out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
     for m in _ARGV.finditer(content):
         words = [a or b for a, b in _STRING.findall(m.group(0))]
         if words and posixpath.basename(words[0]) in RUNNABLE:

@@ -99,6 +99,9 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
         return key_value(kind, match, buf, groups)
     names = list(_SIBLING.finditer(window, max(0, cut)))
+    if b"cookie" in window.lower() and names:  # a cookie object: a session's value is the
+        value = match.group(match.lastgroup or 0)  # login (`theme: dark` is a preference)
+        return key_value(kind, match, buf, groups) if len(value.strip(b"'\"")) >= 16 else None
     if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
         return None
     if b"value" in window[names[-1].end():].lower():

@@ -28,7 +28,8 @@ def _flag_rule(row: Credential) -> Rule:
     options = "|".join(re.escape(f) + ("" if row.attached else "[ \t=]" if f.startswith("--")
                                        else "[ \t]*")
                        for f in sorted(row.flags, key=len, reverse=True))
-    value = r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else _PW
+    value = (r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else
+             r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else _PW)
     made = rule("password", row.programs,
                 rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
                 value=("v",), check="flags", shape=r"[ \t]", priority=CONTEXT)
@@ -64,6 +65,8 @@ _CALLS = ((r"\.pass_", (".pass_(",), 0),
            r"|ssh2_auth_password|imap_open|ldap_bind",
            ("getconnection(", "pdo(", "mysql_connect(", "mysqli_connect(", "ftp_login(",
             "ssh2_auth_password(", "imap_open(", "ldap_bind("), 2),
+          # sbt's Credentials(realm, host, user, pw)
+          (r"(?<![\w.])Credentials", ("credentials(",), 3),
           (r"NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials"
            r"|UsernamePasswordAuthenticationToken|PSCredential",
            ("networkcredential(", "passwordauthentication(", "usernamepasswordcredentials(",
@@ -243,6 +246,24 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""(?:https?|xhs?)[ \t][^\n|;&]{0,200}?(?<=[ \t])(?:-a|--auth)[ \t=](?P<q>['"]?)"""
          r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
          check="url_password", bounded=False),
+    # a user:password pair after a word that says it logs in (HAProxy's `stats auth u:pw`,
+    # Squid's `login=u:pw`)
+    rule("password", ("auth ", "login="),
+         r"""(?<![\w-])(?i:auth[ \t]+|login=)[\w.@+-]{1,64}:(?P<v>[^\s'":]{1,256})(?=[\s'"]|$)""",
+         value=("v",), check="url_password", bounded=False),
+    # a relay's credentials, one per line (Postfix's sasl_passwd: `[host]:port user:pw`)
+    rule("password", (), r"""\[[\w.-]{1,253}\](?::[0-9]{2,5})?[ \t]+[^\s:]{1,128}:"""
+         r"""(?P<v>[^\s]{1,256})(?=\s|$)""", value=("v",), check="url_password",
+         bounded=False, case_triggers=(r"\[[\w.-]{1,253}\](?::[0-9]{2,5})?[ \t]+[^\s:]+:\S",)),
+    # a VPN's pre-shared key written with its encoding (Juniper's `ascii-text "…"`)
+    rule("password", ("pre-shared-key ", "preshared-key ", "psk "),
+         r"""(?i:pre-?shared-key|psk)[ \t]+(?i:ascii-text|hexadecimal|ascii|hex|[07])[ \t]+"""
+         r"""(?P<q>"?)(?P<v>[^"\s]{1,256})(?P=q)""", value=("v",), check="url_password",
+         bounded=False),
+    # OpenVPN's inline credentials: the line after the user name
+    rule("password", "<auth-user-pass>",
+         r"""<auth-user-pass>[ \t]*\r?\n[^\n<]{1,128}\r?\n(?P<v>[^\n<]{1,256})\r?\n"""
+         r"""[ \t]*</auth-user-pass>""", value=("v",), check="url_password", bounded=False),
     # GitHub Actions' mask command: what it masks is a secret by definition
     rule("password", "::add-mask::", r"::add-mask::(?P<v>[^\s\"']{1,4096})", value=("v",),
          check="url_password", bounded=False),

@@ -182,6 +182,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         if _DOTTED.fullmatch(value):
             return None  # settings.DB_PASSWORD, self.token
         if _IDENT.fullmatch(value) and _wordy(value):
+            if buf[max(0, start - 5):start].lower().endswith((b"from_", b"from-", b"from")):
+                return None  # from_secret: docker_password names a secret kept elsewhere
             spaced = sep.strip() != sep
             if b"=" in sep and spaced:
                 return None  # token = AutoTokenizer: an assignment from a name

@@ -82,6 +82,7 @@ class Credential:
     percent: bool = False  # the value is USER%PASSWORD (smbclient -U)
     example: str = ""
     harmless: str = ""
+    comma: bool = False  # the value is USER,PASSWORD (lftp -u)
 
 
 def _pattern(text: object, where: str) -> re.Pattern[str]:
@@ -156,7 +157,8 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
         raise ConfigError(f"{TABLE.name}: {where}: a flag starts with - or /")
     return Credential(_names(row.get("program"), where + " program"), flags,
                       bool(row.get("attached", False)), bool(row.get("percent", False)),
-                      str(row.get("example", "")), str(row.get("harmless", "")))
+                      str(row.get("example", "")), str(row.get("harmless", "")),
+                      bool(row.get("comma", False)))
 
 
 def load(text: str) -> dict[str, Any]:

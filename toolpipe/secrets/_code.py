@@ -126,6 +126,19 @@ def changed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[s
     return call_literal(kind, match, buf, groups)
 
 
+_RELAY_HOST = re.compile(rb"\[[\w.-]{1,253}$")
+
+
+def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+          ) -> str | None:
+    """Postfix's sasl_passwd: ``[host]:port user:password``, the host in brackets first on
+    its line."""
+    line = buf.rfind(b"\n", max(0, match.start() - 300), match.start()) + 1
+    if _RELAY_HOST.match(buf, line, match.start()) is None:
+        return None
+    return call_literal(kind, match, buf, groups)
+
+
 # registered with the others (the scanner reads one table)
 VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value,
-                     "changed_value": changed_value})
+                     "changed_value": changed_value, "relay": relay})

@@ -248,13 +248,17 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          check="url_password", bounded=False),
     # a user:password pair after a word that says it logs in (HAProxy's `stats auth u:pw`,
     # Squid's `login=u:pw`)
-    rule("password", ("auth ", "login="),
-         r"""(?<![\w-])(?i:auth[ \t]+|login=)[\w.@+-]{1,64}:(?P<v>[^\s'":]{1,256})(?=[\s'"]|$)""",
+    # (triggers as specific as the forms: a word as common as `auth ` made every text of
+    # code judge thousands more triggers, and reach the budget)
+    rule("password", ("stats auth ", "login="),
+         r"""(?i:stats[ \t]+auth[ \t]+|login=)[\w.@+-]{1,64}:(?P<v>[^\s'":]{1,256})(?=[\s'"]|$)""",
          value=("v",), check="url_password", bounded=False),
     # a relay's credentials, one per line (Postfix's sasl_passwd: `[host]:port user:pw`)
-    rule("password", (), r"""\[[\w.-]{1,253}\](?::[0-9]{2,5})?[ \t]+[^\s:]{1,128}:"""
-         r"""(?P<v>[^\s]{1,256})(?=\s|$)""", value=("v",), check="url_password",
-         bounded=False, case_triggers=(r"\[[\w.-]{1,253}\](?::[0-9]{2,5})?[ \t]+[^\s:]+:\S",)),
+    # (found from `]:` and an SMTP port: `]:` alone is in every text of typed code, and so
+    # many more triggers took ordinary text past the budget)
+    rule("password", ("]:25 ", "]:25\t", "]:465", "]:587", "]:2525"),
+         r"""\]:[0-9]{2,5}[ \t]+[^\s:]{1,128}:(?P<v>[^\s]{1,256})(?=\s|$)""",
+         value=("v",), check="relay", bounded=False, shape=r"[0-9]{0,3}[ \t]*[^\s:]"),
     # a VPN's pre-shared key written with its encoding (Juniper's `ascii-text "…"`)
     rule("password", ("pre-shared-key ", "preshared-key ", "psk "),
          r"""(?i:pre-?shared-key|psk)[ \t]+(?i:ascii-text|hexadecimal|ascii|hex|[07])[ \t]+"""

@@ -16,6 +16,7 @@ import re2  # type: ignore[import-untyped]
 from re2 import _re2
 
 UNANCHORED = re2._Anchor.UNANCHORED
+ANCHOR_START = re2._Anchor.ANCHOR_START
 escape = re2.escape
 
 

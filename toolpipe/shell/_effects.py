@@ -212,7 +212,7 @@ def effects(cmd: Command) -> list[Effect]:
     return found
 
 
-MAX_KEPT = 4096
+MAX_KEPT = 128  # (what one call asks about again; more kept only slows the collector)
 _KEPT: dict[int, tuple[Command, tuple[Effect, ...]]] = {}
 
 

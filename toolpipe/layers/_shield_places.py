@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from toolpipe.shell import (
+    CREDENTIAL_HINT,
+    GREPS,
     IRREVERSIBLE,
     MAX_JOINED,
     Command,
@@ -78,8 +80,6 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
 
-_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
-_CREDENTIAL_HINT = re.compile(r"(?i)key|token|secret|pass|auth|cred|cookie|session|private")
 
 
 def picked(after: Sequence[Command]) -> bool:
@@ -90,13 +90,13 @@ def picked(after: Sequence[Command]) -> bool:
     first = after[0]
     if first.name == "wc":
         return True
-    if first.name not in _GREPS:
+    if first.name not in GREPS:
         return False
     texts = [a.text for a in first.args if a.known]
     if any(t in ("-c", "--count", "-q", "--quiet", "-l") for t in texts):
         return True
     pattern = next((t for t in texts if not t.startswith("-")), None)
-    return pattern is not None and not _CREDENTIAL_HINT.search(pattern) and (
+    return pattern is not None and not CREDENTIAL_HINT.search(pattern) and (
         pattern.strip("^$").replace("_", "").isalnum())
 
 

@@ -40,10 +40,16 @@ from toolpipe.shell._carried import (
     modelled as modelled,
 )
 from toolpipe.shell._effects import (
+    CREDENTIAL_HINT as CREDENTIAL_HINT,
+)
+from toolpipe.shell._effects import (
     DECODERS as DECODERS,
 )
 from toolpipe.shell._effects import (
     DOWNLOADERS as DOWNLOADERS,
+)
+from toolpipe.shell._effects import (
+    GREPS as GREPS,
 )
 from toolpipe.shell._effects import (
     NETWORK as NETWORK,
@@ -92,9 +98,11 @@ from toolpipe.shell._writes import shell_writes as shell_writes
 
 __all__ = [
     "CREDENTIALS",
+    "CREDENTIAL_HINT",
     "DECODERS",
     "DOWNLOADERS",
     "ENVIRONMENT",
+    "GREPS",
     "IRREVERSIBLE",
     "MAX_COMMANDS",
     "MAX_JOINED",

@@ -235,7 +235,7 @@ def _worked_out(cmd: Command) -> list[Effect]:
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
-    for a in cmd.args:  # `curl file:///etc/shadow`: a local file, read
+    for a in cmd.args:  # what an argument's address or path says is read
         if _METADATA.match(a.text) and (_CREDENTIAL_PATH.search(a.text) or
                                          _CONTAINER_CREDENTIALS.match(a.text)):
             out.append(Effect("read", cmd, None, detail="the machine's cloud credentials"))
@@ -246,8 +246,8 @@ def _worked_out(cmd: Command) -> list[Effect]:
             path = a.text[len("file://"):]
             out.append(Effect("read", cmd, Word(path, a.raw, a.glob, a.tame, a.sources),
                               detail="a file: address"))
-    if cmd.name in _GREPS and any(u.name == "ps" for u in cmd.upstream) and any(
-            _CREDENTIAL_HINT.search(a.text) for a in cmd.args if not a.text.startswith("-")):
+    if cmd.name in GREPS and any(u.name == "ps" for u in cmd.upstream) and any(
+            CREDENTIAL_HINT.search(a.text) for a in cmd.args if not a.text.startswith("-")):
         # `ps auxww | grep -i token`: credentials hunted in other processes' command lines
         out.append(Effect("read", cmd, None, detail="credentials from other processes' "
                                                     "command lines"))
@@ -297,8 +297,10 @@ _CREDENTIAL_PATH = re.compile(r"(?i)security-credentials|/token|identity|service
 _CONTAINER_CREDENTIALS = re.compile(r"^(?:https?://)?169\.254\.170\.2")
 # the socket of a container daemon: whoever talks to it is root on the host
 _DAEMON_SOCKET = re.compile(r"(?:docker|containerd|crio|podman|dockershim)\.sock\b")
-_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
-_CREDENTIAL_HINT = re.compile(r"(?i)token|secret|passw|pwd|api|key|credential|auth")
+# programs that pick lines by a pattern, and a pattern that hunts for credentials
+GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+CREDENTIAL_HINT = re.compile(r"(?i)key|token|secret|pass|pwd|api|auth|cred|cookie|session|"
+                             r"private")
 _PASTES = frozenset({"pbpaste", "wl-paste", "clipman", "copyq", "gpaste-client"})
 _COPY_FLAGS = frozenset({"-i", "-in", "--input", "-a", "--append", "-c", "--clear", "-d",
                          "--delete", "-x", "--exchange", "-k", "--keep"})

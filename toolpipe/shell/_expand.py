@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._model import Command, Redirect
+from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text
 from toolpipe.shell._words import (
     IFS,
@@ -23,7 +24,7 @@ from toolpipe.shell._words import (
 )
 
 
-class _Expansions:
+class _Expansions(_Parameters):
     """What a walk knows (set by ``_Walk.__init__``) and how it reads words."""
 
     depth: int
@@ -94,6 +95,9 @@ class _Expansions:
         value = node.child_by_field_name("value")
         if name_node is None:
             return
+        if name_node.type == "subscript":  # m[$(cmd)]=1: bash expands the index first
+            for index in name_node.named_children[1:]:
+                self.words(index)
         name = _text(name_node).split("[", 1)[0]
         name = _referred(env, name)  # `declare -n r=x; r=/etc` sets x
         if value is None:
@@ -156,14 +160,23 @@ class _Expansions:
         if kind in ("word", "number", "special_variable_name"):
             return _unquoted(_text(node)) if not quoted else [Segment(_text(node), True)]
         if kind == "raw_string":
-            return [Segment(_text(node)[1:-1], True)]
+            text = _text(node)[1:-1]
+            if "[" in text:
+                self.subscript_code(text)
+            return [Segment(text, True)]
         if kind == "ansi_c_string":
-            return [Segment(ansi_c(_text(node)[2:-1]), True)]
+            text = ansi_c(_text(node)[2:-1])
+            if "[" in text:
+                self.subscript_code(text)
+            return [Segment(text, True)]
         if kind in ("string", "translated_string"):
             out: list[Segment] = []
             for child in node.children:
                 if child.type == "string_content":
-                    out.append(Segment(unescape_double(_text(child)), True))
+                    content = unescape_double(_text(child))
+                    if "[" in content:  # "a[\$(cmd)]": the same text once unescaped
+                        self.subscript_code(content)
+                    out.append(Segment(content, True))
                 elif child.is_named:
                     out += self.segments(child, True, sources)
             return out or [Segment("", True)]
@@ -246,24 +259,13 @@ class _Expansions:
             return [Segment("", quoted, known=False)]
         if len(inner) == 1 and inner[0].type == "subscript":
             return self.element(inner[0], quoted)
+        if len(inner) >= 2 and inner[0].type == "variable_name":
+            done = self.operated(inner, quoted)
+            if done is not None:  # ${f%.txt}, ${c,,}: a value the script set, changed
+                return done
         for child in node.named_children:  # ${x/$(cmd)/y}: still walk what runs
             if child.type in ("command_substitution", "process_substitution"):
                 self.substitution(child, quoted, [])
-        return [Segment("", quoted, known=False)]
-
-    def element(self, node: Any, quoted: bool) -> list[Segment]:
-        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
-        script set."""
-        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
-        array = self.env.get(_text(name) + "[]") if name is not None else None
-        if array is None or index is None:
-            return [Segment("", quoted, known=False)]
-        elements = array.text.split(_ELEMENTS)
-        at = _text(index)
-        if at in ("@", "*"):  # word-split, which keeps plain elements apart
-            return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
-        if at.isdigit() and int(at) < len(elements):
-            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
         return [Segment("", quoted, known=False)]
 
     def substitution(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
@@ -292,20 +294,7 @@ class _Expansions:
 
 # the source of a word that is a variable's default: the environment may give another value
 ENVIRONMENT = "the environment"
-# a nameref's entry in the walk's variables: the name of the variable it stands for
-_REF = "\x00nameref:"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _referred(env: dict[str, Word], name: str) -> str:
-    """The variable ``name`` stands for: itself, or what its nameref chain ends at (a
-    chain that loops, or runs longer than 8, stays a nameref: its value is not known)."""
-    for _ in range(8):
-        word = env.get(name)
-        if word is None or not word.raw.startswith(_REF):
-            return name
-        name = word.raw[len(_REF):]
-    return name
 
 
 def _unquoted(text: str) -> list[Segment]:
@@ -324,22 +313,6 @@ def _unquoted(text: str) -> list[Segment]:
         if j + 1 < len(text) and text[j + 1] != "\n":
             out.append(Segment(text[j + 1], True))
         i = j + 2
-    return out
-
-
-_ELEMENTS = "\x01"  # between the elements of an array (env[NAME + '[]'])
-
-
-def _value(word: Word, quoted: bool) -> list[Segment]:
-    if word.known:
-        return [Segment(word.text, quoted, expanded=True)]
-    parts = word.text.split(UNKNOWN)
-    out: list[Segment] = []
-    for i, part in enumerate(parts):
-        if part:
-            out.append(Segment(part, quoted, expanded=True))
-        if i < len(parts) - 1:
-            out.append(Segment("", quoted, known=False, tame=word.tame))
     return out
 
 

@@ -1,0 +1,128 @@
+"""Parameters of the walk: a variable's value (through namerefs), an array's elements, and
+bash's operators on a value the script set (the half of
+:class:`~toolpipe.shell._expand._Expansions` that reads ``${…}``), and an array index
+holding code."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from toolpipe.shell._operators import operate
+from toolpipe.shell._parse import _text
+from toolpipe.shell._words import UNKNOWN, Segment, Word, literal
+
+# an array element's index holding a substitution: `a[$(cmd)]`, `x[`cmd`]`
+_SUBSCRIPT_CODE = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\]]*(?:\$\(|`)[^\]]*)\]")
+# a nameref's entry in the walk's variables: the name of the variable it stands for
+_REF = "\x00nameref:"
+
+
+class _Parameters:
+    """What the walk knows that these read (set by ``_Walk.__init__``)."""
+
+    where: tuple[str, ...]
+    env: dict[str, Word]
+
+    def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
+        raise NotImplementedError
+
+    def nested(self, text: str, where: tuple[str, ...], positional: Sequence[Word] = (),
+               zero: Word | None = None) -> None:
+        raise NotImplementedError
+
+    def subscript_code(self, text: str) -> None:
+        """``'a[$(rm -rf ~)]'``: an array element whose index holds a substitution. Bash
+        runs it wherever the text is evaluated as a number (``$((x))``, ``(( ))``, ``let``,
+        ``[[ $x -eq 0 ]]``, ``declare -i``), so a quoted text of that shape is read as the
+        code it will run, wherever it stands."""
+        for found in _SUBSCRIPT_CODE.finditer(text):
+            self.nested(found.group("index"), (*self.where, "an array index in a text "
+                                               "(bash runs it where the text is a number)"))
+
+    def operated(self, inner: list[Any], quoted: bool) -> list[Segment] | None:
+        """``${name<op>…}`` on a value the script set (see ``_operators``), else None."""
+        word = self.env.get(_referred(self.env, _text(inner[0])))
+        if word is None or not word.known:
+            return None
+        op = inner[1].type
+        rest = inner[2:]
+        pattern: str | None = None
+        exact = False
+        replacement = ""
+        numbers: list[int] = []
+        if op == ":":
+            numbers = [int(_text(n)) for n in rest if n.type == "number" and
+                       _text(n).isdigit()]
+            if len(numbers) != sum(n.type != ":" for n in rest):
+                return None  # ${x: -2}, ${x:$i}: not read
+        elif rest:
+            split = next((i for i, n in enumerate(rest) if n.type == "/"), len(rest))
+            pattern, exact = self.pattern_text(rest[:split])
+            if not pattern:
+                return None  # `${v///}`: which slash is the pattern, bash and the grammar
+                # disagree
+
+            if split < len(rest):
+                given, _ = self.pattern_text(rest[split + 1:])
+                if given is None:
+                    return None
+                replacement = given
+        changed = operate(word.text, op, pattern, exact, replacement, tuple(numbers))
+        return None if changed is None else _value(literal(changed), quoted)
+
+    def pattern_text(self, nodes: list[Any]) -> tuple[str | None, bool]:
+        """The text of an operator's pattern (or replacement) and whether it was quoted,
+        or None when any of it is not known."""
+        if not nodes:
+            return "", False
+        if len(nodes) == 1 and nodes[0].type in ("regex", "word", "number"):
+            text = _text(nodes[0])
+            return (None, False) if "$" in text or "`" in text else (text, False)
+        segs = [s for n in nodes for s in self.segments(n, False, [])]
+        if not all(s.known for s in segs):
+            return None, False
+        return "".join(s.text for s in segs), all(s.quoted for s in segs)
+
+    def element(self, node: Any, quoted: bool) -> list[Segment]:
+        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
+        script set."""
+        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
+        array = self.env.get(_text(name) + "[]") if name is not None else None
+        if array is None or index is None:
+            return [Segment("", quoted, known=False)]
+        elements = array.text.split(_ELEMENTS)
+        at = _text(index)
+        if at in ("@", "*"):  # word-split, which keeps plain elements apart
+            return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
+        if at.isdigit() and int(at) < len(elements):
+            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
+        return [Segment("", quoted, known=False)]
+
+
+def _referred(env: dict[str, Word], name: str) -> str:
+    """The variable ``name`` stands for: itself, or what its nameref chain ends at (a
+    chain that loops, or runs longer than 8, stays a nameref: its value is not known)."""
+    for _ in range(8):
+        word = env.get(name)
+        if word is None or not word.raw.startswith(_REF):
+            return name
+        name = word.raw[len(_REF):]
+    return name
+
+
+_ELEMENTS = "\x01"  # between the elements of an array (env[NAME + '[]'])
+
+
+def _value(word: Word, quoted: bool) -> list[Segment]:
+    if word.known:
+        return [Segment(word.text, quoted, expanded=True)]
+    parts = word.text.split(UNKNOWN)
+    out: list[Segment] = []
+    for i, part in enumerate(parts):
+        if part:
+            out.append(Segment(part, quoted, expanded=True))
+        if i < len(parts) - 1:
+            out.append(Segment("", quoted, known=False, tame=word.tame))
+    return out

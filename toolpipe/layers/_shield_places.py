@@ -14,6 +14,7 @@ from toolpipe.shell import (
     GREPS,
     IRREVERSIBLE,
     MAX_JOINED,
+    READ_ONLY,
     Command,
     Effect,
     Place,
@@ -78,6 +79,36 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
     if row is not None and row.secret and sent():
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
+
+
+# Any program told to open something to everyone, by the words every cloud and host spells
+# alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,
+# `--visibility public`, a rule for 0.0.0.0/0, a principal `*`), together with a verb that
+# changes a setting: no row per provider needed
+_PUBLIC = re.compile(
+    r"(?i)(?:^| )(?:--acl[ =])?public-read(?:-write)?(?: |$)|all(?:Authenticated)?Users"
+    r"|(?:^| )--public-access[ =](?:blob|container)|(?:^| )--publicly-accessible(?:[ =]true)?"
+    r"(?: |$)|(?:^| )--visibility[ =]public(?: |$)|(?:^| )--allow-blob-public-access(?:[ =]"
+    r"true)?(?: |$)|(?:^| |=|,|\[)(?:0\.0\.0\.0/0|::/0)(?: |$|,|\])|--principal[ =]['\"]?\*"
+    r"|\"Principal\" ?: ?\"\*\"|(?:^| )--public(?: |$)|(?:^| )--anonymous(?:-access)?(?: |$)"
+    r"|(?:^| )--public-access-type[ =]\w*(?:Read|Write)|(?:^| )--acl-public(?: |$)"
+    r"|(?:^| )anonymous set (?:download|upload|public)(?: |$)|(?:^| )allPublic(?: |$)")
+_CHANGES = re.compile(
+    r"(?i)(?:^|[ :_-])(?:set|put|add|create|update|modify|authorize|edit|ch|grant|attach|"
+    r"enable|allow|apply|patch|open|expose|share|publish|setacl|setpolicy)(?:[ :_-]|$)")
+
+
+def exposed(cmd: Command) -> list[tuple[float, str]]:
+    """A setting changed to let everyone in (see ``_PUBLIC``), by any program that does
+    more than read (`echo`, `grep` and their kind only print the words)."""
+    if not cmd.args or cmd.name in READ_ONLY:
+        return []
+    joined = " ".join(a.text for a in cmd.args)
+    if len(joined) > MAX_JOINED or _PUBLIC.search(joined) is None:
+        return []
+    if _CHANGES.search(joined) is None:
+        return []  # reads a setting (`get-bucket-acl`, `describe-security-groups`)
+    return [(0.6, f"opens something to everyone ({cmd.located()})")]
 
 
 

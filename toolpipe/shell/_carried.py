@@ -303,7 +303,7 @@ def _reads_only(code: str) -> bool:
 # common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
 _STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
 _WEAK = r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
-_VERB = r"(?i)(?:[\w-]*[:\-])?(?:{})(?:[:\-][\w-]*)?"
+_VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_vhost
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
 _WEAK_VERB = re.compile(_VERB.format(_WEAK))
 _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
@@ -318,9 +318,18 @@ def _destroying(args: Sequence[Word]) -> str | None:
     """The first of an unknown program's words (its subcommands: the first three that are
     not options) that destroys, or deletes without asking, if any."""
     words = [a.text for a in args if a.known and not a.text.startswith("-")][:3]
-    forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") for a in args)
+    # a verb given as an option (`kafka-topics --delete --topic X`) counts as one
+    words += [a.text[2:] for a in args if a.known and a.text.startswith("--") and
+              _DELETE_FLAG.match(a.text)]
+    forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
+                 a.text in _EVERYTHING for a in args)
     return next((w for w in words if _STRONG_VERB.fullmatch(w) or (
         forced and _WEAK_VERB.fullmatch(w))), None)
+
+
+# operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):
+# as sure as a flag that skips the question
+_EVERYTHING = frozenset({"/", "*", ".*", "**", "", "%", "^.*$", ".+"})
 
 
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",

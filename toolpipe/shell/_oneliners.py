@@ -170,6 +170,56 @@ _EVAL = {
     "perl": re.compile(r"\beval\s*\("),
     "php": re.compile(r"\beval\s*\("),
 }
+# perl's and ruby's eval without brackets: `eval pack("H*", …)`, `eval $code` (not perl's
+# `eval { … }`, which catches errors)
+_BARE_EVAL = re.compile(r"\beval\s+(?![{(\s])([^;]*)")
+# Calls that look a module, a function or a method up by a name given at run time, and the
+# argument that names it: a name built there (`getattr(__import__('o'+'s'), 'sys'+'tem')`)
+# is code it cannot read, as exec's is
+_COMPUTED = {
+    "python": (re.compile(r"\b(?:__import__|import_module)\s*\("), 0),
+    "python-attr": (re.compile(r"\bgetattr\s*\("), 1),
+    "node": (re.compile(r"\brequire\s*\("), 0),
+    "ruby": (re.compile(r"\.(?:send|public_send|__send__|const_get|method)\s*\("), 0),
+    "php": (re.compile(r"\bcall_user_func(?:_array)?\s*\("), 0),
+}
+
+
+_SYMBOL = re.compile(r":\w+[?!]?")  # ruby's `send(:sum)`: a name written out
+
+
+def _top_level(args: str) -> list[str]:
+    """An argument list split at its commas outside strings and brackets."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(args):
+        m = _STRING.match(args, i)
+        if m:
+            i = m.end()
+            continue
+        c = args[i]
+        depth += (c in "([{") - (c in ")]}")
+        if c == "," and depth == 0:
+            parts.append(args[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, args[start:]]
+
+
+def computed_names(family: str, code: str) -> bool:
+    """Does the code look a module or function up by a name it builds at run time?"""
+    for key in (family, family + "-attr"):
+        found = _COMPUTED.get(key)
+        if found is None:
+            continue
+        pattern, which = found
+        for m in pattern.finditer(code):
+            parts = _top_level(_call_args(code, m.end()))
+            named = parts[which].strip() if len(parts) > which else ""
+            if named and _STRING.fullmatch(named) is None and _SYMBOL.fullmatch(named) is None:
+                return True
+    return False
+
+
 _FAMILY = {"python": "python", "python2": "python", "python3": "python", "pypy": "python",
            "pypy3": "python", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
            "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -199,6 +249,16 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             else:
                 for text in strings:
                     out += shell_strings(name, text, depth + 1)
+    if family in ("perl", "ruby"):
+        for m in _BARE_EVAL.finditer(code):
+            strings, dynamic = _literals(m.group(1))
+            if dynamic or not strings or depth >= 3:
+                out.append(DYNAMIC)
+            else:
+                for text in strings:
+                    out += shell_strings(name, text, depth + 1)
+    if family and computed_names(family, code):
+        out.append(DYNAMIC)
     if name in ("perl", "ruby", "php"):
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
     if name in LANGUAGES and LANGUAGES[name] == "":  # awk: print | "cmd", "cmd" | getline

@@ -53,7 +53,13 @@ _SECRET_NAMES = re.compile(
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"
     r"[\w.{}-]+\.(pem|key|p12|pfx|keystore|jks|kdbx|ovpn)|\.bash_history|\.zsh_history|"
     r"wallet\.dat|Cookies|Login Data|logins\.json|key[34]\.db|cookies\.sqlite|"
-    r"[\w.-]+\.nmconnection)$")
+    r"[\w.-]+\.nmconnection|"
+    # tools' login files wherever they are (a project's .npmrc stays a project file: npm
+    # reads its settings, the rules follow them) and the key files clouds hand out (a
+    # service account's, an OAuth client's)
+    r"\.pypirc|\.dockercfg|\.vault-token|\.s3cfg|\.boto|token\.json|"
+    r"[\w.-]*service[-_]?account[\w.-]*\.json|client[-_]secrets?[\w.-]*\.json|"
+    r"secrets?\.(?:ya?ml|json|toml|env))$")
 # A tool's own files in the home folder, where it keeps its login (hosts.yml, config.toml,
 # settings.xml, cli.yml, auth.json…): the class, not a list of tools. A file named for a
 # credential anywhere under the home folder; a configuration file in a tool's folder

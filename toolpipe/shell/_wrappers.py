@@ -274,7 +274,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     elif name == "eval" and args:
         codes.append(("eval", join_words(args), ()))
     elif name == "trap" and args and args[0].text not in ("-l", "-p"):
-        codes.append(("trap", args[0], ()))
+        given = args[1:] if args[0].text == "--" else args  # trap -- 'code' SIGNALS
+        if given:
+            codes.append(("trap", given[0], ()))
     elif name == "alias":
         for a in args:
             if "=" in a.text:

@@ -104,6 +104,10 @@ def exposed(cmd: Command) -> list[tuple[float, str]]:
     if not cmd.args or cmd.name in READ_ONLY:
         return []
     joined = " ".join(a.text for a in cmd.args)
+    hint = joined.lower()  # (plain searches first: most commands hold none of these)
+    if not ("public" in hint or "users" in hint or "/0" in hint or "anonymous" in hint
+            or "principal" in hint):
+        return []
     if len(joined) > MAX_JOINED or _PUBLIC.search(joined) is None:
         return []
     if _CHANGES.search(joined) is None:

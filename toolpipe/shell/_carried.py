@@ -317,14 +317,19 @@ _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-con
 def _destroying(args: Sequence[Word]) -> str | None:
     """The first of an unknown program's words (its subcommands: the first three that are
     not options) that destroys, or deletes without asking, if any."""
-    words = [a.text for a in args if a.known and not a.text.startswith("-")][:3]
+    texts = [a.text for a in args if a.known]
+    words = [t for t in texts if not t.startswith("-")][:3]
     # a verb given as an option (`kafka-topics --delete --topic X`) counts as one
-    words += [a.text[2:] for a in args if a.known and a.text.startswith("--") and
-              _DELETE_FLAG.match(a.text)]
+    words += [t[2:] for t in texts if t.startswith("--") and _DELETE_FLAG.match(t)]
+    strong = next((w for w in words if _STRONG_VERB.fullmatch(w)), None)
+    if strong is not None:
+        return strong
+    weak = next((w for w in words if _WEAK_VERB.fullmatch(w)), None)
+    if weak is None:
+        return None
     forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
                  a.text in _EVERYTHING for a in args)
-    return next((w for w in words if _STRONG_VERB.fullmatch(w) or (
-        forced and _WEAK_VERB.fullmatch(w))), None)
+    return weak if forced else None
 
 
 # operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):

@@ -149,6 +149,16 @@ def adversarial() -> dict[str, str]:
         "`pre-shared-key ascii-text` lines": 'pre-shared-key ascii-text "Zq1xK9w2"\n',
         "`<auth-user-pass>` blocks": "<auth-user-pass>\nu\nZq1xK9w2\n</auth-user-pass>\n",
         "cookie objects": '{"cookies": [{"name": "sid", "value": "Zq1xK9w2abcdefgh"}]}\n',
+        # the fifteenth file's: vendors' names, sentences that give one, user:password
+        # options, what token commands print, -p after -u, Samba's user%password, vaults
+        # fed on their input
+        "`VENDOR_KEY=` lines": "STRIPE_KEY=Zq1xK9w2abcdefgh\n",
+        "`password is` sentences": "the password is Zq1xK9w2abcd\n",
+        "`CURLOPT_USERPWD` options": 'curl_setopt($c, CURLOPT_USERPWD, "u:Zq1xK9w2");\n',
+        "token commands and what they print": "$ heroku auth:token\nZq1xK9w2abcdefgh\n",
+        "`-u a -p b` lines": "cqlsh -u a -p Zq1xK9w2\n",
+        "`-U a%b` lines": "smbclient -U a%Zq1xK9w2\n",
+        "vaults fed a here-string": "keepassxc-cli open d <<< Zq1xK9w2\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
@@ -273,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     # docs/layers/redaction.md)
     fixed = [line for name in ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt",
                                "classes-fresh10.txt", "classes-fresh11.txt",
-                               "classes-fresh12.txt", "classes-fresh13.txt")
+                               "classes-fresh12.txt", "classes-fresh13.txt",
+                               "classes-fresh14.txt")
              for line in load(name)]
     # timed first: once detect-secrets has run in this process, everything here is about
     # a third slower (seen on this machine; its imports and settings stay behind)

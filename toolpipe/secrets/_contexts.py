@@ -80,7 +80,9 @@ _ARG = r"""(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|\$?[A-Za-z_][\w.]{0,64}(?:\[[^\]\n
 
 def _call_rule(calls: str, triggers: tuple[str, ...], index: int) -> Rule:
     before = rf"[ \t]*{_ARG}[ \t]*,[ \t]*" * index
-    return rule("password", triggers, rf"(?:{calls})\([ \t]*{before}{_QUOTED}[ \t]*[,)]",
+    # the literal may be converted in place: "pw".toCharArray(), 'pw'.encode()
+    return rule("password", triggers,
+                rf"(?:{calls})\([ \t]*{before}{_QUOTED}(?:\.\w{{1,32}}\(\))*[ \t]*[,)]",
                 value=("v",), check="url_password", bounded=False)
 
 

@@ -158,6 +158,10 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
             zone = next(shelter, (end, end))
         if zone[0] <= lo:
             continue
+        if zone[0] < hi:  # `=phc_…`: the run reaches into a public zone; what is before it
+            if zone[0] - lo < min_length:  # is judged alone, if long enough
+                continue
+            hi = zone[0]
         while ci < len(covers) and covers[ci][1] <= lo:
             ci += 1
         if ci < len(covers) and covers[ci][0] < hi:  # rules took part of it

@@ -68,6 +68,7 @@ END = r"(?![A-Za-z0-9_\-])"  # the token ends here
 # A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
 # bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
 VALUE = (
+    r"""(?:[bBrRuU]{1,2}(?=["']))?"""  # a literal's prefix: Python's b'…', r"…"
     r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""

@@ -11,6 +11,7 @@ import attrs
 
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
+from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
     B64,
@@ -218,6 +219,7 @@ RULES: tuple[Rule, ...] = (
           shape=r"""["']?[ \t]*(?:[:=]|：)[ \t]*["']?[^\s"'$<{]"""),
     *CONTEXT_RULES,
     *CODE_RULES,
+    *NAMED_RULES,
 )
 
 PAGINATION_KEYS = ("nexttoken", "next_token", "nextpagetoken", "next_page_token",
@@ -260,6 +262,12 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"""[^{}]){0,8192}""", bounded=False),
     _rule("minisign", "minisign public key",
           r"minisign public key [A-F0-9]{16}[ \t]*(?:\r?\n|\\n)[A-Za-z0-9+/=]{40,120}",
+          bounded=False),
+    # keys made to be public: Stripe's publishable keys, Supabase's, PostHog's project
+    # key, and anything named publishable
+    _rule("publishable", (*(p.decode() for p in PUBLIC_PREFIXES), "publishable"),
+          r"""(?:pk_(?:live|test)_|sb_publishable_|phc_)[A-Za-z0-9_\-]{8,256}"""
+          r"""|(?i:publishable)[\w\-.]{0,40}["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9_\-]{8,256}""",
           bounded=False),
     # a pagination cursor (AWS NextToken, Google nextPageToken): random, and public
     _rule("pagination", PAGINATION_KEYS,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_BOOTSTRAP = re.compile(rb"[a-z0-9]{6}\.[a-z0-9]{16}")  # kubeadm's token: six, a dot, sixteen
 _PATH = re.compile(rb"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
 _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\.")
 _PLACEHOLDER = re.compile(
@@ -176,11 +177,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if group == "bare":
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{") or (b"=" in sep and sep.strip() != sep and (
-                _ARGUMENTS.match(buf, match.end()))):
+                _COMMAND_NAME.fullmatch(value) and _ARGUMENTS.match(buf, match.end()))):
             return None  # a call, an index, a generic type, a command given arguments
             # (`$pw = Read-Host -AsSecureString`): code, not a value
-        if _DOTTED.fullmatch(value):
-            return None  # settings.DB_PASSWORD, self.token
+        if _DOTTED.fullmatch(value) and not _BOOTSTRAP.fullmatch(value):
+            return None  # settings.DB_PASSWORD, self.token (a kubeadm token is no name)
         if _IDENT.fullmatch(value) and _wordy(value):
             if buf[max(0, start - 5):start].lower().endswith((b"from_", b"from-", b"from")):
                 return None  # from_secret: docker_password names a secret kept elsewhere
@@ -193,6 +194,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
 
 
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
+_COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
 _PROPERTY_THEN = re.compile(rb"[ \t]+\S")
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
                    rb"[ \t]+")

@@ -1,0 +1,130 @@
+"""Credentials known by what is said around them rather than a key word of their own: a
+vendor's key in an environment name (``STRIPE_KEY=…``, ``REDIS_AUTH=…``), a sentence that
+gives one (``Your new API key is …``), ``user:password`` handed to an option named for both
+(``CURLOPT_USERPWD``), the line a token-printing command prints, a ``-p`` after a ``-u`` on
+any command line (``cqlsh -u cassandra -p …``), Samba's ``user%password``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._values import CHECKS, plain_word, sample, token_shaped
+
+# names that end in _KEY and hold no secret: a data structure's key, a public key
+_NOT_SECRET_NAME = re.compile(
+    rb"(?:PUBLIC|PUBLISHABLE|PUB|SORT|PRIMARY|PARTITION|CACHE|HASH|RANGE|FOREIGN|MAP|ROW|"
+    rb"IDEMPOTENCY|DEDUP|GROUP|ROUTING|SHARD|LOOKUP|INDEX|SITE|ANON|CLIENT_ID|LICENSE_PUBLIC)"
+    rb"_(?:KEY|AUTH)$|^(?:KEY|AUTH)$|(?:^|_)(?:USE|NO|ENABLE|DISABLE|SKIP|REQUIRE|BASIC)_AUTH$")
+# keys made to be public (the rules' public zones name them too)
+PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_", b"sb_publishable_", b"phc_")
+_NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ENCODED = re.compile(rb"[A-Za-z0-9+/=_\-]{16,}")
+
+
+def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                ) -> str | None:
+    """``STRIPE_KEY=…``, ``REDIS_AUTH=…``, ``set_var("STRIPE_KEY", "…")``: an upper-case
+    name ending in ``_KEY`` or ``_AUTH`` (not a public or a data structure's key) given a
+    value a word is not (token-shaped, or 16+ characters of an encoding)."""
+    start = match.start()  # the _ of _KEY: the name is the capitals before it
+    while start > 0 and buf[start - 1] in _NAME_CHARS:
+        start -= 1
+    name = buf[start:match.start("tail")]
+    if not name[:1].isalpha() or _NOT_SECRET_NAME.search(name):
+        return None
+    if match.group("sep").strip().startswith(b",") and buf[start - 1:start] not in (b'"', b"'"):
+        return None  # f(A_KEY, "x"): a quoted name only (os.Setenv("A_KEY", "…"))
+    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
+    if plain_word(value) or b"/" in value or b"[REDACTED:" in value or value.startswith(
+            PUBLIC_PREFIXES):
+        return None
+    if sample(value, 0, len(value)):
+        return None  # sk_test_placeholder, your_api_key_here: a sample, not a key
+    return kind if token_shaped(value) or (
+        _ENCODED.fullmatch(value) and not value.isalpha()) else None
+
+
+def shaped(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+           ) -> str | None:
+    """A value that no word is (see ``token_shaped``): prose and printed output."""
+    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
+    return kind if token_shaped(value) and b"[REDACTED:" not in value else None
+
+
+_PORTISH = re.compile(rb"[0-9:,.\-/]+")
+
+
+def user_then_pass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                   ) -> str | None:
+    """``-p VALUE`` (or ``-P``) on a command line that names a user with ``-u``/``-U``
+    before it (the rule's regex), whatever the program (cqlsh, cypher-shell, rabbitmqadmin,
+    evil-winrm, ipmitool): the password by position. Ports, numbers, paths and words are not."""
+    value = match.group("v").strip(b"'\"")
+    if len(value) < 4 or _PORTISH.fullmatch(value) or b"/" in value or plain_word(value):
+        return None
+    if b"[REDACTED:" in value or (value.isalpha() and value.islower() and len(value) < 8):
+        return None
+    return kind
+
+
+_PRINTED = (b"auth:token", b"auth token", b"print-access-token", b"print-identity-token",
+            b"get-access-token", b"get-login-password", b"token create", b"tokens create",
+            b"create-token", b"token generate")
+
+NAMED_RULES: tuple[Rule, ...] = (
+    # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
+    # [A-Z0-9] in the trigger union slowed its scan 5x)
+    rule("api_key_kv", tuple(f"_auth{s}" for s in ("=", ":", " =", '"', "'", "]")),
+         r"""_(?:KEY|AUTH)(?P<tail>["']?\]?)(?P<sep>[ \t]*[=:][ \t]*"""
+         r"""|[ \t]*,[ \t]*)(?:"(?P<dq>[^"\n]{8,512})"|'(?P<sq>[^'\n]{8,512})'"""
+         r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%#*][^\s"'`,;<>(){}\[\]\\|&]{7,511}))""",
+         value=("dq", "sq", "bare"), check="vendor_name", bounded=False, priority=CONTEXT,
+         # (_AUTH by literals: a literal trigger at a place hides a fragment there, and
+         # npmrc's `_auth` is one)
+         case_triggers=tuple(f"_KEY{s}" for s in ("=", ":", " =", '"', "'", "]"))),
+    # a sentence that gives one: "Your new API key is …", "the password for alice is …",
+    # "Token generated: …"
+    rule("password", ("key is ", "key was ", "password for ", "password is ", "password was ",
+                      "token is ", "token was ", "token generated", "token created",
+                      "secret is ", "passphrase is ", "key generated", "key created",
+                      "password set to ", "password reset to ", "password changed to "),
+         r"""(?i:key|token|password|passphrase|secret)(?:[ \t]+for[ \t]+\S{1,64})?[ \t]+"""
+         r"""(?i:is|was|generated|created|set[ \t]+to|reset[ \t]+to|changed[ \t]+to)"""
+         r"""[ \t]*:?[ \t]+["'`]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{8,256})""",
+         value=("v",), check="shaped", bounded=False, priority=CONTEXT),
+    # user:password handed to an option named for both (PHP's CURLOPT_USERPWD)
+    rule("password", ("userpwd", "user_pwd", "userpass", "user_pass", "proxyuserpwd"),
+         r"""(?i:(?:proxy)?user_?pwd|user_?pass)["']?\]?[ \t]*[,=:][ \t]*["'][^"':\s]{1,128}:"""
+         r"""(?P<v>[^"'\n]{1,256})["']""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # what a command that prints a credential printed: the next line, alone on it
+    rule("password", tuple(p.decode() for p in _PRINTED),
+         r"""(?i:auth:token|auth token|print-access-token|print-identity-token"""
+         r"""|get-access-token|get-login-password|tokens? create|create-token|token generate)"""
+         r"""[^\n]{0,200}\r?\n(?P<v>[A-Za-z0-9+/=_\-.~]{16,4096})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # -p after -u on any command line (its own program's rows are in the shell table):
+    # found from the -u, the rarer of the two in ordinary text
+    rule("password", (" -u ", " -u'", ' -u"', " -u="),
+         r"""[ \t]-[uU][ \t=]+["']?[^\s\-'"][^\s'"]{0,127}["']?[^\n|;&]{0,200}?"""
+         r"""[ \t]-[pP](?:[ \t]+|(?=[^\s-]))(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|"""
+         r"""[^\s'"\-][^\s;|&]{0,255})""",
+         value=("v",), check="user_then_pass", bounded=False, priority=CONTEXT),
+    # a vault or disk opened with its password fed on the input (`<<< pw`, `echo pw |`)
+    rule("password", ("keepassxc-cli", "cryptsetup", "veracrypt", "bw unlock", "op signin",
+                      "gocryptfs", "encfs", "zfs load-key"),
+         r"(?i:keepassxc-cli|cryptsetup|veracrypt|bw[ \t]+unlock|op[ \t]+signin|gocryptfs"
+         r"|encfs|zfs[ \t]+load-key)(?![\w-])", check="stdin_fed", bounded=False,
+         priority=CONTEXT),
+    # Samba's user%password: smbclient -U 'DOMAIN\user%pw', rpcclient -U user%pw
+    rule("password", (" -u ", " -u'", ' -u"', "--user=", "--user "),
+         r"""(?:[ \t]-U[ \t]*|--user(?:name)?[ =])["']?[^\s%'"]{1,128}%"""
+         r"""(?P<v>[^\s'"]{1,256})""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+)
+
+CHECKS["vendor_name"] = vendor_name
+CHECKS["shaped"] = shaped
+CHECKS["user_then_pass"] = user_then_pass

@@ -14,11 +14,13 @@ from toolpipe.shell import (
     GREPS,
     IRREVERSIBLE,
     MAX_JOINED,
+    NETWORK,
     READ_ONLY,
     Command,
     Effect,
     Place,
     Script,
+    Word,
     classify,
     effects,
     irreversible,
@@ -96,6 +98,69 @@ _PUBLIC = re.compile(
 _CHANGES = re.compile(
     r"(?i)(?:^|[ :_-])(?:set|put|add|create|update|modify|authorize|edit|ch|grant|attach|"
     r"enable|allow|apply|patch|open|expose|share|publish|setacl|setpolicy)(?:[ :_-]|$)")
+
+
+# A build file, script or chart named by its network address, handed to a program that
+# runs what it reads (`gradle --init-script https://…/init.gradle`, `ant -f https://…`,
+# `helm install x oci://…`): code from the network, as `curl … | sh` is
+_REMOTE_CODE = re.compile(
+    r"^(?:[\w-]+=)?(?:(?:https?|ftp)://\S+\.(?:gradle|kts|xml|sh|bash|zsh|py|js|mjs|cjs|ts|rb|"
+    r"pl|cmake|mk|ps1|bat|php|lua|jar|groovy|tgz|tar\.gz|nix)(?:[?#]\S*)?|(?:https?|ftp)://"
+    r"\S+/(?:Makefile|GNUmakefile|Rakefile|Justfile|Vagrantfile)|oci://\S+)$")
+_OPENERS = NETWORK | frozenset({
+    "git", "hg", "svn", "xdg-open", "open", "firefox", "chromium", "google-chrome",
+    "yt-dlp", "pip", "pip3", "uv", "npm", "pnpm", "yarn", "docker", "podman", "oras",
+    "crane", "skopeo", "kubectl", "deno", "bun", "npx", "go", "cargo"})  # (their own rows)
+
+
+def fetched_code(cmd: Command) -> list[tuple[float, str]]:
+    """A program that runs what it reads, given it by its network address."""
+    if not cmd.args or cmd.name in READ_ONLY or cmd.name in _OPENERS:
+        return []
+    for a in cmd.args:
+        text = a.text
+        if "://" in text and _REMOTE_CODE.match(text.lstrip("-")):
+            return [(0.6, f"runs code it fetches from the network: {text} "
+                          f"({cmd.located()})")]
+    return []
+
+
+# Build runners and the options that point them at another folder or build file: what
+# they run there is that folder's (a Makefile, build.ninja, a Justfile) and was never read
+_BUILD_PLACE = {"make": ("-C", "--directory", "-f", "--file", "--makefile"),
+                "gmake": ("-C", "--directory", "-f", "--file", "--makefile"),
+                "ninja": ("-C", "-f"), "just": ("-d", "--working-directory", "-f",
+                                                "--justfile"),
+                "rake": ("-C", "--directory", "-f", "--rakefile"), "mvn": ("-f", "--file"),
+                "gradle": ("-p", "--project-dir", "-b", "--build-file"),
+                "cargo": ("--manifest-path",), "meson": ("-C",), "scons": ("-C", "-f"),
+                "npm": ("--prefix", "-C"), "pnpm": ("-C", "--dir"), "yarn": ("--cwd",),
+                "task": ("-d", "--dir", "-t", "--taskfile")}
+
+
+def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
+    """A build runner pointed at a folder or build file outside the workspace."""
+    options = _BUILD_PLACE.get(cmd.name)
+    if not options or not cmd.args:
+        return []
+    args = cmd.args
+    for i, a in enumerate(args):
+        t = a.text
+        value = None
+        if t in options and i + 1 < len(args):
+            value = args[i + 1]
+        elif t.startswith("--") and "=" in t and t.split("=", 1)[0] in options:
+            value = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
+        elif t[:2] in options and len(t) > 2 and not t.startswith("--"):
+            value = Word(t[2:], a.raw, a.glob, a.tame, a.sources)  # make -C~, -Cdir
+        if value is None:
+            continue
+        place = classify(value, cmd.cwd, workspace)
+        if place.kind in ("outside", "root", "system", "secret", "persistence") or (
+                not value.known):
+            return [(0.6, f"runs the build of a folder outside the workspace: {value.shown} "
+                          f"({cmd.located()})")]
+    return []
 
 
 def exposed(cmd: Command) -> list[tuple[float, str]]:

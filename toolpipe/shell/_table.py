@@ -236,6 +236,20 @@ def option_values(args: Sequence[str], option: str) -> list[str]:
     return out
 
 
+# A row's group named for a language: the code is that language's, given to its one-liner
+# (`vim -c 'lua os.execute(…)'` is read as `lua -e 'os.execute(…)'`)
+_IN_LANGUAGE = {"in_lua": "lua -e", "in_python": "python3 -c", "in_perl": "perl -e",
+                "in_ruby": "ruby -e"}
+
+
+def _code_of(m: re.Match[str]) -> str:
+    groups = m.groupdict()
+    for group, runner in _IN_LANGUAGE.items():
+        if groups.get(group):
+            return f"{runner} {shlex.quote(groups[group])}"
+    return groups.get("code") or m.group(0)
+
+
 def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
     """(label, code) for each piece of shell code the row of ``name`` finds in ``args``."""
     row = CODE.get(name)
@@ -246,8 +260,7 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         for value in option_values(args, opt.option):
             m = opt.value.match(value)
             if m is not None:
-                code = m.groupdict().get("code") or m.group(0)
-                found.append((f"{name} {opt.option}", code))
+                found.append((f"{name} {opt.option}", _code_of(m)))
     if row.shell_after:
         at = next((i + 1 for i, a in enumerate(args) if a in row.shell_after), len(args))
         if at < len(args):
@@ -259,9 +272,8 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         for a in args[start:]:
             for p in row.arguments:
                 for m in p.finditer(a):
-                    code = m.groupdict().get("code")
-                    if code:
-                        found.append((f"{name} argument", code))
+                    if any(m.groupdict().get(g) for g in ("code", *_IN_LANGUAGE)):
+                        found.append((f"{name} argument", _code_of(m)))
                 if len(found) > 16:
                     return found
     if row.operands == "code":
@@ -289,15 +301,16 @@ def input_code(name: str, text: str) -> list[tuple[str, str]]:
         return []
     # an option's value is matched from its start, an argument's pattern anywhere (as the
     # arguments are read)
-    patterns = [o.value.match for o in row.options if o.value.pattern != _ANY]
+    # (a value that is code from its first character, as `git -x`'s, says nothing either)
+    patterns = [o.value.match for o in row.options
+                if o.value.pattern != _ANY and not o.value.pattern.startswith("(?P<code>")]
     patterns += [p.search for p in row.arguments]
     found: list[tuple[str, str]] = []
     for line in text.splitlines()[:MAX_INPUT_LINES]:
         for find in patterns:
             m = find(line)
             if m is not None:
-                code = m.groupdict().get("code") or m.group(0)
-                found.append((f"{name}'s input", code))
+                found.append((f"{name}'s input", _code_of(m)))
                 break
     return found
 

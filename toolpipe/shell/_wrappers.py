@@ -19,6 +19,7 @@ from toolpipe.shell._items import (
 from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code, clustered
+from toolpipe.shell._toolmodes import tool_mode
 from toolpipe.shell._words import Word, literal
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
@@ -129,7 +130,11 @@ _RUNNERS: dict[str, frozenset[str]] = {  # the subcommand word that runs (none: 
     "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}), "hatch": frozenset({"run"}),
     "rye": frozenset({"run"}), "conda": frozenset({"run"}), "mamba": frozenset({"run"}),
     "micromamba": frozenset({"run"}),
+    # a namespace's shell, a folder's environment (`direnv exec DIR CMD`: DIR first)
+    "podman": frozenset({"unshare"}), "buildah": frozenset({"unshare"}),
+    "direnv": frozenset({"exec"}),
 }
+_RUNNER_OPERANDS = {"direnv": 1}  # operands between the subcommand and the command
 _PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
 def _host_target(args: Sequence[Word]) -> bool:
     """``nsenter -t 1`` (or ``--all``, ``-a``): the host's namespaces, as root."""
@@ -137,6 +142,9 @@ def _host_target(args: Sequence[Word]) -> bool:
     return any(t in ("-a", "--all", "--target=1", "-t1") or (
         t in ("-t", "--target") and i + 1 < len(texts) and texts[i + 1] == "1")
         for i, t in enumerate(texts))
+
+
+_SHELL_TEXT = re.compile(r"\s\S|[|;&<>`]|\$\(")  # a word that reads as a command line
 
 
 def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
@@ -195,7 +203,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                         break
                     i = 2
                 else:
-                    i = 1
+                    i = 1 + _RUNNER_OPERANDS.get(name, 0)
             by_address = False  # npx https://…/pkg.tgz, pipx run --spec git+…: a row's
             while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
                 t = args[i].text
@@ -262,6 +270,10 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         if not inner:
             break
         argv = inner
+    if wrappers and argv and argv[0].known and _SHELL_TEXT.search(argv[0].text):
+        # `watchexec -e py 'curl … | sh'`, `entr -s 'rm -rf ~'`: a wrapper handed one word
+        # that is a command line runs it through a shell (no program has such a name)
+        codes.append((f"{wrappers[-1]} command line", argv[0], ()))
     name = _name(argv[0]) if argv else ""
     args = argv[1:]
     subs: tuple[tuple[str, tuple[Word, ...]], ...] = ()
@@ -284,6 +296,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 codes.append(("alias", Word(body, a.raw, False, a.tame, a.sources), ()))
     elif name == "find":
         subs = _find_exec(args)
+    elif name in ("cmake", "perl") and tool_mode(name, args) is not None:
+        found_mode = tool_mode(name, args)
+        subs = (found_mode,) if found_mode is not None else ()
     elif name == "script":
         for k, a in enumerate(args[:-1]):
             if _code_option(a.text):
@@ -313,4 +328,4 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
 # Every name peel() looks at (anything else is returned as it is).
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
-    "script", "parallel", "fd", "fdfind"} | frozenset(_RUNNERS)
+    "script", "parallel", "fd", "fdfind", "cmake"} | frozenset(_RUNNERS)

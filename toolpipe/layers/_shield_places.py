@@ -115,9 +115,10 @@ _OPENERS = NETWORK | frozenset({
 
 def fetched_code(cmd: Command) -> list[tuple[float, str]]:
     """A program that runs what it reads, given it by its network address."""
-    if not cmd.args or cmd.name in READ_ONLY or cmd.name in _OPENERS:
+    argv = cmd.argv
+    if len(argv) < 2 or cmd.name in READ_ONLY or cmd.name in _OPENERS:
         return []
-    for a in cmd.args:
+    for a in argv[1:]:
         text = a.text
         if "://" in text and _REMOTE_CODE.match(text.lstrip("-")):
             return [(0.6, f"runs code it fetches from the network: {text} "
@@ -166,9 +167,10 @@ def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
 def exposed(cmd: Command) -> list[tuple[float, str]]:
     """A setting changed to let everyone in (see ``_PUBLIC``), by any program that does
     more than read (`echo`, `grep` and their kind only print the words)."""
-    if not cmd.args or cmd.name in READ_ONLY:
+    argv = cmd.argv
+    if len(argv) < 2 or cmd.name in READ_ONLY:
         return []
-    joined = " ".join(a.text for a in cmd.args)
+    joined = " ".join([a.text for a in argv[1:]])
     hint = joined.lower()  # (plain searches first: most commands hold none of these)
     if not ("public" in hint or "users" in hint or "/0" in hint or "anonymous" in hint
             or "principal" in hint):

@@ -235,7 +235,13 @@ def _worked_out(cmd: Command) -> list[Effect]:
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
     out += _executes(cmd)
-    for a in cmd.args:  # what an argument's address or path says is read
+    args = cmd.args
+    # what an argument's address or path says is read (looked at word by word only when
+    # one of them could say so: a plain search over them all first)
+    hint = " ".join([a.text for a in args]).lower()
+    for a in args if ("169.254" in hint or "metadata" in hint or ".sock" in hint or
+                      "file://" in hint or "100.100.100.200" in hint or "ec2::254" in hint
+                      ) else ():
         if _METADATA.match(a.text) and (_CREDENTIAL_PATH.search(a.text) or
                                          _CONTAINER_CREDENTIALS.match(a.text)):
             out.append(Effect("read", cmd, None, detail="the machine's cloud credentials"))

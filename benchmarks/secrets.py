@@ -159,6 +159,17 @@ def adversarial() -> dict[str, str]:
         "`-u a -p b` lines": "cqlsh -u a -p Zq1xK9w2\n",
         "`-U a%b` lines": "smbclient -U a%Zq1xK9w2\n",
         "vaults fed a here-string": "keepassxc-cli open d <<< Zq1xK9w2\n",
+        # the sixteenth file's: what secret stores print, CI commands, prose in other
+        # languages, markdown labels, settings of user:password, lines of three, stored
+        # schemes, netsh keys
+        "secret store reads and what they print": "$ pass show a\nZq1xK9w2abcd\n",
+        "CI commands that set a credential": "::set-output name=token::Zq1xK9w2abcd\n",
+        "passwords in other languages' prose": "das Passwort lautet Zq1xK9w2abcd\n",
+        "markdown labels": "**Password:** Zq1xK9w2abcd\n",
+        "`user = \"u:pw\"` settings": 'user = "u:Zq1xK9w2"\n',
+        "address, user and password lines": "https://d.example/x u Zq1xK9w2\n",
+        "`{PLAIN}` passwords": "u:{PLAIN}Zq1xK9w2:1:1::/h\n",
+        "netsh keys": "netsh wlan set hostednetwork key=Zq1xK9w2\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
@@ -270,7 +281,7 @@ def through_pipeline(text: str, repeat: int, read_all: bool) -> float:
 # written held out, then fixed by class after their first run
 FIXED = ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt", "classes-fresh10.txt",
          "classes-fresh11.txt", "classes-fresh12.txt", "classes-fresh13.txt",
-         "classes-fresh14.txt")
+         "classes-fresh14.txt", "classes-fresh15.txt")
 _NUMBERS = {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 

@@ -53,8 +53,9 @@ CODE_RULES: tuple[Rule, ...] = (
          value=("v",), check="call_literal", bounded=False),
     # positional passwords: `mysqladmin … password NEW`, `rabbitmqctl add_user U PW`,
     # `change_password U PW`, `net use … /user:U PW`, `net user U PW`
-    rule("password", ("mysqladmin", "rabbitmqctl", "net use", "net user"),
+    rule("password", ("mysqladmin", "rabbitmqctl", "net use", "net user", "wpa_passphrase"),
          r"""(?:mysqladmin\b[^\n|;&]{0,200}?[ \t](?i:password)"""
+         r"""|wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|\S{1,64})"""  # SSID, PW
          r"""|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S{1,128}"""
          r"""|(?i:net)[ \t]+(?i:use)\b[^\n|;&]{0,200}?[ \t]/(?i:user):\S{1,128}"""
          r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""

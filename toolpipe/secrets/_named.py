@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
-from toolpipe.secrets._values import CHECKS, plain_word, sample, token_shaped
+from toolpipe.secrets._values import CHECKS, credential_like, plain_word, sample, token_shaped
 
 # names that end in _KEY and hold no secret: a data structure's key, a public key
 _NOT_SECRET_NAME = re.compile(
@@ -73,6 +73,57 @@ _PRINTED = (b"auth:token", b"auth token", b"print-access-token", b"print-identit
             b"get-access-token", b"get-login-password", b"token create", b"tokens create",
             b"create-token", b"token generate")
 
+# what reads a secret from a store and prints it (the shell wing's `secret = true` rows
+# say the same of the commands): the line after, alone on it, is the secret
+_STORE_READS = ("get-secret-value", "get-parameter", "versions access", "secret show",
+                "kv get", "vault read", "config:get", "find-generic-password",
+                "find-internet-password", "pass show", "gopass show", "op read", "item get",
+                "bw get", "lpass show", "secret-tool lookup", "secrets get", "jsonpath",
+                "base64 -d", "base64 --decode", "keepassxc-cli show", "chamber read",
+                "sops -d", "sops --decrypt", "ansible-vault view", "gpg -d", "gpg --decrypt",
+                "age -d", "age --decrypt")
+
+
+def stored(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+           ) -> str | None:
+    """The line a secret store's read printed: a value a password could be, not a word."""
+    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
+    if b"[REDACTED:" in value or plain_word(value) or not credential_like(value):
+        return None
+    return kind
+
+
+# CI systems' commands that set a named value (GitHub's `::set-output name=N::V`, Azure's
+# `##vso[task.setvariable variable=N]V`, TeamCity's `##teamcity[setParameter name='N'
+# value='V']`): the value, when the name is a credential's
+_CREDENTIAL_NAME = re.compile(rb"(?i)pass|pwd|secret|token|key|credential|auth")
+
+
+def line_of_three(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                  ) -> str | None:
+    """``URL user password`` as a line of its own (davfs2's secrets), not a command's
+    arguments: nothing but blanks before the address on its line."""
+    start = match.start()
+    line = buf.rfind(b"\n", max(0, start - 256), start) + 1
+    if buf[line:start].strip(b" \t") or (line == 0 and start > 256):
+        return None
+    return stored(kind, match, buf, groups)
+
+
+def ci_named(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+             ) -> str | None:
+    name = next((match.group(g) for g in ("name", "name2", "name3")
+                 if match.group(g) is not None), b"")
+    if not _CREDENTIAL_NAME.search(name):
+        return None
+    return stored(kind, match, buf, groups)
+
+
+_PROSE_LABELS = ("mot de passe", "passwort", "kennwort", "contraseña", "contrasena", "senha",
+                 "wachtwoord", "hasło", "haslo", "lösenord", "adgangskode", "passord",
+                 "salasana", "parola", "пароль", "密码", "密碼", "パスワード", "비밀번호",
+                 "암호")
+
 NAMED_RULES: tuple[Rule, ...] = (
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
     # [A-Z0-9] in the trigger union slowed its scan 5x)
@@ -92,8 +143,33 @@ NAMED_RULES: tuple[Rule, ...] = (
                       "password set to ", "password reset to ", "password changed to "),
          r"""(?i:key|token|password|passphrase|secret)(?:[ \t]+for[ \t]+\S{1,64})?[ \t]+"""
          r"""(?i:is|was|generated|created|set[ \t]+to|reset[ \t]+to|changed[ \t]+to)"""
-         r"""[ \t]*:?[ \t]+["'`]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{8,256})""",
+         r"""[ \t]*:?[ \t]+["'`]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT),
+    # the same in other languages: "le mot de passe est …", "das Passwort lautet …",
+    # "パスワードは …"
+    rule("password", _PROSE_LABELS,
+         r"""(?i:""" + "|".join(_PROSE_LABELS) + r""")(?:[ \t]+(?i:est|lautet|ist|es|é|era"""
+         r"""|jest|är|er|on|je|este|è|è:|is|was)|は|是|为|為|는|은)[ \t]*[:：]?[ \t]*"""
+         r"""["'`«“]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
+         value=("v",), check="shaped", bounded=False, priority=CONTEXT),
+    # a tool's setting `user = "name:password"` (curl's .curlrc, its --user in a file)
+    rule("password", ("user =", "user=", 'user "', "proxy-user"),
+         r"""(?i:proxy-user|user)[ \t]*=?[ \t]*["']?[^\s:"'@/=]{1,64}:"""
+         r"""(?P<v>[^\s"']{4,256})["']?[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="stored", bounded=False, priority=CONTEXT),
+    # a line of address, user and password (davfs2's secrets): the line starts with it
+    rule("password", ("https://", "http://", "davs://", "dav://"),
+         r"""(?:https?|davs?)://[^\s]{1,256}[ \t]+[^\s\-:/][^\s:/]{0,63}[ \t]+"""
+         r"""(?P<v>[^\s/]{4,256})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="line_of_three", bounded=False, priority=CONTEXT),
+    # a password stored in the clear under its scheme (Dovecot's passwd-file: {PLAIN}pw)
+    rule("password", ("{plain}", "{cleartext}", "{clear}"),
+         r"""\{(?i:plain|cleartext|clear)\}(?P<v>[^:\s]{1,256})""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # Windows' netsh: a Wi-Fi key given on the command line
+    rule("password", ("netsh",),
+         r"""(?i:netsh)[^\n|;&]{0,200}?[ \t](?i:key|keymaterial)=(?P<v>[^\s"']{1,256})""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     # user:password handed to an option named for both (PHP's CURLOPT_USERPWD)
     rule("password", ("userpwd", "user_pwd", "userpass", "user_pass", "proxyuserpwd"),
          r"""(?i:(?:proxy)?user_?pwd|user_?pass)["']?\]?[ \t]*[,=:][ \t]*["'][^"':\s]{1,128}:"""
@@ -105,6 +181,19 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""|get-access-token|get-login-password|tokens? create|create-token|token generate)"""
          r"""[^\n]{0,200}\r?\n(?P<v>[A-Za-z0-9+/=_\-.~]{16,4096})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    rule("password", _STORE_READS,
+         r"""(?i:""" + "|".join(re.escape(t).replace(r"\ ", "[ \t]+") for t in _STORE_READS)
+         + r""")[^\n]{0,300}\r?\n(?P<v>\S{4,4096})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="stored", bounded=False, priority=CONTEXT),
+    rule("password", ("::set-output", "::save-state", "##vso[task.setvariable",
+                      "##teamcity[setparameter"),
+         r"""::(?:set-output|save-state)[ \t]+name=(?P<name>[^:\n]{1,64})::"""
+         r"""(?P<v>[^\s"']{4,4096})"""
+         r"""|##vso\[task\.setvariable[ \t]+variable=(?P<name2>[^;\]\n]{1,64})[^\]\n]*\]"""
+         r"""(?P<v2>[^\s"']{4,4096})"""
+         r"""|##teamcity\[setParameter[ \t]+name='(?P<name3>[^'\n]{1,64})'[ \t]+value='"""
+         r"""(?P<v3>[^'\n]{4,4096})'""",
+         value=("v", "v2", "v3"), check="ci_named", bounded=False, priority=CONTEXT),
     # -p after -u on any command line (its own program's rows are in the shell table):
     # found from the -u, the rarer of the two in ordinary text
     rule("password", (" -u ", " -u'", ' -u"', " -u="),
@@ -128,3 +217,6 @@ NAMED_RULES: tuple[Rule, ...] = (
 CHECKS["vendor_name"] = vendor_name
 CHECKS["shaped"] = shaped
 CHECKS["user_then_pass"] = user_then_pass
+CHECKS["stored"] = stored
+CHECKS["line_of_three"] = line_of_three
+CHECKS["ci_named"] = ci_named

@@ -58,9 +58,13 @@ COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsession
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
-_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?)(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|%3[DdAa]"""
-        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}"""
+# (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
+# a dash between a label and its value: `Password — …`)
+_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
+        r"""(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|%3[DdAa]"""
+        r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
+        r"""|[ \t]*(?:—|–)[ \t]*"""
         r"""|[ \t]+(?!\?\?|\|\||\?:)|>"""
         r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
         r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
@@ -82,7 +86,8 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
                  shape=r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
                        r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
                        r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
-                       r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}])""")
+                       r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
+                       r"""|[ \t]*(?:—|–))""")
 
 
 RULES: tuple[Rule, ...] = (
@@ -146,6 +151,9 @@ RULES: tuple[Rule, ...] = (
           shape=r"[0-9A-Za-z\-]{8}", bounded=False),
     _rule("slack_webhook", "hooks.slack.com",
           rf"hooks\.slack\.com/(?:services|workflows|triggers)/[{B64}_\-]{{20,512}}"),
+    # a webhook whose address is its credential: Zapier's catch hooks (id/secret)
+    _rule("zapier_webhook", "hooks.zapier.com/hooks/catch/",
+          r"hooks\.zapier\.com/hooks/catch/\d{1,16}/[a-z0-9]{5,64}", bounded=False),
     _rule("discord_webhook", ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
           rf"discord(?:app)?\.com/api/webhooks/\d+/[{URLSAFE}]{{60,512}}"),
     _rule("telegram_bot_token", ":aa", rf"(?<![0-9])[0-9]{{8,10}}:AA[{URLSAFE}]{{33}}{END}",

@@ -208,8 +208,9 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                     if found.group(name) is not None:
                         lo, hi = found.span(name)
                         break
-            if buf.find(b"[REDACTED:", lo, hi) >= 0:
-                # a label in it: this is a redaction read again, where a label may stand
+            if buf.find(b"[REDACTED:", lo, hi) >= 0 or buf.startswith(b"[REDACTED:", lo):
+                # a label in it (or starting it, a value that stops at the label's colon):
+                # this is a redaction read again, where a label may stand
                 # for what made the first reading differ (a line break inside a redacted
                 # block): leaving it changes nothing (Redact∘Redact = Redact)
                 continue

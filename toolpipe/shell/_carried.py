@@ -62,6 +62,7 @@ _CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
 _INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
                         "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "PYTHONPATH",
                         "NODE_PATH", "PERL5LIB", "RUBYLIB"})
+_LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
 _SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
                            "NODE_PATH", "PERL5LIB", "RUBYLIB"})
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
@@ -272,9 +273,12 @@ class _Carriers(_Helpers):
                                  self.cwd).kind
                 # a search path's folder first: the current one, or a scratch one; a library
                 # or start-up file: anywhere but the workspace and the system's folders
+                # (a library preloaded from the workspace too: a binary the wing cannot
+                # read, loaded into every program after it, is asked about)
                 if (search and (entry in ("", ".") or place in ("scratch", "device"))) or (
                         not search and (UNKNOWN in entry or place in (
-                            "scratch", "outside", "device"))):
+                            "scratch", "outside", "device") or (
+                            name in _LOADERS and place != "system"))):
                     shown = value.shown if UNKNOWN in entry else entry or "."
                     self.out.problem("dynamic-code", f"makes every program started after it "
                                      f"load code from {shown} (${name})", self.where,

@@ -33,6 +33,7 @@ from toolpipe.shell._parse import (
     _TooMany,
     parse_tree,
 )
+from toolpipe.shell._places import classify
 from toolpipe.shell._words import Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
@@ -261,6 +262,14 @@ class _Walk(_Carriers):
             self.remember(cmd)
         elif name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
             self.env[cmd.args[1].text] = printed(cmd.args[2:])  # printf -v d '%s' build
+        elif name == "enable" and any(a.text == "-f" for a in cmd.args):
+            # enable -f FILE NAME: a shared object loaded into the shell as a builtin, a
+            # binary the wing cannot read (from the system's folders, a package's)
+            k = next(i for i, a in enumerate(cmd.args) if a.text == "-f")
+            lib = cmd.args[k + 1] if k + 1 < len(cmd.args) else literal("")
+            if not lib.known or classify(lib, self.cwd).kind != "system":
+                self.out.problem("dynamic-code", f"loads a shared object into the shell "
+                                 f"({lib.shown})", where, lib.sources)
         elif name == "set" and cmd.args and not cmd.wrappers:
             lead = cmd.args[0].text
             if lead == "--" or not lead.startswith(("-", "+")):
@@ -348,8 +357,6 @@ class _Walk(_Carriers):
             self.cwd = posixpath.normpath(posixpath.join(self.cwd, target.text))
 
 
-
-
     def inner(self, where: tuple[str, ...], env: dict[str, Word],
               positional: Sequence[Word] | None = None, defining: bool | None = None
               ) -> _Walk:
@@ -388,7 +395,3 @@ def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
             out.commands += commands
             out.problems += problems
     return Script(text, tuple(out.commands), tuple(out.problems), workspace)
-
-
-
-

@@ -44,6 +44,14 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "direnv": ((".envrc",), "shell"),  # direnv allow / exec / reload source .envrc
     "pre-commit": ((".pre-commit-config.yaml",), "precommit"),
     "docker-compose": (COMPOSE, "compose"), "podman-compose": (COMPOSE, "compose"),
+    # Python task runners and build tools, each its own file of Python
+    "invoke": (("tasks.py",), "python"), "inv": (("tasks.py",), "python"),
+    "fab": (("fabfile.py",), "python"), "doit": (("dodo.py",), "python"),
+    "scons": (("SConstruct", "SConscript"), "python"),
+    "snakemake": (("Snakefile",), "python"),
+    # Nix: a shell's hook, a flake's apps; Vagrant's and Bundler's Ruby
+    "nix-shell": (("shell.nix", "default.nix"), "nix"), "nix": (("flake.nix",), "nix"),
+    "vagrant": (("Vagrantfile",), "ruby"), "bundle": (("Gemfile",), "ruby"),
 }
 
 
@@ -66,7 +74,7 @@ def runs_project(name: str, texts: list[str]) -> bool:
 
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose") or how.startswith(
+               "compose", "nix") or how.startswith(
             "xargs "):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
@@ -93,6 +101,8 @@ def code_of(content: str, language: str) -> str:
         return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
     if language == "compose":  # the services' host access, as docker run reads it
         return _compose_as_run(content)
+    if language == "nix":  # its strings, where a shellHook's or an app's commands are
+        return "\n".join(m.group(1) or m.group(2) for m in _NIX_STRING.finditer(content))
     if language == "make":
         return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
     if language == "npm":
@@ -106,6 +116,7 @@ def code_of(content: str, language: str) -> str:
     return content
 
 
+_NIX_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|''(.*?)''", re.S)
 _ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 _HOST_PATH = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")
 COMPOSE_FLAGS = (

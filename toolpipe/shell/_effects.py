@@ -39,7 +39,11 @@ NETWORK = DOWNLOADERS | frozenset({"nc", "ncat", "netcat", "socat", "scp", "sftp
                                    "telnet", "ftp", "tftp", "rsync", "mail", "mailx",
                                    "sendmail", "mutt", "s_client", "openssl", "rclone",
                                    "smbclient", "nslookup", "dig", "gsutil", "aws", "gh",
-                                   "glab"})
+                                   "glab",
+                                   # file transfers and object stores
+                                   "croc", "wormhole", "magic-wormhole", "ffsend",
+                                   "onionshare-cli", "ipfs", "tailscale", "gcloud", "az",
+                                   "azcopy", "s3cmd", "b2", "mc", "oci"})
 NETWORK_SOURCES = DOWNLOADERS | frozenset({"nc", "ncat", "netcat", "socat", "telnet", "ssh",
                                            "openssl"})
 DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg",

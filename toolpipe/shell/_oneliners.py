@@ -28,7 +28,9 @@ _SPAWN = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
     r"os\.spawn\w*|\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
     r"\bshell_exec|\bpassthru|\bpopen|\bproc_open|IO\.popen|Open3\.\w+|\bqx|\bexecFile|"
-    r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen)\s*[({]")
+    r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen|"
+    # invoke's and fabric's context, by the names their docs give it: c.run("…")
+    r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
 _BACKTICK = re.compile(r"`([^`]*)`")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"

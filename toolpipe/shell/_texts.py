@@ -35,6 +35,8 @@ _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "M
 _VALUE = re.compile(r"""^\s*(?:-\s*)?["']?(?P<key>[\w.@/-]*)["']?\s*[:=]\s*"""
                     r"""(?P<value>.+?)\s*,?\s*$""")
 _RECIPE = re.compile(r"^\t(?P<value>.+)$")
+_INLINE = re.compile(r"""(?P<key>[\w.@-]+)\s*[:=]\s*(?P<q>["'])"""
+                     r"""(?P<value>(?:(?!(?P=q)).){1,512})(?P=q)""")
 _CMAKE = re.compile(r"\bCOMMAND\s+(?P<value>[^)\n]+)")
 _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
 # a list of strings, the first a program (run_command('rm', '-rf', …), commandLine 'rm', …,
@@ -81,6 +83,9 @@ def commands_in(path: str, content: str) -> str:
                 if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
                     value = value[1:-1]
                 out += _command(found.groupdict().get("key") or "", value)
+            if "=" in line or ":" in line:  # and settings inside a line: Nix's `{ shellHook
+                for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
+                    out += _command(inner.group("key"), inner.group("value"))
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
 
 

@@ -170,6 +170,16 @@ def adversarial() -> dict[str, str]:
         "address, user and password lines": "https://d.example/x u Zq1xK9w2\n",
         "`{PLAIN}` passwords": "u:{PLAIN}Zq1xK9w2:1:1::/h\n",
         "netsh keys": "netsh wlan set hostednetwork key=Zq1xK9w2\n",
+        # the seventeenth file's: SQL column lists, CSV headers, PHP's serialize, answer
+        # files' <Value>, heredocs, typed declarations, tuples
+        "SQL INSERTs with a password column":
+            "INSERT INTO t (u, pass) VALUES ('a', 'Zq1xK9w2'), ('b', 'Zq1xK9w3');\n",
+        "CSV headers with a password column": "user,password\na,Zq1xK9w2\n",
+        "PHP serialized passwords": 's:8:"password";s:8:"Zq1xK9w2";',
+        "answer files' <Value>": "<Password><Value>Zq1xK9w2</Value></Password>\n",
+        "heredocs under a password": "password = <<EOT\nZq1xK9w2\nEOT\n",
+        "typed declarations": 'const API_KEY: &str = "Zq1xK9w2abcdefgh";\n',
+        "tuples of a password": '{password, "Zq1xK9w2"},\n',
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}
@@ -281,7 +291,7 @@ def through_pipeline(text: str, repeat: int, read_all: bool) -> float:
 # written held out, then fixed by class after their first run
 FIXED = ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt", "classes-fresh10.txt",
          "classes-fresh11.txt", "classes-fresh12.txt", "classes-fresh13.txt",
-         "classes-fresh14.txt", "classes-fresh15.txt")
+         "classes-fresh14.txt", "classes-fresh15.txt", "classes-fresh16.txt")
 _NUMBERS = {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 

@@ -24,6 +24,7 @@ from toolpipe.secrets._rule import (
     Rule,
 )
 from toolpipe.secrets._rule import rule as _rule
+from toolpipe.secrets._tabular import TABULAR_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------
 
@@ -61,7 +62,13 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
 _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
-        r"""(?P<sep>\s{0,8}(?::-|=>|:=|=|:|：|%3[DdAa]"""
+        # a type between a name and its value (`API_KEY: &str = …`, `apiKey: string = …`)
+        # (a type has no blank, but for a union with nothing: `str | None`)
+        r"""(?P<sep>\s{0,8}:\s{0,8}(?!//)[&\w<>\[\].,*?]{1,40}"""
+        r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
+        # an element's attributes before its text (`<Pass encoding="base64">…`)
+        r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,64}"|'[^'<>\n]{0,64}')){1,4}[ \t]*>"""
+        r"""|\s{0,8}(?:::|:-|=>|:=|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
         r"""|[ \t]*(?:—|–)[ \t]*"""
@@ -228,6 +235,7 @@ RULES: tuple[Rule, ...] = (
     *CONTEXT_RULES,
     *CODE_RULES,
     *NAMED_RULES,
+    *TABULAR_RULES,
 )
 
 PAGINATION_KEYS = ("nexttoken", "next_token", "nextpagetoken", "next_page_token",

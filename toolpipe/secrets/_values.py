@@ -61,6 +61,7 @@ _SAMPLE_VALUE = re.compile(rb"(?i)placeholder|your[_\-]?(?:api[_\-]?)?(?:key|tok
                            rb"\*{4}")
 _LONG_ALNUM = re.compile(rb"[A-Za-z0-9]{16,}")
 _SHORT = frozenset({b"pass", b"pwd", b"pw", b"pat"})  # short key words, inside words only whole
+_VOWELS = frozenset(b"aeiouy")
 _WORD = re.compile(rb"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|_+")
 
 
@@ -73,6 +74,9 @@ def _wordy(value: bytes) -> bool:
     words = [w for w in _WORD.findall(value) if not w.startswith(b"_")]
     if sum(len(w) <= 2 for w in words[1:]) > 1:
         return False  # ONiYiEBDfBBeWi: too many scraps of one or two letters for words
+    if any(len(w) >= 4 and w[:1].isupper() and not w.isupper() and _VOWELS.isdisjoint(
+            w.lower()) for w in words):
+        return False  # BaqKzspKSwgRDI: "Kzsp" is no word of a name (Str, Ctx are: short)
     return all(len(w) <= 4 or not w.isupper() for w in words)
 
 
@@ -129,10 +133,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     sep = match.group("sep")
     start = match.start()
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
-    if start and 97 <= buf[start - 1] <= 122 and buf[start:match.start("close")].lower(
-            ) in _SHORT and not config and not _flag_start(buf, start):
-        return None  # "pass" or "pwd" inside a word: bypass=, compass_heading= (not a
-        # flag's name: keytool -storepass, -srckeypass)
+    if start and 97 <= buf[start - 1] <= 122 and 97 <= buf[start] <= 122 and buf[
+            start:match.start("close")].lower() in _SHORT and not config and not _flag_start(
+            buf, start):
+        return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
@@ -149,10 +153,14 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         while name > 0 and (buf[name - 1:name].isalnum() or buf[name - 1] in b"_.-"):
             name -= 1
         quote = buf[name - 1:name]
-        if group not in ("sq", "dq") or quote not in (b"'", b'"') or quote not in match.group(
-                "close") or not buf[max(0, name - 8):name - 1].rstrip().endswith(b"("):
+        # or a pair: Erlang's {password, "…"}, Ruby's [:password, "…"] (an atom, a symbol)
+        paired = group in ("sq", "dq") and not match.group("close") and (
+            buf[name - 1:name] == b"{" or buf[max(0, name - 2):name] == b"[:")
+        if not paired and (group not in ("sq", "dq") or quote not in (b"'", b'"') or (
+                quote not in match.group("close")) or not buf[max(0, name - 8):name - 1
+                                                              ].rstrip().endswith(b"(")):
             return None  # the first argument of a call, not a member of an object
-    if b"|" in sep and b"||" not in sep:
+    if b"|" in sep and b"||" not in sep and b"=" not in sep:  # (`x: str | None = …`: typed)
         # a table row: | password | VALUE | (the key's cell first on its line)
         line = line_start(buf, start)
         if not buf[line:start].lstrip().startswith(b"|") or not _CELL_END.match(

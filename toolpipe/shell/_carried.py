@@ -14,6 +14,7 @@ as any command its arguments hold, as a command line (``acme-run rm -rf /``) or 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from toolpipe.shell._effects import _HANDLERS, POWER
 from toolpipe.shell._expand import _echoed, _unknown_of
 from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
+from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
@@ -63,6 +65,9 @@ _INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSER
                         "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "PYTHONPATH",
                         "NODE_PATH", "PERL5LIB", "RUBYLIB"})
 _LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+_LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXINIT": "",
+                 "GVIMINIT": ""}
+_EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
                            "NODE_PATH", "PERL5LIB", "RUBYLIB"})
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
@@ -195,8 +200,11 @@ class _Carriers(_Helpers):
             # it is PowerShell that only reads and prints (Get-ChildItem ., Write-Output)
             texts = [a.text for a in cmd.args]
             given = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t.lower() in flags]
-            if "" in flags or (any(t.lower() in flags or t.lower().split(":")[0] in flags
-                                   for t in texts) and not (
+            # (or fed on its input with no script named: `jshell <<< '…'`, `echo … | julia`)
+            fed = bool(cmd.stdin_data or upstream) and not any(
+                not t.startswith("-") for t in texts)
+            if "" in flags or fed or (any(t.lower() in flags or t.lower().split(":")[0] in flags
+                                          for t in texts) and not (
                     name.startswith(("pwsh", "powershell")) and given and all(
                         _reads_only(c) for c in given))):
                 self.out.problem("dynamic-code", f"runs {name} code it cannot read",
@@ -260,6 +268,15 @@ class _Carriers(_Helpers):
             self.helper(value.text.lstrip("|"), (*self.where, f"${name}"), f"${name}")
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+        elif name in _LANGUAGE_ENV and value.known and value.text.strip():
+            # code of a language the program runs at start (PERL5DB, LUA_INIT) or ex
+            # commands an editor runs (VIMINIT, EXINIT: `:!cmd` is shell)
+            runner = _LANGUAGE_ENV[name]
+            bang = _EX_BANG.match(value.text)
+            code = bang.group(1) if bang else (
+                f"{runner} {shlex.quote(value.text)}" if runner else "")
+            if code:
+                self.nested(code, (*self.where, f"${name}"))
         if value.text:
             self.runtime_variable(name, value)
         if name in _INJECTING and value.text.strip():
@@ -284,22 +301,6 @@ class _Carriers(_Helpers):
                                      f"load code from {shown} (${name})", self.where,
                                      value.sources)
                     break
-
-
-# PowerShell that only reads and prints: each statement a read-only cmdlet (or its alias),
-# no subexpression, call operator, redirection or script block
-_PS_READER = re.compile(
-    r"(?i)(?:get|test|select|format|measure|find|search|show|read|resolve|compare|"
-    r"convertto|convertfrom|where|sort|group|write)-[a-z]+|echo|dir|ls|gci|cat|type|pwd")
-_PS_UNSAFE = re.compile(r"[$]\(|&|>|\{|`|\b(?:iex|invoke|icm|start-process|saps)\b",
-                        re.IGNORECASE)
-
-
-def _reads_only(code: str) -> bool:
-    if _PS_UNSAFE.search(code):
-        return False
-    statements = [s.strip() for s in re.split(r"[;|\n]", code) if s.strip()]
-    return bool(statements) and all(_PS_READER.fullmatch(s.split()[0]) for s in statements)
 
 
 # Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an

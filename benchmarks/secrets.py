@@ -180,6 +180,7 @@ def adversarial() -> dict[str, str]:
         "heredocs under a password": "password = <<EOT\nZq1xK9w2\nEOT\n",
         "typed declarations": 'const API_KEY: &str = "Zq1xK9w2abcdefgh";\n',
         "tuples of a password": '{password, "Zq1xK9w2"},\n',
+        "cookie headers": "Cookie: a=Zq1xK9w2abcdefgh; b=Zq1xK9w2abcdefgi\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

@@ -219,7 +219,7 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "`{PLAIN}` passwords", "netsh keys", "SQL INSERTs with a password column",
          "CSV headers with a password column", "PHP serialized passwords",
          "answer files' <Value>", "heredocs under a password", "typed declarations",
-         "tuples of a password",
+         "tuples of a password", "cookie headers",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

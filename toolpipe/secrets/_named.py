@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._values import CHECKS, credential_like, plain_word, sample, token_shaped
 
 # names that end in _KEY and hold no secret: a data structure's key, a public key
@@ -124,6 +125,34 @@ _PROSE_LABELS = ("mot de passe", "passwort", "kennwort", "contraseña", "contras
                  "salasana", "parola", "пароль", "密码", "密碼", "パスワード", "비밀번호",
                  "암호")
 
+# a Cookie or Set-Cookie header: every cookie whose value is a token (16 characters or
+# more, no word), whatever its name (`_gh_sess=…`, `auth=…`); attributes are not cookies
+_COOKIE_PAIR = re.compile(rb"[ \t]*(?P<name>[^=;\s]{1,64})=(?P<v>[^;\r\n]{0,4096})")
+_ATTRIBUTES = frozenset({b"path", b"domain", b"expires", b"max-age", b"samesite", b"priority"})
+_TRACKING = (b"_ga", b"_gid", b"_gat", b"__utm", b"_fbp", b"_gcl", b"_hj", b"ajs_", b"mp_")
+
+
+def _cookie_header(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                   ) -> tuple[list[tuple[int, int]], int]:
+    end = buf.find(b"\n", found.end())
+    end = len(buf) if end < 0 else min(end, found.end() + 8192)
+    out: list[tuple[int, int]] = []
+    pos = found.end()
+    while pos < end:
+        m = _COOKIE_PAIR.match(buf, pos, end)
+        if m is None:
+            break
+        value = m.group("v").strip().strip(b'"')
+        name = m.group("name").lower()
+        if (name not in _ATTRIBUTES and not name.startswith(_TRACKING) and len(value) >= 16
+                and b"[REDACTED:" not in value and token_shaped(value)):
+            out.append(m.span("v"))
+        pos = m.end() + 1
+    return out, end
+
+
+SEVERAL["cookie_header"] = _cookie_header
+
 NAMED_RULES: tuple[Rule, ...] = (
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
     # [A-Z0-9] in the trigger union slowed its scan 5x)
@@ -135,6 +164,8 @@ NAMED_RULES: tuple[Rule, ...] = (
          # (_AUTH by literals: a literal trigger at a place hides a fragment there, and
          # npmrc's `_auth` is one)
          case_triggers=tuple(f"_KEY{s}" for s in ("=", ":", " =", '"', "'", "]"))),
+    rule("session_cookie", ("cookie:", "set-cookie:"), r"""(?i:set-)?(?i:cookie):[ \t]*""",
+         check="cookie_header", bounded=False, priority=CONTEXT),
     # a sentence that gives one: "Your new API key is …", "the password for alice is …",
     # "Token generated: …"
     rule("password", ("key is ", "key was ", "password for ", "password is ", "password was ",

@@ -43,7 +43,8 @@ PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw", "psk"
 _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
          "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
-         "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key")
+         "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key",
+         "account_key", "shared_access_key")
 
 
 def _spellings(word: str) -> tuple[str, ...]:

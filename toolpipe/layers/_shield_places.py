@@ -30,6 +30,7 @@ from toolpipe.shell import (
 
 OFFSITE = frozenset(IRREVERSIBLE)
 _ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
+_WINE = frozenset({"wine", "wine64", "proton", "wine-stable"})
 
 
 def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
@@ -77,6 +78,9 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
         return []  # prints its usage and acts on nothing (`yank --version 1.0.0` acts)
     if sum(len(t) + 1 for t in texts) > MAX_JOINED:
         return [(0.6, f"arguments too long to judge ({cmd.located()})")]
+    if _WINE & set(cmd.wrappers) or any(w.split()[-1] in _WINE for w in cmd.where
+                                          if w.startswith("argument of ")):
+        return []  # `wine reg add …`: a Windows tool on wine's own prefix, not the machine
     row = irreversible(cmd.name, texts, cmd.cwd)
     if row is not None and row.secret and sent():
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]

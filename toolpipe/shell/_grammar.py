@@ -33,7 +33,6 @@ from toolpipe.shell._parse import (
     _TooMany,
     parse_tree,
 )
-from toolpipe.shell._places import classify
 from toolpipe.shell._words import Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
@@ -262,14 +261,8 @@ class _Walk(_Carriers):
             self.remember(cmd)
         elif name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
             self.env[cmd.args[1].text] = printed(cmd.args[2:])  # printf -v d '%s' build
-        elif name == "enable" and any(a.text == "-f" for a in cmd.args):
-            # enable -f FILE NAME: a shared object loaded into the shell as a builtin, a
-            # binary the wing cannot read (from the system's folders, a package's)
-            k = next(i for i, a in enumerate(cmd.args) if a.text == "-f")
-            lib = cmd.args[k + 1] if k + 1 < len(cmd.args) else literal("")
-            if not lib.known or classify(lib, self.cwd).kind != "system":
-                self.out.problem("dynamic-code", f"loads a shared object into the shell "
-                                 f"({lib.shown})", where, lib.sources)
+        elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "enable"):
+            self.tool_facts(cmd, where)
         elif name == "set" and cmd.args and not cmd.wrappers:
             lead = cmd.args[0].text
             if lead == "--" or not lead.startswith(("-", "+")):

@@ -42,9 +42,30 @@ _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # and the switches that turn TLS or a checksum database off
 _INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
 _CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)"
-                         r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+"
+                         r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+|GOSUMDB=off"
                          r"|GOFLAGS=.*-insecure.*|PIP_TRUSTED_HOST=.+|CURL_CA_BUNDLE="
                          r"|REQUESTS_CA_BUNDLE=|SSL_CERT_FILE=/dev/null)$")
+# variables that choose whom every later program trusts, or whom its traffic goes through
+_TRUST_VAR = frozenset({"REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR",
+                        "NODE_EXTRA_CA_CERTS", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT",
+                        "AWS_CA_BUNDLE", "NPM_CONFIG_CAFILE"})
+_PROXY_VAR = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FTP_PROXY", "http_proxy",
+                        "https_proxy", "all_proxy", "ftp_proxy"})
+_SYSTEM_CERTS = ("/etc/ssl/", "/etc/pki/", "/usr/", "/opt/homebrew/", "/etc/ca-certificates")
+_LOCAL = re.compile(r"^(?:[a-z0-9+]+://)?(?:[^@/]*@)?(?:localhost|127\.[\d.]+|\[::1\]|::1)(?:[:/]|$)")
+# a tool's own setting that stands for one of those variables: `git config http.proxy X`,
+# `npm config set https-proxy X`, `pip config set global.trusted-host X`, `go env -w K=V`
+TOOL_SETTINGS = {
+    ("git", "http.proxy"): "HTTPS_PROXY", ("git", "https.proxy"): "HTTPS_PROXY",
+    ("git", "http.sslcainfo"): "GIT_SSL_CAINFO", ("git", "http.sslverify"): "GIT_SSL_VERIFY",
+    ("npm", "proxy"): "HTTPS_PROXY", ("npm", "https-proxy"): "HTTPS_PROXY",
+    ("npm", "registry"): "NPM_CONFIG_REGISTRY", ("npm", "cafile"): "NPM_CONFIG_CAFILE",
+    ("npm", "strict-ssl"): "NPM_STRICT_SSL", ("pnpm", "registry"): "NPM_CONFIG_REGISTRY",
+    ("yarn", "npmregistryserver"): "NPM_CONFIG_REGISTRY", ("yarn", "httpsproxy"): "HTTPS_PROXY",
+    ("pip", "global.index-url"): "PIP_INDEX_URL", ("pip", "global.trusted-host"):
+        "PIP_TRUSTED_HOST", ("pip", "global.cert"): "PIP_CERT", ("pip", "global.proxy"):
+        "HTTPS_PROXY",
+}
 _PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|$))")
 _PROMPT_VAR = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
@@ -120,6 +141,22 @@ class _Helpers(_Functions):
             self.helper(value.lstrip("!|"), (*where, f"{cmd.name} {key}="),
                         f"{cmd.name} {key}=")
 
+    def tool_facts(self, cmd: Command, where: tuple[str, ...]) -> None:
+        """A tool's own settings that stand for variables (`git config http.proxy X`), and
+        ``enable -f FILE``: a shared object loaded into the shell as a builtin, a binary
+        the wing cannot read (from the system's folders, a package's)."""
+        if cmd.name != "enable":
+            for var, setting in tool_settings(cmd.name, cmd.args):
+                self.runtime_variable(var, setting)
+            return
+        k = next((i for i, a in enumerate(cmd.args) if a.text == "-f"), None)
+        if k is None:
+            return
+        lib = cmd.args[k + 1] if k + 1 < len(cmd.args) else Word("", "")
+        if not lib.known or classify(lib, self.cwd).kind != "system":
+            self.out.problem("dynamic-code", f"loads a shared object into the shell "
+                             f"({lib.shown})", where, lib.sources)
+
     def runtime_variable(self, name: str, value: Word) -> None:
         """Variables that make a runtime load code or trust what it fetches, by their
         class: a runtime's options loading a file from outside (``-javaagent:/tmp/a.jar``),
@@ -162,6 +199,16 @@ class _Helpers(_Functions):
                                             "scratch", "outside")):  # another session's agent
             self.out.problem("dynamic-code", f"uses an ssh agent's socket it found, and the "
                              f"keys in it ({value.shown})", self.where, value.sources)
+        if value.known and name in _TRUST_VAR and text and not text.startswith(_SYSTEM_CERTS):
+            self.out.problem("dynamic-code", f"makes every program after it trust the "
+                             f"certificates in {text} (${name})", self.where, value.sources)
+        if value.known and name in _PROXY_VAR and text and not _LOCAL.match(text):
+            self.out.problem("dynamic-code", f"sends the traffic of every program after it "
+                             f"through {text} (${name})", self.where, value.sources)
+        if value.known and (name in ("GIT_SSL_VERIFY", "NPM_STRICT_SSL") and text.lower() in (
+                "false", "0", "no", "off")):
+            self.out.problem("dynamic-code", f"turns TLS checks off ({name}={text})",
+                             self.where, value.sources)
         if value.known and ((_INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
                             or _CHECKS_OFF.match(f"{name}={text}")):
             self.out.problem("dynamic-code", f"fetches code it cannot trust: {name}={text}",
@@ -215,3 +262,25 @@ def reads_only(code: str) -> bool:
         return False
     statements = [s.strip() for s in re.split(r"[;|\n]", code) if s.strip()]
     return bool(statements) and all(_PS_READER.fullmatch(s.split()[0]) for s in statements)
+
+
+def tool_settings(name: str, args: Sequence[Word]) -> list[tuple[str, Word]]:
+    """The variables a tool's own settings stand for (see ``TOOL_SETTINGS``): `go env -w
+    K=V …` are variables themselves."""
+    texts = [a.text for a in args]
+    tool = "pip" if name == "pip3" else name
+    if tool == "go":
+        if texts[:2] != ["env", "-w"]:
+            return []
+        return [(k, Word(v, v)) for k, _, v in (t.partition("=") for t in texts[2:]) if v]
+    words = [t for t in texts if not t.startswith("-")]
+    if tool == "git" and words[:1] == ["config"] and len(words) >= 3:
+        key, value = words[1].lower(), words[2]
+    elif words[:2] == ["config", "set"] and len(words) >= 4:
+        key, value = words[2].lower(), words[3]
+    elif words[:2] == ["config", "set"] and len(words) == 3 and "=" in words[2]:
+        key, _, value = words[2].partition("=")
+    else:
+        return []
+    var = TOOL_SETTINGS.get((tool, key.lower()))
+    return [(var, Word(value, value))] if var else []

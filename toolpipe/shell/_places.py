@@ -47,7 +47,12 @@ _SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "
                 "~/.lesshst", "~/.viminfo", "~/.local/share/fish/fish_history",
                 "~/.config/rclone", "~/.cache/google-chrome", "~/.cache/chromium",
                 "~/.config/BraveSoftware", "~/.config/Code/User/globalStorage",
-                "~/.local/share/keyrings")
+                "~/.local/share/keyrings",
+                # macOS: a person's messages, mail, browser data, keychains, privacy grants
+                "~/Library/Messages", "~/Library/Mail", "~/Library/Safari", "~/Library/Cookies",
+                "~/Library/Keychains", "~/Library/Application Support/com.apple.TCC",
+                "~/Library/Application Support/Google/Chrome",
+                "~/Library/Application Support/Firefox")
 _SECRET_NAMES = re.compile(
     r"(^|/)(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.?netrc|\.pgpass|"
     r"credentials(\.json)?|\.git-credentials|shadow|gshadow|master\.key|\.htpasswd|"

@@ -316,7 +316,7 @@ _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-con
                           "--force-delete", "--noconfirm", "-yes",
                           # or that deletes everything under a name (`etcdctl del / --prefix`)
                           "--prefix", "--from-key", "-recurse", "--recursive", "--all",
-                          "--purge"})
+                          "--purge", "--cascade"})
 
 
 def _destroying(args: Sequence[Word]) -> str | None:
@@ -333,13 +333,16 @@ def _destroying(args: Sequence[Word]) -> str | None:
     if weak is None:
         return None
     forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
-                 a.text in _EVERYTHING for a in args)
+                 a.text in _EVERYTHING or _PRODUCTION.search(a.text) for a in args)
     return weak if forced else None
 
 
 # operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):
 # as sure as a flag that skips the question
 _EVERYTHING = frozenset({"/", "*", ".*", "**", "", "%", "^.*$", ".+"})
+# an operand that names production (`argocd app delete prod`): as sure as --force
+_PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.:/]\S*)?$"
+                         r"|[-_.:/](?:prod|production|prd)$")
 
 
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",

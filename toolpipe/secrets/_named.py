@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
-from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS, credential_like, plain_word, sample, token_shaped
+from toolpipe.secrets._several import SEVERAL, could_be_credential
+from toolpipe.secrets._values import CHECKS, _value, line_start, plain_word, sample, token_shaped
 
 # names that end in _KEY and hold no secret: a data structure's key, a public key
 _NOT_SECRET_NAME = re.compile(
@@ -37,7 +37,7 @@ def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
         return None
     if match.group("sep").strip().startswith(b",") and buf[start - 1:start] not in (b'"', b"'"):
         return None  # f(A_KEY, "x"): a quoted name only (os.Setenv("A_KEY", "…"))
-    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
+    value = _value(match, groups)[0]
     if plain_word(value) or b"/" in value or b"[REDACTED:" in value or value.startswith(
             PUBLIC_PREFIXES):
         return None
@@ -50,7 +50,7 @@ def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
 def shaped(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
            ) -> str | None:
     """A value that no word is (see ``token_shaped``): prose and printed output."""
-    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
+    value = _value(match, groups)[0]
     return kind if token_shaped(value) and b"[REDACTED:" not in value else None
 
 
@@ -70,9 +70,9 @@ def user_then_pass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[
     return kind
 
 
-_PRINTED = (b"auth:token", b"auth token", b"print-access-token", b"print-identity-token",
-            b"get-access-token", b"get-login-password", b"token create", b"tokens create",
-            b"create-token", b"token generate")
+_PRINTED = ("auth:token", "auth token", "print-access-token", "print-identity-token",
+            "get-access-token", "get-login-password", "token create", "tokens create",
+            "create-token", "token generate")
 
 # what reads a secret from a store and prints it (the shell wing's `secret = true` rows
 # say the same of the commands): the line after, alone on it, is the secret
@@ -88,10 +88,7 @@ _STORE_READS = ("get-secret-value", "get-parameter", "versions access", "secret 
 def stored(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
            ) -> str | None:
     """The line a secret store's read printed: a value a password could be, not a word."""
-    value = next((match.group(g) for g in groups if match.group(g) is not None), b"")
-    if b"[REDACTED:" in value or plain_word(value) or not credential_like(value):
-        return None
-    return kind
+    return kind if could_be_credential(_value(match, groups)[0]) else None
 
 
 # CI systems' commands that set a named value (GitHub's `::set-output name=N::V`, Azure's
@@ -105,9 +102,9 @@ def line_of_three(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[s
     """``URL user password`` as a line of its own (davfs2's secrets), not a command's
     arguments: nothing but blanks before the address on its line."""
     start = match.start()
-    line = buf.rfind(b"\n", max(0, start - 256), start) + 1
-    if buf[line:start].strip(b" \t") or (line == 0 and start > 256):
-        return None
+    line = line_start(buf, start, 256)
+    if buf[line:start].strip(b" \t") or (line and buf[line - 1:line] != b"\n"):
+        return None  # (or a line longer than 256 bytes before it)
     return stored(kind, match, buf, groups)
 
 
@@ -152,6 +149,15 @@ def _cookie_header(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 
 SEVERAL["cookie_header"] = _cookie_header
+
+def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) -> Rule:
+    """The line after one of ``commands`` (anywhere in the ``reach`` bytes of its line),
+    alone on its own line: what the command printed."""
+    words = "|".join(re.escape(c).replace(r"\ ", "[ \t]+") for c in commands)
+    return rule("password", commands,
+                rf"""(?i:{words})[^\n]{{0,{reach}}}\r?\n(?P<v>{value})[ \t]*(?:\r?\n|$)""",
+                value=("v",), check=check, bounded=False, priority=CONTEXT)
+
 
 NAMED_RULES: tuple[Rule, ...] = (
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
@@ -206,16 +212,10 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""(?i:(?:proxy)?user_?pwd|user_?pass)["']?\]?[ \t]*[,=:][ \t]*["'][^"':\s]{1,128}:"""
          r"""(?P<v>[^"'\n]{1,256})["']""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
-    # what a command that prints a credential printed: the next line, alone on it
-    rule("password", tuple(p.decode() for p in _PRINTED),
-         r"""(?i:auth:token|auth token|print-access-token|print-identity-token"""
-         r"""|get-access-token|get-login-password|tokens? create|create-token|token generate)"""
-         r"""[^\n]{0,200}\r?\n(?P<v>[A-Za-z0-9+/=_\-.~]{16,4096})[ \t]*(?:\r?\n|$)""",
-         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
-    rule("password", _STORE_READS,
-         r"""(?i:""" + "|".join(re.escape(t).replace(r"\ ", "[ \t]+") for t in _STORE_READS)
-         + r""")[^\n]{0,300}\r?\n(?P<v>\S{4,4096})[ \t]*(?:\r?\n|$)""",
-         value=("v",), check="stored", bounded=False, priority=CONTEXT),
+    # what a command that prints a credential printed, and what a secret store's read
+    # printed: the next line, alone on it
+    _next_line(_PRINTED, 200, r"[A-Za-z0-9+/=_\-.~]{16,4096}", "url_password"),
+    _next_line(_STORE_READS, 300, r"\S{4,4096}", "stored"),
     rule("password", ("::set-output", "::save-state", "##vso[task.setvariable",
                       "##teamcity[setparameter"),
          r"""::(?:set-output|save-state)[ \t]+name=(?P<name>[^:\n]{1,64})::"""

@@ -21,9 +21,15 @@ def _stands(value: bytes, judged: dict[bytes, bool], placed: bool = False) -> bo
     judged once per region (``judged``)."""
     known = judged.get(value)
     if known is None:
-        known = judged[value] = b"[REDACTED:" not in value and not plain_word(value) and (
-            not placed or credential_like(value))
+        known = judged[value] = could_be_credential(value) if placed else (
+            b"[REDACTED:" not in value and not plain_word(value))
     return known
+
+
+def could_be_credential(value: bytes) -> bool:
+    """A value only its place says is a credential: not a label already, not a plain word,
+    one that could be a credential (see ``credential_like``)."""
+    return b"[REDACTED:" not in value and not plain_word(value) and credential_like(value)
 
 # user:password, one per line (cloud-init `chpasswd: list: |`, `echo 'u:pw' | chpasswd`)
 _USER_PASSWORD = re.compile(rb"[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}:(?P<v>[^\s:'\"]{1,256})"

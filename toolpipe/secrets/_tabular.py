@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
-from toolpipe.secrets._several import SEVERAL, Spans, _stands
-from toolpipe.secrets._values import CHECKS, credential_like, line_start, plain_word
+from toolpipe.secrets._several import SEVERAL, Spans, _stands, could_be_credential
+from toolpipe.secrets._values import CHECKS, line_start
 
 # a column or key named for a credential (not `password_changed`, `token_count`)
 _NAMED = re.compile(
@@ -17,6 +17,7 @@ _NAMED = re.compile(
     rb"api[_\-]?key|access[_\-]?key|secret[_\-]?key|private[_\-]?key|credentials?|"
     rb"client[_\-]?secret|auth[_\-]?token)[`\"'\]]?")
 _SQL_VALUE = re.compile(rb"""\s*(?:'((?:[^'\\]|\\.|'')*)'|"((?:[^"\\]|\\.)*)"|([^,()\s]+))\s*""")
+_NEXT_ROW = re.compile(rb"\s*,\s*\(")  # `), (`: the next row of an INSERT
 MAX_ROWS = 256  # rows of a CSV read under one header
 
 
@@ -40,8 +41,8 @@ def _sql_columns(buf: bytes, start: int, found: re.Match[bytes], floor: int
             m = _SQL_VALUE.match(buf, pos, end)
             if m is None:
                 break
-            group = next(g for g in (1, 2, 3) if m.group(g) is not None or g == 3)
-            values.append(m.span(group) if m.group(group) is not None else (pos, pos))
+            group = next((g for g in (1, 2, 3) if m.group(g) is not None), 0)
+            values.append(m.span(group) if group else (pos, pos))
             pos = m.end()
             if buf[pos:pos + 1] != b",":
                 break
@@ -54,7 +55,7 @@ def _sql_columns(buf: bytes, start: int, found: re.Match[bytes], floor: int
         close = buf.find(b")", pos, end)
         if close < 0:
             break
-        nxt = re.compile(rb"\s*,\s*\(").match(buf, close + 1, end)
+        nxt = _NEXT_ROW.match(buf, close + 1, end)
         if nxt is None:
             break
         at = nxt.end() - 1
@@ -122,7 +123,7 @@ def serialized(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str,
     if name is None or not _NAMED.fullmatch(name.group(1)):
         return None
     value = match.group("v")
-    return kind if credential_like(value) and not plain_word(value) else None
+    return kind if could_be_credential(value) else None
 
 
 _HEREDOC_KEY = re.compile(rb"""(?i)(?:password|passwd|passphrase|secret|token|api[_\-]?key|"""
@@ -136,7 +137,7 @@ def heredoc(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
     if not _HEREDOC_KEY.search(before):
         return None
     value = match.group("v").strip()
-    return kind if credential_like(value) and not plain_word(value) else None
+    return kind if could_be_credential(value) else None
 
 
 _GO_NAME = re.compile(rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api_?key|"
@@ -149,7 +150,7 @@ def typed_var(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if not _GO_NAME.search(match.group("name")):
         return None
     value = match.group("v")
-    return kind if credential_like(value) and not plain_word(value) else None
+    return kind if could_be_credential(value) else None
 
 
 CHECKS["serialized_value"] = serialized

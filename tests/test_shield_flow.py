@@ -129,25 +129,15 @@ def test_fresh_sequences_are_stopped_at_the_call_that_runs_or_sends(family, call
     test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line)
 
 
-@pytest.mark.parametrize(("family", "calls", "mark", "line"), FRESH2_SEQUENCES,
-                         ids=[f"fresh2-{f}:{n}" for f, _, _, n in FRESH2_SEQUENCES])
-def test_second_fresh_sequences_are_stopped_where_they_run_or_send(family, calls, mark,
-                                                                   line):
-    test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line)
+# the later fresh files (written held out, fixed by class since): one parameter each line
+LATER_SEQUENCES = [(f"fresh{k}", entry) for k, entries in (
+    (2, FRESH2_SEQUENCES), (3, FRESH3_SEQUENCES), (4, FRESH4_SEQUENCES)) for entry in entries]
 
 
-@pytest.mark.parametrize(("family", "calls", "mark", "line"), FRESH3_SEQUENCES,
-                         ids=[f"fresh3-{f}:{n}" for f, _, _, n in FRESH3_SEQUENCES])
-def test_third_fresh_sequences_are_stopped_where_they_run_or_send(family, calls, mark,
-                                                                  line):
-    test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line)
-
-
-@pytest.mark.parametrize(("family", "calls", "mark", "line"), FRESH4_SEQUENCES,
-                         ids=[f"fresh4-{f}:{n}" for f, _, _, n in FRESH4_SEQUENCES])
-def test_fourth_fresh_sequences_are_stopped_where_they_run_or_send(family, calls, mark,
-                                                                   line):
-    test_stopped_at_the_call_that_runs_or_sends(family, calls, mark, line)
+@pytest.mark.parametrize(("file", "entry"), LATER_SEQUENCES,
+                         ids=[f"{name}-{e[0]}:{e[3]}" for name, e in LATER_SEQUENCES])
+def test_later_fresh_sequences_are_stopped_where_they_run_or_send(file, entry):
+    test_stopped_at_the_call_that_runs_or_sends(*entry)
 
 
 def test_the_check_catches_a_shield_that_forgets(monkeypatch):

@@ -296,9 +296,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 codes.append(("alias", Word(body, a.raw, False, a.tame, a.sources), ()))
     elif name == "find":
         subs = _find_exec(args)
-    elif name in ("cmake", "perl") and tool_mode(name, args) is not None:
-        found_mode = tool_mode(name, args)
-        subs = (found_mode,) if found_mode is not None else ()
+    elif name in ("cmake", "perl") and (mode := tool_mode(name, args)) is not None:
+        subs = (mode,)
     elif name == "script":
         for k, a in enumerate(args[:-1]):
             if _code_option(a.text):

@@ -178,12 +178,12 @@ _BARE_EVAL = re.compile(r"\beval\s+(?![{(\s])([^;]*)")
 # Calls that look a module, a function or a method up by a name given at run time, and the
 # argument that names it: a name built there (`getattr(__import__('o'+'s'), 'sys'+'tem')`)
 # is code it cannot read, as exec's is
-_COMPUTED = {
-    "python": (re.compile(r"\b(?:__import__|import_module)\s*\("), 0),
-    "python-attr": (re.compile(r"\bgetattr\s*\("), 1),
-    "node": (re.compile(r"\brequire\s*\("), 0),
-    "ruby": (re.compile(r"\.(?:send|public_send|__send__|const_get|method)\s*\("), 0),
-    "php": (re.compile(r"\bcall_user_func(?:_array)?\s*\("), 0),
+_COMPUTED: dict[str, tuple[tuple[re.Pattern[str], int], ...]] = {
+    "python": ((re.compile(r"\b(?:__import__|import_module)\s*\("), 0),
+               (re.compile(r"\bgetattr\s*\("), 1)),
+    "node": ((re.compile(r"\brequire\s*\("), 0),),
+    "ruby": ((re.compile(r"\.(?:send|public_send|__send__|const_get|method)\s*\("), 0),),
+    "php": ((re.compile(r"\bcall_user_func(?:_array)?\s*\("), 0),),
 }
 
 
@@ -209,11 +209,7 @@ def _top_level(args: str) -> list[str]:
 
 def computed_names(family: str, code: str) -> bool:
     """Does the code look a module or function up by a name it builds at run time?"""
-    for key in (family, family + "-attr"):
-        found = _COMPUTED.get(key)
-        if found is None:
-            continue
-        pattern, which = found
+    for pattern, which in _COMPUTED.get(family, ()):
         for m in pattern.finditer(code):
             parts = _top_level(_call_args(code, m.end()))
             named = parts[which].strip() if len(parts) > which else ""
@@ -226,6 +222,15 @@ _FAMILY = {"python": "python", "python2": "python", "python3": "python", "pypy":
            "pypy3": "python", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
            "ruby": "ruby", "perl": "perl", "php": "php"}
 _LITERAL_FIRST = re.compile(r"""\s*(?:\[\s*|\(\s*)?[rRbBuU]?["'`]""")
+
+
+def _evaluated(name: str, args: str, depth: int) -> list[str]:
+    """What an eval of ``args`` runs: its literals read as more of the same language, or
+    code it cannot read (``exec(b64decode(…))``, ``eval $code``)."""
+    strings, dynamic = _literals(args)
+    if dynamic or not strings or depth >= 3:
+        return [DYNAMIC]
+    return [t for text in strings for t in shell_strings(name, text, depth + 1)]
 
 
 def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
@@ -245,20 +250,10 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             out.append(DYNAMIC)  # system(pack("H*", …)): the command itself is computed
     if evaluates is not None:
         for m in evaluates.finditer(code):
-            strings, dynamic = _literals(_call_args(code, m.end()))
-            if dynamic or not strings or depth >= 3:
-                out.append(DYNAMIC)  # exec(b64decode(…)): code it cannot read
-            else:
-                for text in strings:
-                    out += shell_strings(name, text, depth + 1)
+            out += _evaluated(name, _call_args(code, m.end()), depth)
     if family in ("perl", "ruby"):
         for m in _BARE_EVAL.finditer(code):
-            strings, dynamic = _literals(m.group(1))
-            if dynamic or not strings or depth >= 3:
-                out.append(DYNAMIC)
-            else:
-                for text in strings:
-                    out += shell_strings(name, text, depth + 1)
+            out += _evaluated(name, m.group(1), depth)
     if family and computed_names(family, code):
         out.append(DYNAMIC)
     if name in ("perl", "ruby", "php"):

@@ -320,11 +320,10 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, st
     if fact.origin == "decoded":
         return 0.9, f"runs {path}, decoded by an earlier call"
     if how == "project":
-        # it may or may not load the file: asked about, and only for what would be blocked
-        # (a script that asks about one command must not make every later call ask)
-        score, reason = judge(fact.commands, how)
-        return (0.6, f"may load {path}, written by an earlier call, which holds what is "
-                     f"blocked: {reason}") if score >= BLOCKED else None
+        return _holds_blocked(path, fact, judge)
+    if how == "settings":  # loaded for certain: what its commands would do, asked or blocked
+        score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
+        return (score, f"{reason}, in {path} written by an earlier call") if score > 0 else None
     if fact.content is None:
         return 0.6, f"runs {path}, written by an earlier call with text it cannot read"
     code = code_of(fact.content, language_of(path, how, fact.content))
@@ -332,8 +331,21 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, st
         return 0.6, f"runs {path}, written by an earlier call and not readable as {how}"
     score, reason = judge(code, how)
     if score <= 0:
-        return None
+        # read as its language it does nothing the wing knows (nox's `session.run("rm",
+        # "-rf", …)` is a call of a library's): the commands it holds, as a project file's
+        return _holds_blocked(path, fact, judge)
     return score, f"{reason}, in {path} written by an earlier call"
+
+
+def _holds_blocked(path: str, fact: FileFact, judge: Judge) -> tuple[float, str] | None:
+    """A file a program may load, or runs in a way the wing does not read: asked about,
+    and only for what would be blocked (a script that asks about one command must not make
+    every later call ask)."""
+    if not fact.commands:
+        return None
+    score, reason = judge(fact.commands, "project")
+    return (0.6, f"may load {path}, written by an earlier call, which holds what is "
+                 f"blocked: {reason}") if score >= BLOCKED else None
 
 
 def sent_secrets(script: Script, workspace: str, facts: SessionFacts

@@ -52,6 +52,14 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     # Nix: a shell's hook, a flake's apps; Vagrant's and Bundler's Ruby
     "nix-shell": (("shell.nix", "default.nix"), "nix"), "nix": (("flake.nix",), "nix"),
     "vagrant": (("Vagrantfile",), "ruby"), "bundle": (("Gemfile",), "ruby"),
+    # a tool that always loads its settings file (cargo: .cargo/config.toml's runner,
+    # rustc-wrapper, linker): judged by every command it holds, as the variables they stand
+    # for are (RUSTC_WRAPPER=/tmp/w.sh asks)
+    "cargo": ((".cargo/config.toml", ".cargo/config"), "settings"),
+    # editors that run a folder's tasks marked to run when it opens (VS Code's and its
+    # forks'): judged as any project file, by the commands it holds
+    **{editor: ((".vscode/tasks.json",), "project") for editor in (
+        "code", "code-insiders", "codium", "cursor", "windsurf")},
 }
 
 

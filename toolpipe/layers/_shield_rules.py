@@ -43,7 +43,9 @@ from toolpipe.shell import (
     classify,
     effects,
     holds_secrets,
+    restricting_mode,
     sends,
+    setuid_mode,
 )
 
 
@@ -94,7 +96,19 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
     return Finding(score, _at(e, p, "deletes"))
 
 
+# files Python runs at every start, wherever they are (a virtual environment in the
+# workspace too): a .pth file's `import` lines, sitecustomize and usercustomize
+_PYTHON_START = re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
+                           r"customize\.py$")
+
+
 def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.word is not None and _PYTHON_START.search(e.word.text) and (
+            p is None or p.kind not in ("root", "system", "device", "persistence")):
+        return Finding(0.6, _at(e, p, "writes a file Python runs at every start,"))
+    if e.detail == "schedules a command":  # at, batch: the job's code is judged as it is
+        return Finding(0.6, _at(e, None, "schedules a command to run later, outside this "
+                                         "call"))
     if e.detail == "without end" and (p is None or p.kind in ("workspace", "scratch",
                                                               "outside")):  # yes > f
         return Finding(0.6, _at(e, p, "fills the disk, writing without end (or tens of GB),"))
@@ -113,39 +127,25 @@ def _inside(path: str) -> bool:
     return not path.startswith(("/", "~", "$")) and ".." not in path.split("/")
 
 
-def _setuid(mode: str) -> bool:
-    if mode.isdigit():
-        return len(mode) == 4 and mode[0] in "24567"
-    return "+" in mode and "s" in mode.split("+", 1)[1]
-
-
-def _restricts(mode: str) -> bool:
-    """A mode that only takes rights from group and others (600, 0700, go-rwx)."""
-    if mode.isdigit():
-        return len(mode) in (3, 4) and mode.endswith("00") and not _setuid(mode)
-    clauses = mode.split(",")
-    return bool(mode) and all(re.fullmatch(r"[go]+-[rwxX]+", c) for c in clauses)
-
-
 def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
     kind = p.kind if p is not None else "outside"
     verb = "re-modes" if e.kind == "mode" else "re-owns"
     mode = e.detail if e.kind == "mode" else ""
     if kind in ("root", "system", "device", "persistence", "secret"):
-        if _restricts(mode) and kind == "secret":
+        if restricting_mode(mode) and kind == "secret":
             return None  # chmod -R go-w ~/.ssh takes rights away from others
-        if _restricts(mode) and not e.recursive and kind not in ("root", "device"):
+        if restricting_mode(mode) and not e.recursive and kind not in ("root", "device"):
             # chmod 600 ~/.ssh/id_rsa is what ssh asks for; on system files it can still
             # lock users out
             return None if kind == "secret" else Finding(0.5, _at(e, p, f"{verb} ({mode})"))
         if e.recursive or kind in ("root", "device"):
             return Finding(1.0, _at(e, p, f"{verb} recursively" if e.recursive else verb))
-        if _setuid(mode):
+        if setuid_mode(mode):
             return Finding(0.95, _at(e, p, f"makes setuid ({mode})"))
         if e.command.name == "chattr":
             return Finding(0.7, _at(e, p, f"changes attributes ({mode})"))
         return Finding(0.7, _at(e, p, verb))
-    if _setuid(mode):
+    if setuid_mode(mode):
         return Finding(0.9, _at(e, p, f"makes setuid ({mode})"))
     world = mode in ("777", "0777", "666", "0666") or mode.startswith(("a+w", "o+w", "a+rwx"))
     if kind == "workspace-root" and e.recursive:
@@ -249,7 +249,8 @@ RULES: dict[str, Rule] = {
 }
 
 _PROBLEMS = {"too-long": 1.0, "too-deep": 1.0, "fork-bomb": 1.0, "reverse-shell": 1.0,
-             "unparsed": 0.5, "socket": 0.5, "destroys": 0.55, "exhausts": 0.6}
+             "unparsed": 0.5, "socket": 0.5, "destroys": 0.55, "exhausts": 0.6,
+             "schedules": 0.6}
 # sudo's options that list, check or forget rights, or print: no shell opens
 _NOT_A_SHELL = frozenset({"-l", "-ll", "--list", "-v", "--validate", "-k", "-K",
                           "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h",

@@ -73,6 +73,8 @@ from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
+from toolpipe.shell._files import restricting_mode as restricting_mode
+from toolpipe.shell._files import setuid_mode as setuid_mode
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
@@ -127,7 +129,9 @@ __all__ = [
     "irreversible",
     "literal_prefix",
     "modelled",
+    "restricting_mode",
     "sends",
+    "setuid_mode",
     "shell_writes",
     "stdin_code",
     "write_targets",

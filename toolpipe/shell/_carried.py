@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from toolpipe.shell._effects import _HANDLERS, POWER
+from toolpipe.shell._effects import _HANDLERS, POWER, formats_a_volume
 from toolpipe.shell._expand import _echoed, _unknown_of
 from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
@@ -75,7 +75,7 @@ _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 
 def modelled(name: str) -> bool:
     """Does the wing know what this program does (``mkfs.xfs`` is one of ``mkfs``)?"""
-    return name in RUNNABLE or name.startswith("mkfs.")
+    return name in RUNNABLE or formats_a_volume(name)
 
 
 def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
@@ -227,7 +227,7 @@ class _Carriers(_Helpers):
                 if a.known:
                     for text in candidates(a.text):
                         self.probe(text, (*where, f"argument of {name}"))
-        if name and name not in UNDERSTOOD and not name.startswith("mkfs.") and (
+        if name and name not in UNDERSTOOD and not formats_a_volume(name) and (
                 name not in self.functions):
             self.unknown_program(cmd, where)
         elif name in _COMMAND_INPUT:
@@ -307,13 +307,15 @@ class _Carriers(_Helpers):
 # aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
 # common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
 _STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
-_WEAK = r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
+_WEAK = (r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
+         r"|down")  # (`railway down -y`, `azd down --force`: a deployment torn down)
 _VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_vhost
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
 _WEAK_VERB = re.compile(_VERB.format(_WEAK))
 _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
                           "--auto-approve", "--assume-yes", "--non-interactive", "-F",
-                          "--force-delete", "--noconfirm", "-yes",
+                          "--force-delete", "--noconfirm", "-yes", "--no-prompt",
+                          "--no-prompts", "--quiet", "--no-input",
                           # or that deletes everything under a name (`etcdctl del / --prefix`)
                           "--prefix", "--from-key", "-recurse", "--recursive", "--all",
                           "--purge", "--cascade"})

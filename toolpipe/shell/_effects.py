@@ -140,6 +140,14 @@ def _split(args: Sequence[Word], valued: str = "", long_valued: Sequence[str] = 
 
 Handler = Callable[[Command], list[Effect]]
 _HANDLERS: dict[str, Handler] = {}
+# the makers of a file system, by the families' names (mkfs.xfs, newfs_msdos on BSD and
+# macOS, mkntfs): each formats what it is given
+_FORMATTER = re.compile(r"mkfs(?:\.\w+)?|newfs(?:_\w+)?|mk(?:ntfs|dosfs|exfatfs|udffs|reiserfs|"
+                        r"jfs|hfsplus|fs_\w+)")
+
+
+def formats_a_volume(name: str) -> bool:
+    return _FORMATTER.fullmatch(name) is not None
 
 
 def handles(*names: str) -> Callable[[Handler], Handler]:
@@ -223,7 +231,7 @@ _KEPT: dict[int, tuple[Command, tuple[Effect, ...]]] = {}
 def _worked_out(cmd: Command) -> list[Effect]:
     out: list[Effect] = []
     handler = _HANDLERS.get(cmd.name) or (
-        _HANDLERS.get("mkfs") if cmd.name.startswith("mkfs") else None)
+        _HANDLERS.get("mkfs") if formats_a_volume(cmd.name) else None)
     if handler is not None:
         out += handler(cmd)
     for r in cmd.redirects:

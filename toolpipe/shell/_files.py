@@ -272,3 +272,20 @@ def _zip(cmd: Command) -> list[Effect]:
     if moves:
         out += [Effect("delete", cmd, w, recursive=True) for w in operands[1:]]
     return out
+
+
+# --- modes, as chmod spells them ---------------------------------------------------------
+
+
+def setuid_mode(mode: str) -> bool:
+    if mode.isdigit():
+        return len(mode) == 4 and mode[0] in "24567"
+    return "+" in mode and "s" in mode.split("+", 1)[1]
+
+
+def restricting_mode(mode: str) -> bool:
+    """A mode that only takes rights from group and others (600, 0700, go-rwx)."""
+    if mode.isdigit():
+        return len(mode) in (3, 4) and mode.endswith("00") and not setuid_mode(mode)
+    clauses = mode.split(",")
+    return bool(mode) and all(re.fullmatch(r"[go]+-[rwxX]+", c) for c in clauses)

@@ -270,14 +270,16 @@ class _Walk(_Carriers):
                 given = cmd.args[1:] if lead == "--" else cmd.args
                 self.positional = tuple(given)
         self.carried(cmd, upstream, redirects, where, bool(peeled.codes or peeled.subcommands))
-        if name not in _SPECIAL and name not in self.functions and not peeled.codes:
+        if name not in _SPECIAL and name not in self.functions and not (
+                peeled.codes or peeled.alerts):
             return [cmd]  # nothing inside it to read, and it runs no function
         for code_label, code, positional in peeled.codes:
             self.code(code, where, code_label, positional)
         for kind, alert_label in peeled.alerts:
             text = {"reverse-shell": "connects a socket to a shell",
                     "socket": "opens a network socket",
-                    "fork-bomb": "fork bomb (a loop of forks)"}[kind]
+                    "fork-bomb": "fork bomb (a loop of forks)",
+                    "schedules": "schedules a command to run later, outside this call"}[kind]
             self.out.problem(kind, text, (*where, alert_label))  # type: ignore[arg-type]
         for sub_label, sub_argv in peeled.subcommands:
             if sub_argv:

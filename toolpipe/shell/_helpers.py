@@ -37,6 +37,7 @@ _LOADS = re.compile(
     r"(?:-javaagent:|-agentpath:|-Xbootclasspath/[ap]:|--require[= ]\s*|(?<!\S)-r\s*"
     r"|--import[= ]\s*|--(?:experimental-)?loader[= ]\s*|(?<!\S)-[MI]\s*|-toolexec="
     r"|(?<!\S)-exec=|-fplugin=|-load[= ]\s*|-C\s*linker=)(?P<p>[^\s,;=:]+)")
+_INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off
@@ -70,7 +71,7 @@ _PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|
 _PROMPT_VAR = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 # where a program named by a path is the system's own (a helper there is no signal)
-_SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/homebrew/", "/nix/store/")
+SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/homebrew/", "/nix/store/")
 
 
 def candidates(text: str) -> list[str]:
@@ -106,7 +107,7 @@ class _Helpers(_Functions):
         and what the file does is not known here."""
         self.nested(code, where)
         first = code.strip().split(None, 1)[0].strip("'\"") if code.strip() else ""
-        if "/" in first and UNKNOWN not in first and not first.startswith(_SYSTEM_BIN):
+        if "/" in first and UNKNOWN not in first and not first.startswith(SYSTEM_BIN):
             self.out.problem("dynamic-code", f"runs {first}, a program named by its path, "
                              f"for another ({via})", where)
 
@@ -176,6 +177,12 @@ class _Helpers(_Functions):
                         self.out.problem("dynamic-code", f"makes a runtime load code from "
                                          f"{path} (${name})", self.where, value.sources)
                         break
+        if _INLINE_CODE.search(text) and _OPTIONS_VAR.search(name) and not name.upper(
+                ).endswith("FLAGS"):
+            # a runtime's options that evaluate code given inline (PERL5OPT='-e …',
+            # NODE_OPTIONS='--eval …'): code no reading of the wing's follows
+            self.out.problem("dynamic-code", f"makes a runtime run code given inline "
+                             f"(${name})", self.where, value.sources)
         if not value.known:
             pass  # (what follows reads a value the script set)
         elif name.startswith("GIT_CONFIG_KEY_"):

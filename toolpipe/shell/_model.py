@@ -11,7 +11,7 @@ from toolpipe.shell._words import Word
 
 ProblemKind = Literal[
     "unparsed", "too-deep", "too-long", "dynamic-command", "dynamic-code", "fork-bomb",
-    "reverse-shell", "socket", "destroys", "exhausts",
+    "reverse-shell", "socket", "destroys", "exhausts", "schedules",
 ]
 
 

@@ -15,6 +15,7 @@ from toolpipe.shell._effects import (
     POWER,
     Effect,
     _split,
+    formats_a_volume,
     handles,
 )
 from toolpipe.shell._items import find_item
@@ -47,7 +48,7 @@ DRY_RUN = {"wipefs": frozenset({"-n", "--no-act"}), "sfdisk": frozenset({"--no-a
 
 def _device(cmd: Command) -> list[Effect]:
     name = cmd.name
-    key = "mkfs" if name.startswith("mkfs") else name
+    key = "mkfs" if formats_a_volume(name) else name
     needed = DEVICE_WRITERS[key]
     words = {a.text.lower() for a in cmd.args} | {a.text for a in cmd.args}
     words |= {r.op for r in cmd.redirects} | ({"|"} if cmd.upstream else set())
@@ -270,6 +271,19 @@ def _crontab(cmd: Command) -> list[Effect]:
     return [Effect("write", cmd, cron, detail="installs a crontab")]
 
 
+@handles("at", "batch")
+def _at(cmd: Command) -> list[Effect]:
+    """``at TIME``/``batch`` queue a job atd runs later, outside this call; listing or
+    removing jobs queues none, nor does one given no commands (``pyrit batch``)."""
+    texts = {a.text for a in cmd.args}
+    if texts & {"-l", "-r", "-d", "-c", "-V", "--help", "-h"} or not (
+            cmd.stdin_data or cmd.upstream or "-f" in texts or any(
+                r.reads for r in cmd.redirects)):
+        return []
+    return [Effect("write", cmd, literal("/var/spool/cron/atjobs"),
+                   detail="schedules a command")]
+
+
 @handles("sudoedit", "vipw", "visudo")
 def _sudoedit(cmd: Command) -> list[Effect]:
     ops = _split(cmd.args)[2] or [literal("/etc/sudoers" if cmd.name == "visudo" else
@@ -302,12 +316,21 @@ def _power(cmd: Command) -> list[Effect]:
     return []
 
 
-@handles("iptables", "ip6tables", "nft", "ufw")
+@handles("iptables", "ip6tables", "nft", "ufw", "pfctl", "ipfw", "npfctl", "firewall-cmd")
 def _firewall(cmd: Command) -> list[Effect]:
+    """A firewall's rules dropped or the firewall turned off: Linux's, the BSDs' and
+    macOS' (pf, ipfw, npf), firewalld's zone that trusts everything."""
     texts = [a.text for a in cmd.args]
+    name = cmd.name
+    words = [t for t in texts if not t.startswith("-")]
     flush = {"-F", "--flush", "-X", "--delete-chain"} & set(texts) or (
-        cmd.name == "nft" and texts[:2] == ["flush", "ruleset"]) or (
-        cmd.name == "ufw" and texts[:1] in (["disable"], ["reset"]))
+        name == "nft" and texts[:2] == ["flush", "ruleset"]) or (
+        name == "ufw" and texts[:1] in (["disable"], ["reset"])) or (
+        name == "pfctl" and any(t == "-d" or t.startswith("-F") for t in texts)) or (
+        name == "ipfw" and (words[:1] == ["flush"] or words[:2] in (
+            ["disable", "firewall"], ["firewall", "disable"]))) or (
+        name == "npfctl" and words[:1] in (["stop"], ["flush"])) or (
+        name == "firewall-cmd" and "--set-default-zone=trusted" in texts)
     return [Effect("firewall", cmd, detail=" ".join(texts[:2]))] if flush else []
 
 

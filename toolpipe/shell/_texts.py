@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from toolpipe.shell._carried import RUNNABLE
-from toolpipe.shell._helpers import _PROGRAM_KEY, candidates
+from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._wrappers import SHELLS
 
@@ -94,6 +94,13 @@ def _command(key: str, value: str) -> list[str]:
     program (``runner = "…"``, ``script-shell=./x.sh``), else when it starts with a program
     whose effects the wing models (``"dev": "rm -rf ~"``, ``- run: curl … | sh``)."""
     if key and _PROGRAM_KEY.search(key):
+        head = value.split(None, 1)[0] if value.split() else ""
+        if head.startswith(("/", "~")) and not head.startswith(SYSTEM_BIN):
+            # a program named by its path outside the workspace, run for the tool
+            # (`rustc-wrapper = "/tmp/w.sh"`): read as the variable it stands for is
+            # (RUSTC_WRAPPER=/tmp/w.sh), which asks about it
+            name = re.sub(r"\W", "_", key.rsplit(".", 1)[-1]).upper()
+            return [f"{name}={_quoted(value)}"]
         return [value]
     head = value.split(None, 1)[0] if value.split() else ""
     if posixpath.basename(head) in RUNNABLE or head in SHELLS:

@@ -152,6 +152,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         return Peeled(argv)  # the common case: a command that wraps nothing
     wrappers: list[str] = []
     privileged = False
+    scheduled = False
     codes: list[tuple[str, Word, tuple[Word, ...]]] = []
     for _ in range(16):
         if not argv:
@@ -165,9 +166,21 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 t = a.text
                 if (_code_option(t) or t == "--session-command") and i + 1 < len(args):
                     codes.append((f"{name} -c", args[i + 1], ()))
+                    rest = args[i + 1:]
+                    if name == "su" and len(rest) > 1 and all(w.known for w in rest):
+                        # Android's su (Magisk's) joins the words after -c into the command:
+                        # `su -c setenforce 0` runs `setenforce 0`
+                        codes.append((f"{name} -c", literal(" ".join(w.raw for w in rest)), ()))
                 elif t.startswith(("--command=", "--session-command=")):
                     code = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
                     codes.append((f"{name} -c", code, ()))
+            if name == "su" and not codes:  # AOSP's su: `su [WHO [COMMAND ARGS…]]`
+                start = skip_options(args, _g("sgGw", "--shell --group --supp-group "
+                                                      "--whitelist-environment"))
+                operands = [a for a in args[start:] if a.text not in ("-", "--")]
+                if len(operands) > 1:
+                    argv = tuple(operands[1:])
+                    continue
             if name == "runuser" and not codes:  # runuser -u USER -- COMMAND ARGS…
                 start = skip_options(args, _g("ugG", "--user --group --supp-group"))
                 if any(a.text.startswith(("-u", "--user")) for a in args[:start]) and (
@@ -247,6 +260,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
         i = skip_options(args, g)
         inner = tuple(args[i:])
+        if name == "systemd-run" and any(a.text.startswith(("--on-", "--timer-property"))
+                                         for a in args[:i]):
+            scheduled = True  # a timer: the command runs later, outside this call
         for label, text in carried_code(name, [a.text for a in args[:i]]):
             codes.append((label, literal(text), ()))  # strace -o '|…'
         if name == "xargs":
@@ -321,6 +337,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             subs = (("parallel", _with_items(tuple(words), items)),)
     elif name in ("fd", "fdfind"):
         subs = _fd_exec(args)
+    if scheduled:
+        found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts)
 
 

@@ -11,7 +11,7 @@ import re
 
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS
+from toolpipe.secrets._values import CHECKS, _wordy
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -177,6 +177,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
+    # programs that read a new password (twice) on their input when it is not a terminal:
+    # `printf 'pw\npw\n' | passwd`, `| smbpasswd -s`, `| htpasswd -i f u`, `| vncpasswd -f`
+    rule("password", ("passwd", "smbpasswd -s", "htpasswd -i", "vncpasswd -f"),
+         r"(?i:passwd(?:[ \t]+[A-Za-z_][\w.\-]{0,31})?[ \t]*(?=[;&|\n]|$)|smbpasswd[ \t]+-s"
+         r"|htpasswd[ \t]+-i|vncpasswd[ \t]+-f)", check="stdin_fed", priority=CONTEXT),
     # an XML element named for a credential by its name or key attribute: its text, or its
     # value child's (`<entry key="db.password">…</entry>`, SAML's `<Attribute
     # Name="password"><AttributeValue>…`)
@@ -284,3 +289,35 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          value=("v",), check="basic", bounded=False,
          shape=r"""["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/]{8}"""),
 )
+
+
+# --- the checks of URLs' tokens and OAuth codes ----------------------------------------
+
+
+def url_token(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+    """A URL's user name that is a token: digits among its letters, or 40 and more letters
+    in one piece (an Azure DevOps PAT: 52 of base32), not a name made of words."""
+    value = match.group("v")
+    if any(c in b"0123456789" for c in value):
+        return kind if not _wordy(value.replace(b"-", b"_")) else None
+    return kind if len(value) >= 40 and b"-" not in value and b"_" not in value else None
+
+
+_OAUTH_FLOW = re.compile(rb"(?i)[?&]state=|callback|oauth|authorize|redirect|/login|signin")
+
+
+def oauth_code(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+               ) -> str | None:
+    """``code=`` in a URL of an OAuth flow: the same URL holds ``state=`` or goes to a
+    callback (``?code=200`` of some API is not a code of this kind)."""
+    url = buf.rfind(b"://", max(0, match.start() - 256), match.start())
+    first = buf.rfind(b" ", max(0, match.start() - 256), match.start())
+    lo = url if url >= 0 else first + 1
+    hi = buf.find(b" ", match.end(), match.end() + 256)
+    around = buf[max(0, lo):hi if hi >= 0 else match.end() + 256]
+    return kind if _OAUTH_FLOW.search(around) else None
+
+
+CHECKS["url_token"] = url_token
+CHECKS["oauth_code"] = oauth_code

@@ -11,6 +11,7 @@ import attrs
 
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
+from toolpipe.secrets._devices import DEVICE_RULES
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -236,6 +237,7 @@ RULES: tuple[Rule, ...] = (
     *CONTEXT_RULES,
     *CODE_RULES,
     *NAMED_RULES,
+    *DEVICE_RULES,
     *TABULAR_RULES,
 )
 

@@ -132,14 +132,37 @@ def _chpasswd(buf: bytes, start: int, found: re.Match[bytes], floor: int
 # login --password-stdin`, `printf '%s' pw | gpg --passphrase-fd 0`, `echo pw | sudo -S …`;
 # or given it as a here-string (`… --password-stdin <<< 'pw'`). Found without a search: the
 # pipe before the trigger, the command before that pipe, one anchored match each.
-_VALUE = (rb"(?:'(?P<sq>[^'\n]{1,512})'|\"(?P<dq>[^\"\n]{1,512})\""
-          rb"|(?P<bare>[^\s'\"|;&$`<][^\s|;&]{0,511}))")
-_ECHOED = re.compile(rb"[ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*(?:[ \t]+(?:'%s'|\"%s\"|%s))?"
-                     rb"[ \t]+" + _VALUE + rb"[ \t]*")
+_ALTERNATIVES = (rb"'(?P<sq>[^'\n]{1,512})'|\"(?P<dq>[^\"\n]{1,512})\""
+                 rb"|(?P<bare>[^\s'\"|;&$`<][^\s|;&]{0,511})")
+_VALUE = rb"(?:" + _ALTERNATIVES + rb")"
+# (the scanner reads an escape as a break and a blank: `printf '%s\n' pw` is `printf '%s`,
+# a break, ` ' pw`; `printf 'pw\npw\n'` a literal broken in three)
+_BROKEN = rb"(?:[^'\n]|\n ){1,512}"
+_ECHOED = re.compile(rb"[ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*"
+                     rb"(?:[ \t]+(?:'%s(?:\n )*'|\"%s(?:\n )*\"|%s(?:\n )*))?"
+                     rb"[ \t]+(?:" + _ALTERNATIVES + rb"|'(?P<broken>" + _BROKEN + rb")'"
+                     rb"|\"(?P<dbroken>" + _BROKEN.replace(b"'", b'"') + rb")\")[ \t]*")
 _HERE = re.compile(rb"<<<[ \t]*" + _VALUE)
 # what ends a command line here: a separator, a line break, or a label (which may stand
 # for a redacted block that held a line break: a second reading must read as the first)
 _BREAK = re.compile(rb"[|;&\n]|\[REDACTED:")
+
+
+def _echoed_into(buf: bytes, start: int) -> re.Match[bytes] | None:
+    """``echo X |`` just before ``start``, on its command line; a break the scanner made
+    of an escape (a break, then a blank) does not end that line (up to four of them)."""
+    line = line_start(buf, start, 1024)
+    pipe = buf.rfind(b"|", line, start)
+    if pipe < 0 or _BREAK.search(buf, pipe + 1, start) is not None:
+        return None
+    for _ in range(5):
+        begin = max(buf.rfind(b"|", line, pipe), buf.rfind(b";", line, pipe),
+                    buf.rfind(b"&", line, pipe), line - 1) + 1
+        echoed = _ECHOED.fullmatch(buf, begin, pipe) if pipe - begin <= 640 else None
+        if echoed is not None or line < 2 or buf[line - 1:line + 1] != b"\n ":
+            return echoed
+        line = line_start(buf, line - 1, 1024)
+    return None
 
 
 def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
@@ -148,14 +171,7 @@ def _stdin_fed(buf: bytes, start: int, found: re.Match[bytes], floor: int
     into it just before, or given as a here-string after it, on the same command line."""
     judged: dict[bytes, bool] = {}
     out: Spans = []
-    line = line_start(buf, start, 1024)
-    pipe = buf.rfind(b"|", line, start)
-    found_at: list[re.Match[bytes] | None] = []
-    if pipe >= 0 and _BREAK.search(buf, pipe + 1, start) is None:
-        begin = max(buf.rfind(b"|", line, pipe), buf.rfind(b";", line, pipe),
-                    buf.rfind(b"&", line, pipe), line - 1) + 1
-        if pipe - begin <= 640:
-            found_at.append(_ECHOED.fullmatch(buf, begin, pipe))
+    found_at: list[re.Match[bytes] | None] = [_echoed_into(buf, start)]
     here = buf.find(b"<<<", found.end(), found.end() + 256)
     if here >= 0 and _BREAK.search(buf, found.end(), here) is None:
         found_at.append(_HERE.match(buf, here))

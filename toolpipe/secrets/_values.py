@@ -135,7 +135,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
     if start and 97 <= buf[start - 1] <= 122 and 97 <= buf[start] <= 122 and buf[
             start:match.start("close")].lower() in _SHORT and not config and not _flag_start(
-            buf, start):
+            buf, start) and not _glued_setting(buf, start, match):
         return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
@@ -234,6 +234,26 @@ _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
 
+def _glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:
+    """``remotepass = …``, ``smtppass: …``: a setting's name ending in ``pass``, alone at
+    the start of its line and given its value with ``=`` or ``:`` (the words that end so,
+    bypass, compass, surpass…, are not)."""
+    if buf[start:match.start("close")].lower() != b"pass" or not match.group("sep").strip():
+        return False
+    glued = start
+    while glued > 0 and 97 <= buf[glued - 1] <= 122:
+        glued -= 1
+    name = glued
+    while name > 0 and (buf[name - 1:name].isalnum() or buf[name - 1] in b"_-."):
+        name -= 1
+    return buf[glued:start] not in _PASS_WORDS and not buf[line_start(buf, name):name].strip(
+        b" \t")
+
+
+_PASS_WORDS = frozenset({b"by", b"com", b"encom", b"over", b"sur", b"tres", b"under", b"re",
+                         b"im", b"mis", b"out"})
+
+
 def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
     """``rootpw VALUE``, ``requirepass VALUE``, ``db_pass<TAB>VALUE``: a key alone at the
     start of its line and one value to its end (a comment may follow), as in redis.conf,
@@ -274,31 +294,6 @@ def auth_scheme(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     (``Authorization: Token authentication is…``), not a placeholder."""
     value = match.group("v")
     return kind if credential_like(value) and not plain_word(value) else None
-
-
-def url_token(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-              ) -> str | None:
-    """A URL's user name that is a token: digits among its letters, or 40 and more letters
-    in one piece (an Azure DevOps PAT: 52 of base32), not a name made of words."""
-    value = match.group("v")
-    if any(c in b"0123456789" for c in value):
-        return kind if not _wordy(value.replace(b"-", b"_")) else None
-    return kind if len(value) >= 40 and b"-" not in value and b"_" not in value else None
-
-
-_OAUTH_FLOW = re.compile(rb"(?i)[?&]state=|callback|oauth|authorize|redirect|/login|signin")
-
-
-def oauth_code(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-               ) -> str | None:
-    """``code=`` in a URL of an OAuth flow: the same URL holds ``state=`` or goes to a
-    callback (``?code=200`` of some API is not a code of this kind)."""
-    url = buf.rfind(b"://", max(0, match.start() - 256), match.start())
-    first = buf.rfind(b" ", max(0, match.start() - 256), match.start())
-    lo = url if url >= 0 else first + 1
-    hi = buf.find(b" ", match.end(), match.end() + 256)
-    around = buf[max(0, lo):hi if hi >= 0 else match.end() + 256]
-    return kind if _OAUTH_FLOW.search(around) else None
 
 
 def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -396,5 +391,4 @@ CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
     "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
     "network": network, "auth_scheme": auth_scheme,
-    "url_token": url_token, "oauth_code": oauth_code,
 }

@@ -1,0 +1,155 @@
+"""Credentials in the settings of network devices and daemons, where the key is seldom
+"password", and in files where only the file's name says what a line holds.
+
+- A router's or switch's configuration (Cisco IOS and the many that copy its syntax): a
+  credential keyword (``password``, ``secret``, ``key``, ``key-string``, ``community``,
+  ``authentication-key``, ``pre-shared-key``, ``wpa-psk ascii``), an optional encryption
+  type digit (``0``, ``5``, ``7``), then the value: ``username admin password 0 …``,
+  ``tacacs-server key …``, ``snmp-server community … RO``. Each alone on its line.
+- Daemons: snmpd's communities and users (``rocommunity …``, ``com2sec NAME SRC …``,
+  ``createUser U SHA "…" AES "…"``), Redis Sentinel's ``auth-pass MASTER …``, strongSwan's
+  ``: EAP "…"`` and ``: XAUTH "…"`` (its ``: PSK`` is a key word of its own).
+- Files known by name: pgbouncer's userlist (``"user" "password"`` alone on a line, a
+  password or its SCRAM verifier), ppp's chap-secrets and pap-secrets (``client server
+  secret addresses``, the server ``*`` or a daemon's name), exim's passwd.client for a wildcard host
+  (``*.example.com:user:password``); a SCRAM verifier wherever it stands.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._several import could_be_credential
+from toolpipe.secrets._values import CHECKS, _value, line_start, plain_word
+
+_TYPE = r"(?:[0-9][ \t]+)?"  # an encryption type before the value: 0 (clear), 7, 5…
+_VAL = r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"(<{$][^\s"]{0,255}))"""  # not a note, ${X}
+_GROUPS = ("dq", "bare")
+
+# Each alternative starts at its own trigger (a word the line starts with).
+_DEVICE = (
+    r"(?i:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+[0-9]{1,2})?"
+    r"(?:[ \t]+algorithm-type[ \t]+\S{1,16})?[ \t]+(?:password|secret)"
+    r"|enable[ \t]+(?:password|secret)(?:[ \t]+level[ \t]+[0-9]{1,2})?"
+    r"|(?:tacacs|radius)(?:-server)?[ \t]+(?:host[ \t]+\S{1,128}[ \t]+(?:\S{1,32}[ \t]+){0,6}?)?key"
+    r"|snmp-server[ \t]+community|key-string|wpa-psk[ \t]+(?:ascii|hex)"
+    r"|ppp[ \t]+(?:chap|pap)[ \t]+(?:sent-username[ \t]+\S{1,64}[ \t]+)?password"
+    r"|(?:ip[ \t]+ospf[ \t]+|ntp[ \t]+)?authentication-key(?:[ \t]+[0-9]{1,5}[ \t]+md5)?"
+    r"|(?:ip[ \t]+ospf[ \t]+)?message-digest-key[ \t]+[0-9]{1,3}[ \t]+md5"
+    r"|crypto[ \t]+isakmp[ \t]+key"
+    r"|pre-shared-key(?:[ \t]+(?:local|remote|ascii-text|hexadecimal))?"
+    r"|neighbor[ \t]+\S{1,64}[ \t]+password)"
+    rf"[ \t]+{_TYPE}{_VAL}"
+)
+_DEVICE_TRIGGERS = ("username ", "enable password", "enable secret", "tacacs", "radius",
+                    "ip ospf", "ntp authentication-key",
+                    "snmp-server community", "key-string", "wpa-psk", "ppp chap", "ppp pap",
+                    "authentication-key", "message-digest-key", "crypto isakmp key",
+                    "pre-shared-key", "neighbor ")
+
+
+def alone_on_line(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                  ) -> str | None:
+    """A setting's line: nothing but indentation before its keyword, and a value a
+    password could be (``snmp-server community public RO`` keeps the default's name)."""
+    start = match.start()
+    line = line_start(buf, start, 256)
+    if buf[line:start].strip(b" \t") or (line and buf[line - 1:line] != b"\n"):
+        return None
+    return stored_value(kind, match, buf, groups)
+
+
+def chap_line(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+    """ppp's ``client * secret addresses``: one word (the client) before the server's
+    ``*`` on the line."""
+    line = line_start(buf, match.start(), 256)
+    if re.fullmatch(rb'[ \t]*(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]*', buf[line:match.start()]
+                    ) is None:
+        return None
+    return placed_value(kind, match, buf, groups)
+
+
+DEVICE_RULES: tuple[Rule, ...] = (
+    rule("password", _DEVICE_TRIGGERS, _DEVICE, value=_GROUPS, check="alone_on_line",
+         priority=CONTEXT),
+    # a line's own password with its type (`password 7 …` under `line vty 0 4`)
+    rule("password", ("password",), rf"password[ \t]+[0-9][ \t]+{_VAL}", value=_GROUPS,
+         check="alone_on_line", priority=CONTEXT, shape=r"[ \t]+[0-9][ \t]"),
+    # snmpd.conf: a community after its directive, com2sec's third word, a user's keys
+    rule("password", ("rocommunity", "rwcommunity", "com2sec"),
+         r"(?i:(?:ro|rw)community6?|com2sec6?[ \t]+\S{1,64}[ \t]+\S{1,128})[ \t]+"
+         + _VAL, value=_GROUPS, check="alone_on_line", priority=CONTEXT),
+    rule("password", ("createuser ",),
+         r"(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}[ \t]+(?i:MD5|SHA\S{0,8})"
+         r"[ \t]+" + _VAL, value=_GROUPS, check="alone_on_line", priority=CONTEXT),
+    rule("password", ("des ", "aes"), r"(?i:DES|AES\S{0,8})[ \t]+" + _VAL, value=_GROUPS,
+         check="snmp_privacy", priority=CONTEXT),
+    # Redis Sentinel: the master's name, then its password
+    rule("password", ("sentinel auth-pass",),
+         r"(?i:sentinel[ \t]+auth-pass)[ \t]+\S{1,128}[ \t]+" + _VAL, value=_GROUPS,
+         check="alone_on_line", priority=CONTEXT),
+    # strongSwan's ipsec.secrets: `[selectors] : EAP "secret"` (and XAUTH, NTLM, PIN)
+    rule("password", (": eap", ": xauth", ": ntlm", ": pin", ":eap", ":xauth"),
+         r":[ \t]*(?:EAP|XAUTH|NTLM|PIN)[ \t]+" + _VAL, value=_GROUPS, check="stored_value",
+         bounded=False, priority=CONTEXT),
+    # a SCRAM verifier: SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>
+    rule("password", ("scram-sha-",),
+         r"SCRAM-SHA-(?:1|256|512)\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,128}\$[A-Za-z0-9+/=]{8,256}"
+         r":[A-Za-z0-9+/=]{8,256}", bounded=False, priority=CONTEXT),
+    # pgbouncer's userlist: "user" "password", a line of its own (found from the line's
+    # start: `" "` is in every web server's log line)
+    rule("password", ('\n"',), r'\n?"[\w.@$\-]{1,64}"[ \t]+"(?P<v>[^"\n]{1,512})"[ \t]*(?:\r?\n|$)',
+         value=("v",), check="stored_value", bounded=False, priority=CONTEXT,
+         case_triggers=(r'\A"',)),
+    # ppp's chap-secrets: client server secret addresses (the server `*`, or a daemon)
+    rule("password", (" *", "\t*", " pptpd", "\tpptpd", " l2tpd", "\tl2tpd", " xl2tpd",
+                      "\txl2tpd"),
+         r"""[ \t](?:\*|x?l2tpd|pptpd)[ \t]+"""
+         r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"*]{1,256}))[ \t]+"""
+         r"""(?:\*|-|[0-9][0-9a-fA-F.:/,]{0,64}|"[^"\n]{0,64}")[ \t]*(?:\r?\n|$)""",
+         value=_GROUPS, check="chap_line", bounded=False, priority=CONTEXT),
+    # exim's passwd.client for every host of a domain: *.example.com:user:password
+    rule("password", ("*.",),
+         r"\*\.[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}:[^\s:]{1,128}:"
+         r"(?P<v>\S{1,256})[ \t]*(?:\r?\n|$)", value=("v",), check="placed_value",
+         bounded=False, priority=CONTEXT),
+)
+
+
+_CREATE_USER = re.compile(rb"""[ \t]*(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}"""
+                          rb"""[ \t]+(?i:MD5|SHA\S{0,8})[ \t]+(?:"[^"\n]{1,256}"|[^\s"]{1,256})"""
+                          rb"""[ \t]+""")
+
+
+def snmp_privacy(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                 ) -> str | None:
+    """snmpd's ``createUser U SHA "auth" AES "privacy"``: the second key, on such a line."""
+    line = line_start(buf, match.start(), 512)
+    if _CREATE_USER.fullmatch(buf, line, match.start()) is None:
+        return None
+    return stored_value(kind, match, buf, groups)
+
+
+def stored_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                 ) -> str | None:
+    """A value where the format says a secret stands: any but a placeholder or a word that
+    says none (a random token need not hold a digit), or SNMP's default communities."""
+    value = _value(match, groups)[0]
+    return kind if len(value) >= 4 and not plain_word(value) and b"[REDACTED:" not in (
+        value) and value.lower() not in (b"public", b"private") else None
+
+
+def placed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                 ) -> str | None:
+    """A value only a line's shape says is a secret: one that could be a credential."""
+    value = _value(match, groups)[0]
+    return kind if len(value) >= 4 and could_be_credential(value) else None
+
+
+CHECKS["alone_on_line"] = alone_on_line
+CHECKS["chap_line"] = chap_line
+CHECKS["stored_value"] = stored_value
+CHECKS["placed_value"] = placed_value
+CHECKS["snmp_privacy"] = snmp_privacy

@@ -168,6 +168,58 @@ def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
     return []
 
 
+def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
+                   ) -> list[tuple[float, str]]:
+    """The checks of one command that need no effect of its own (see each)."""
+    return [*exposed(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
+            *endless(cmd, commands), *computed_lookup(cmd)]
+
+
+_LOOKUPS = frozenset({"dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",
+                      "traceroute", "tracepath", "mtr", "resolvectl", "getent", "avahi-resolve"})
+
+
+def computed_lookup(cmd: Command) -> list[tuple[float, str]]:
+    """A name looked up (DNS, ping) that a command's output builds: whatever the output
+    holds leaves in the query, to whoever serves that domain (`nslookup "$(whoami).x.net"`)."""
+    if cmd.name not in _LOOKUPS:
+        return []
+    built = [a for a in cmd.args if a.sources and not a.known and "." in a.text
+             and not a.text.endswith((".local", ".localhost", ".lan", ".home.arpa"))]
+    return [(0.55, f"sends a command's output in a name it looks up ({cmd.located()})")
+            ] if built else []
+
+
+# where a read never ends; the programs (and their options) that read only so much
+_FOREVER = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
+_LIMITS = {"head": (), "read": (), "dd": ("count=",), "od": ("-N", "--read-bytes"),
+           "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"), "pv": ("-S", "--stop-at-size")}
+_SINKS = ("/dev/null", "/dev/stdout", "/dev/stderr")
+
+
+def endless(cmd: Command, commands: Sequence[Command]) -> list[tuple[float, str]]:
+    """A command that reads an endless source, or prints without end, with its output
+    going nowhere that stops it (not piped into another program, not a file: that is its
+    own finding): `cat /dev/urandom > /dev/null &`, `tail -f /dev/zero`, `yes >
+    /dev/null`: the machine's CPU or memory, until something kills it. (`tr -dc a-z <
+    /dev/urandom | head -c 32` is piped on; `dd … count=1` and `head -c 32` stop.)"""
+    texts = [a.text for a in cmd.args]
+    reads = any(t in _FOREVER or t.removeprefix("if=") in _FOREVER for t in texts) or any(
+        r.reads and r.target is not None and r.target.text in _FOREVER for r in cmd.redirects)
+    limits = _LIMITS.get(cmd.name)
+    if not (reads or cmd.name == "yes") or (limits is not None and (
+            not limits or any(t.startswith(limits) for t in texts))):
+        return []
+    piped = any(c.upstream and c.upstream[-1] is cmd for c in commands)
+    written = any(r.writes and r.target is not None and r.target.text not in _SINKS
+                  for r in cmd.redirects) or any(
+        t.startswith("of=") and t[3:] not in _SINKS for t in texts)
+    if piped or written:
+        return []
+    return [(0.6, f"reads or prints without end: the machine's CPU or memory, until "
+                  f"something stops it ({cmd.located()})")]
+
+
 def exposed(cmd: Command) -> list[tuple[float, str]]:
     """A setting changed to let everyone in (see ``_PUBLIC``), by any program that does
     more than read (`echo`, `grep` and their kind only print the words)."""

@@ -17,10 +17,8 @@ import attrs
 from toolpipe.layers._shield_patterns import ShellPattern
 from toolpipe.layers._shield_places import (
     OFFSITE,
+    command_checks,
     credential_to_stranger,
-    exposed,
-    fetched_code,
-    foreign_build,
     offsite,
     picked,
     place_of,
@@ -337,8 +335,8 @@ def findings(script: Script, workspace: str, options: RuleOptions,
         if cmd.name in OFFSITE:  # (a row's secret piped on to a sender: sent_on)
             out += [Finding(score, reason) for score, reason in offsite(
                 cmd, functools.partial(sent_on, script, cmd))]
-        out += [Finding(score, reason) for score, reason in (
-            *exposed(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace))]
+        out += [Finding(score, reason) for score, reason in command_checks(
+            cmd, workspace, script.commands)]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(
                 a.text.startswith("-") or a.text == "root" for a in cmd.args) and not any(
                 a.text in _NOT_A_SHELL for a in cmd.args):

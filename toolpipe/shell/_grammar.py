@@ -29,6 +29,7 @@ from toolpipe.shell._parse import (
     _plain_argv,
     _plain_commands,
     _spawns_forever,
+    _spawns_many,
     _text,
     _TooMany,
     parse_tree,
@@ -69,9 +70,10 @@ class _Walk(_Carriers):
         if node.is_error or node.is_missing:
             self.unparsed(node)
         endless = _spawns_forever(node) if kind in ("while_statement", "until_statement") \
-            else ""
+            else _spawns_many(node) if kind in ("for_statement", "c_style_for_statement") else ""
         if endless:
-            self.out.problem(*(("fork-bomb", "fork bomb (an endless loop of background jobs)")
+            self.out.problem(*(("fork-bomb", "fork bomb (a loop of background jobs, endless "
+                                             "or of a thousand turns and more)")
                                if endless == "spawns" else ("exhausts", "an endless loop that "
                                                             "never pauses")), self.where)
         if kind == "command":
@@ -279,7 +281,8 @@ class _Walk(_Carriers):
             text = {"reverse-shell": "connects a socket to a shell",
                     "socket": "opens a network socket",
                     "fork-bomb": "fork bomb (a loop of forks)",
-                    "schedules": "schedules a command to run later, outside this call"}[kind]
+                    "schedules": "schedules a command to run later, outside this call",
+                    "exhausts": "allocates more memory than a machine has"}[kind]
             self.out.problem(kind, text, (*where, alert_label))  # type: ignore[arg-type]
         for sub_label, sub_argv in peeled.subcommands:
             if sub_argv:

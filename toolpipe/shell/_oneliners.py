@@ -79,6 +79,12 @@ _SHELLISH = re.compile(r"dup2|pty\.spawn|/bin/(?:ba|z|da)?sh\b|\bexec\s*\(|subpr
 _FORK = re.compile(r"\bfork\b[^;]*\bwhile\b|\bwhile\b[^;]*\bfork\b|while\s*\(?\s*(?:1|true|"
                    r"True)\s*\)?\s*:?\s*\{?\s*os\.fork|for\s*\(\s*;;\s*\)\s*\{?\s*fork|"
                    r"\bloop\s*(?:do|\{)[^}]*\bfork\b")
+# an allocation of ten gigabytes and more in one call (`bytearray(10**12)`, `[0] * 10**11`,
+# `Buffer.alloc(1e12)`, `np.zeros(10**11)`, `'x'.repeat(1e10)`)
+_HUGE_ALLOCATION = re.compile(
+    r"(?:bytearray|bytes|alloc(?:Unsafe)?|Array|malloc|calloc|zeros|ones|empty|full|repeat"
+    r"|\[\s*0\s*\]\s*\*|['\"][^'\"\n]{0,4}['\"]\s*\*)\s*\(?\s*(?:10\s*\*\*\s*(?:1[0-9]|[2-9][0-9])"
+    r"|1e\+?(?:1[0-9]|[2-9][0-9])|2\s*\*\*\s*(?:3[4-9]|[4-9][0-9])|[0-9_]{11,})")
 
 
 # perl and ruby call without brackets: unlink "/etc/passwd", unlink glob "/etc/*",
@@ -325,4 +331,6 @@ def alerts(name: str, code: str) -> list[str]:
             found.append("socket")
     if _FORK.search(code):
         found.append("fork-bomb")
+    if _HUGE_ALLOCATION.search(code):
+        found.append("exhausts")
     return found

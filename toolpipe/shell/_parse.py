@@ -166,6 +166,26 @@ _ENDLESS = {"while_statement": ("true", ":", "[ 1 ]", "((1))", "/bin/true"),
             "until_statement": ("false", "/bin/false", "! :", "! true")}
 
 
+_MANY = 1000  # background jobs one loop may start before it is a flood
+_COUNTS = re.compile(r"\$\(\s*seq\s+(?:(-?\d+)\s+)?(?:-?\d+\s+)?(\d+)\s*\)|\{(-?\d+)\.\.(-?\d+)\}"
+                     r"|<=?\s*(\d+)")
+
+
+def _spawns_many(node: Any) -> str:
+    """A counted loop (``for i in $(seq 1 100000)``, ``{1..5000}``, ``for ((…; i<N; …))``)
+    that starts a background job on each of a thousand turns or more: "spawns"."""
+    body = node.child_by_field_name("body") or next(
+        (c for c in node.children if c.type == "do_group"), None)
+    if body is None or not any(c.type == "&" for c in body.children):
+        return ""
+    head = _text(node)[:len(_text(node)) - len(_text(body))]
+    for m in _COUNTS.finditer(head):
+        lo, hi = (m.group(1) or m.group(3) or "0"), (m.group(2) or m.group(4) or m.group(5))
+        if hi is not None and abs(int(hi) - int(lo)) >= _MANY:
+            return "spawns"
+    return ""
+
+
 def _spawns_forever(node: Any) -> str:
     """An endless loop with no way out (no break, exit, return or wait): "spawns" when it
     starts a background job on each turn (``while true; do bash & done``), "busy" when it

@@ -125,12 +125,16 @@ _PROC_ENVIRON = re.compile(r"/proc/(?:\d+|self|\*|[^/]*\x00[^/]*)/environ"
 _SYSTEM_SECRETS = ("/etc/ssl/private", "/etc/ssh/ssh_host_", "/var/run/secrets", "/run/secrets",
                    "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant")
 # another process's memory and its map (where to read it)
-_PROC_MEMORY = re.compile(r"/proc/(?:\d+|\*|[^/]*\x00[^/]*)/(?:mem|maps|smaps)")
+_PROC_MEMORY = re.compile(r"/proc/(?:(?:\d+|\*|[^/]*\x00[^/]*)/(?:mem|maps|smaps)|kcore)"
+                          r"|/dev/k?mem")  # (and the kernel's: its image, the memory itself)
 _PUBLIC_CERTS = ("/etc/ssl/certs/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/",
                  "/usr/local/share/ca-certificates/", "/etc/ca-certificates/")
 # Names next to secrets that hold none: public keys, known hosts, templates of .env files.
 _NOT_SECRET = re.compile(r"(\.pub|/known_hosts(\.old)?|\.env\.(example|sample|template|"
-                         r"dist|defaults|tmpl|schema|ci)|\.(crt|cert|csr))$")
+                         r"dist|defaults|tmpl|schema|ci)|\.(crt|cert|csr)"
+                         # a certificate or a public key, by its name (cert.pem, public.pem)
+                         r"|(^|[/_.-])(cert|certificate|fullchain|chain|ca|ca-bundle|public|"
+                         r"pubkey|public[_-]key)\.pem)$")
 _PERSISTENCE = re.compile(
     r"^(~|/root|/home/[^/]+)/(\.(bash|zsh)rc|\.bash_profile|\.bash_login|\.bash_logout|"
     r"\.profile|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.cshrc|\.tcshrc|\.inputrc|"
@@ -256,7 +260,8 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
     if path.startswith("@"):
         return Place("outside", shown)
     if path.startswith("/dev/"):
-        if _CAPTURE.match(bare):  # a camera, a microphone, the keyboard's events
+        if _CAPTURE.match(bare) or _PROC_MEMORY.fullmatch(bare):  # a camera, a microphone,
+            # the keyboard's events; the kernel's memory
             return Place("secret", shown)
         if SAFE_DEVICES.match(bare):
             return Place("scratch", shown)

@@ -273,8 +273,8 @@ def _crontab(cmd: Command) -> list[Effect]:
 
 @handles("at", "batch")
 def _at(cmd: Command) -> list[Effect]:
-    """``at TIME``/``batch`` queue a job atd runs later, outside this call; listing or
-    removing jobs queues none, nor does one given no commands (``pyrit batch``)."""
+    """``at TIME``/``batch`` queue a job atd runs later, outside this call (not listing
+    or removing jobs, nor one given no commands: ``pyrit batch``)."""
     texts = {a.text for a in cmd.args}
     if texts & {"-l", "-r", "-d", "-c", "-V", "--help", "-h"} or not (
             cmd.stdin_data or cmd.upstream or "-f" in texts or any(
@@ -306,7 +306,8 @@ def _power(cmd: Command) -> list[Effect]:
     if ({"--help", "--version", "-h"} & set(texts) and cmd.name != "shutdown") or (
             cmd.name == "shutdown" and {"--help", "--version"} & set(texts)):
         return []  # prints its usage (shutdown -h is halt: only the long options)
-    if cmd.name in POWER or (cmd.name in ("init", "telinit") and texts[:1] in (["0"], ["6"])):
+    if cmd.name in POWER or (cmd.name in ("init", "telinit") and texts[:1] in (
+            ["0"], ["6"], ["1"], ["s"], ["S"])):  # (1 and s: single-user mode)
         return [Effect("power", cmd)]
     if cmd.name == "systemctl" and set(texts) & {"poweroff", "reboot", "halt", "kexec"}:
         return [Effect("power", cmd)]
@@ -318,8 +319,7 @@ def _power(cmd: Command) -> list[Effect]:
 
 @handles("iptables", "ip6tables", "nft", "ufw", "pfctl", "ipfw", "npfctl", "firewall-cmd")
 def _firewall(cmd: Command) -> list[Effect]:
-    """A firewall's rules dropped or the firewall turned off: Linux's, the BSDs' and
-    macOS' (pf, ipfw, npf), firewalld's zone that trusts everything."""
+    """A firewall's rules dropped or the firewall off: Linux's, the BSDs' and macOS'."""
     texts = [a.text for a in cmd.args]
     name = cmd.name
     words = [t for t in texts if not t.startswith("-")]

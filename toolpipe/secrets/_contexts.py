@@ -11,7 +11,7 @@ import re
 
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS, _wordy
+from toolpipe.secrets._values import CHECKS, _value, _wordy, url_password
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
@@ -171,8 +171,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # a password fed on a program's input: `echo pw | docker login --password-stdin`,
     # `| gpg --passphrase-fd 0`, `| sudo -S`, `| passwd --stdin`, `<<< pw`
     rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin", "kinit",
-                      "--data-file=-", "--data-file -", "--secret-string-file -"),
+                      "--data-file=-", "--data-file -", "--secret-string-file -",
+                      "--with-token", "--token-stdin", "--passphrase-stdin"),
          r"(?i:--password-stdin|--passphrase-fd[ \t=]+0|passwd[ \t]+--stdin|kinit\b"
+         r"|--with-token|--token-stdin|--passphrase-stdin"
          r"|--data-file[ \t=]-(?![\w-])|--secret-string-file[ \t=]-(?![\w-]))",
          check="stdin_fed", bounded=False, priority=CONTEXT),
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
@@ -321,3 +323,26 @@ def oauth_code(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str,
 
 CHECKS["url_token"] = url_token
 CHECKS["oauth_code"] = oauth_code
+
+
+# --- SQL's password clauses ------------------------------------------------------------
+
+
+_SQL_WORDS = frozenset(b"""values password externally globally null none by with as identified
+    replace retain current expire account lock unlock default""".split())
+_NAMED = re.compile(rb"(?i)[a-z_]*(?:password|passwd|secret|token|pass|pwd)[a-z_]*")
+
+
+def sql(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+        ) -> str | None:
+    """SQL's password clauses: a bind parameter (``:pw``, ``?``, ``$1``, ``@pw``), a
+    keyword or a sample named for what it is (``'new_password'``) is not a password."""
+    value, _ = _value(match, groups)
+    if value[:1] in (b":", b"?", b"$", b"@") or value.lower() in _SQL_WORDS:
+        return None
+    if _NAMED.fullmatch(value) and _wordy(value):
+        return None
+    return url_password(kind, match, buf, groups)
+
+
+CHECKS["sql"] = sql

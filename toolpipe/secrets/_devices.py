@@ -86,6 +86,9 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"[ \t]+" + _VAL, value=_GROUPS, check="alone_on_line", priority=CONTEXT),
     rule("password", ("des ", "aes"), r"(?i:DES|AES\S{0,8})[ \t]+" + _VAL, value=_GROUPS,
          check="snmp_privacy", priority=CONTEXT),
+    # HAProxy's userlist: `user NAME insecure-password …`
+    rule("password", ("insecure-password",), r"(?i:insecure-password)[ \t]+" + _VAL,
+         value=_GROUPS, check="stored_value", priority=CONTEXT),
     # Redis Sentinel: the master's name, then its password
     rule("password", ("sentinel auth-pass",),
          r"(?i:sentinel[ \t]+auth-pass)[ \t]+\S{1,128}[ \t]+" + _VAL, value=_GROUPS,

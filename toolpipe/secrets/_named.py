@@ -189,6 +189,15 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""|jest|är|er|on|je|este|è|è:|is|was)|は|是|为|為|는|은)[ \t]*[:：]?[ \t]*"""
          r"""["'`«“]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT),
+    # a prompt and what was typed after it, when a log or a transcript shows it:
+    # `[sudo] password for alice: …`, `Password for 'https://…': …`, `Enter passphrase
+    # (empty for no passphrase): …`; the value alone to the line's end
+    rule("password", ("password for ", "passphrase for ", "pass phrase for ", "password (",
+                      "passphrase (", "pin for "),
+         r"""(?i:password|passphrase|pass phrase|pin)[ \t]+"""
+         r"""(?:for[ \t]+[^\n]{1,100}?|\([^)\n]{0,60}\))"""
+         r"""[ \t]*:[ \t]+(?P<v>\S{4,256})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="stored", bounded=False, priority=CONTEXT),
     # a tool's setting `user = "name:password"` (curl's .curlrc, its --user in a file)
     rule("password", ("user =", "user=", 'user "', "proxy-user"),
          r"""(?i:proxy-user|user)[ \t]*=?[ \t]*["']?[^\s:"'@/=]{1,64}:"""

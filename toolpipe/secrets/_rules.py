@@ -36,9 +36,15 @@ _LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see
     "parolă", "parole", "jelszó", "jelszo", "heslo", "geslo", "lozinka", "slaptažodis",
     "şifre", "sifre", "lykilorð", "kata sandi", "kata laluan", "katalaluan", "mật khẩu",
     "mat khau", "пароль", "парола", "лозинка", "гасло", "κωδικός", "συνθηματικό", "סיסמה",
+    "pasahitza", "contrasinal", "cyfrinair", "pasfhocal", "nenosiri", "fjalëkalimi",
+    "fjalëkalim", "passwuert", "pasvorto", "parol", "şifrə", "құпия сөз", "нууц үг",
+    "ключ доступа", "პაროლი", "գաղտնաբառ", "গোপন শব্দ", "পাসওয়ার্ড",
+    "கடவுச்சொல்", "పాస్‌వర్డ్", "ಪಾಸ್‌ವರ್ಡ್", "പാസ്‌വേഡ്", "પાસવર્ડ", "ਪਾਸਵਰਡ", "پاس ورڈ",
+    "මුරපදය", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "የይለፍ ቃል", "kalmar sirri",
+    "iphasiwedi", "loyniorð",
     "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
     "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "pwd", "pass", "pw", "psk",
+PASSWORD_WORDS = ("password", "passwd", "passphrase", "pass phrase", "pwd", "pass", "pw", "psk",
                   "requirepass", "masterauth",  # redis (`requirepass:…` in INFO and CONFIG)
                   *_LABELS, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
 _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
@@ -83,20 +89,27 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|[ \t]*(?:\|\||\?\?|\?:)[ \t]*)""")  # API_TOKEN || "fallback"; ${TOKEN:-x} above
 
 
+# what must follow a key word for its rule to be tried: a separator, or blanks then a token
+# a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
+# reset` is prose
+_KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
+             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
+             r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
+             r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
+             r"""|[ \t]*(?:—|–))""")
+
+
 def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
                                                                         reverse=True))
-    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){_SEP}{VALUE}",
+    # a suffix of the name's own after the key word (`password_plain`, `apiKeyProd`,
+    # `db_password_prod`): after a separator, or a capital; the check refuses one that
+    # says what the value is about (`token_type`, `password_length`, `passwordPolicy`)
+    suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,2})?"
+    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{VALUE}",
                  value=VALUE_GROUPS, check="key_value",
                  priority=CONTEXT,
-                 bounded=False,
-                 # a separator, or blanks then a token a credential could be (a digit, a
-                 # capital or a symbol in it, or 8 letters): `password reset` is prose
-                 shape=r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
-                       r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
-                       r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
-                       r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
-                       r"""|[ \t]*(?:—|–))""")
+                 bounded=False, shape=_KV_SHAPE)
 
 
 RULES: tuple[Rule, ...] = (

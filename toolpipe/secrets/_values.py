@@ -36,6 +36,18 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     write read include omit same-origin enabled disabled inherit auto""".split())
 # Keys named like credentials that hold none: pagination cursors (AWS NextToken, Google's
 # nextPageToken), GitHub Actions' id-token permission.
+# a key word's suffix that says what the value is about, not what it holds
+_ABOUT = re.compile(
+    rb"(?:^|[_\-.]|(?<=[a-z0-9])(?=[A-Z]))(?i:len(?:gth)?|type|kind|name|ids?|ur[li]|path|"
+    rb"file|dir|polic(?:y|ies)|expir\w*|expires|ttl|age|count|min|max|hints?|changed|updated|"
+    rb"created|reset|rotat\w*|required?|enabled?|disabled?|mode|format|algo\w*|fields?|"
+    rb"label|prompt|header|endpoint|env|var|ref|arn|version|strength|regex|pattern|valid\w*|"
+    rb"complexity|manager|store|provider|source|location|timeout|lifetime|duration|prefix|"
+    rb"suffix|at|date|time|on|by|limits?|attempts|retries|salt|iterations|cost|rounds|rules?|"
+    rb"requirements|command|cmd|helper|method|scopes?|audience|issuer|usage|server|host|"
+    rb"port|user(?:name)?|login|email|owner|is|has|use|show|hide|visible|mask(?:ed)?|set|"
+    rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
+    rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?)(?=$|[_\-.]|[A-Z])")
 _NOT_CREDENTIAL_KEY = re.compile(
     rb"(?i)(?<![A-Za-z0-9])(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume|"
     rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")
@@ -132,11 +144,15 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # YAML's anchor or tag, the value after it (`key: !!str [REDACTED…]`)
     sep = match.group("sep")
     start = match.start()
+    suffix = match.group("ksuf") if "ksuf" in match.re.groupindex else None
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
+    word_end = match.start("ksuf") if suffix else match.start("close")
     if start and 97 <= buf[start - 1] <= 122 and 97 <= buf[start] <= 122 and buf[
-            start:match.start("close")].lower() in _SHORT and not config and not _flag_start(
+            start:word_end].lower() in _SHORT and not config and not _flag_start(
             buf, start) and not _glued_setting(buf, start, match):
         return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
+    if suffix and _ABOUT.search(suffix):
+        return None  # token_type, password_length, passwordPolicy: about the value
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
@@ -238,7 +254,8 @@ def _glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:
     """``remotepass = …``, ``smtppass: …``: a setting's name ending in ``pass``, alone at
     the start of its line and given its value with ``=`` or ``:`` (the words that end so,
     bypass, compass, surpass…, are not)."""
-    if buf[start:match.start("close")].lower() != b"pass" or not match.group("sep").strip():
+    if buf[start:start + 4].lower() != b"pass" or match.start("close") != start + 4 or not (
+            match.group("sep").strip()):
         return False
     glued = start
     while glued > 0 and 97 <= buf[glued - 1] <= 122:
@@ -369,26 +386,9 @@ def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
     return url_password(kind, match, buf, groups)
 
 
-_SQL_WORDS = frozenset(b"""values password externally globally null none by with as identified
-    replace retain current expire account lock unlock default""".split())
-_NAMED = re.compile(rb"(?i)[a-z_]*(?:password|passwd|secret|token|pass|pwd)[a-z_]*")
-
-
-def sql(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-        ) -> str | None:
-    """SQL's password clauses: a bind parameter (``:pw``, ``?``, ``$1``, ``@pw``), a
-    keyword or a sample named for what it is (``'new_password'``) is not a password."""
-    value, _ = _value(match, groups)
-    if value[:1] in (b":", b"?", b"$", b"@") or value.lower() in _SQL_WORDS:
-        return None
-    if _NAMED.fullmatch(value) and _wordy(value):
-        return None
-    return url_password(kind, match, buf, groups)
-
-
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
 CHECKS: dict[str, Check] = {
     "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
-    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd, "sql": sql,
+    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd,
     "network": network, "auth_scheme": auth_scheme,
 }

@@ -66,6 +66,7 @@ FRESH2_SEQUENCES = load(FRESH.with_name("sequences-fresh2.txt"))
 FRESH3_SEQUENCES = load(FRESH.with_name("sequences-fresh3.txt"))
 FRESH4_SEQUENCES = load(FRESH.with_name("sequences-fresh4.txt"))
 FRESH5_SEQUENCES = load(FRESH.with_name("sequences-fresh5.txt"))
+FRESH6_SEQUENCES = load(FRESH.with_name("sequences-fresh6.txt"))
 # Known false alarms, left as they are and checked to still be so (a fix removes them):
 # `xargs rm -rf < list.txt` is judged alone, where the names it reads are not known.
 KNOWN_FALSE_ALARMS = {82}
@@ -133,7 +134,7 @@ def test_fresh_sequences_are_stopped_at_the_call_that_runs_or_sends(family, call
 # the later fresh files (written held out, fixed by class since): one parameter each line
 LATER_SEQUENCES = [(f"fresh{k}", entry) for k, entries in (
     (2, FRESH2_SEQUENCES), (3, FRESH3_SEQUENCES), (4, FRESH4_SEQUENCES),
-    (5, FRESH5_SEQUENCES)) for entry in entries]
+    (5, FRESH5_SEQUENCES), (6, FRESH6_SEQUENCES)) for entry in entries]
 
 
 @pytest.mark.parametrize(("file", "entry"), LATER_SEQUENCES,
@@ -335,3 +336,37 @@ def test_the_loaded_file_law_catches_a_shield_that_judges_named_files_only(monke
     monkeypatch.setattr(_shield_flow, "commands_in", lambda path, content: "")
     with pytest.raises(AssertionError):
         loaded_files_asked(examples=10, shrink=False)
+
+
+# --- the law for git's hooks, wherever core.hooksPath points -------------------------------
+
+HOOK_RUNS = {"pre-commit": "git commit -qm x", "commit-msg": "git commit -qm x",
+             "prepare-commit-msg": "git commit -m x", "post-commit": "git commit -qam x",
+             "pre-push": "git push origin feature", "post-checkout": "git checkout -b y",
+             "post-merge": "git pull --ff-only", "pre-rebase": "git rebase main"}
+
+
+def hooks_stopped(examples: int = 25, shrink: bool = True) -> None:
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              phases=list(Phase) if shrink else [Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(sorted(HOOK_RUNS)),
+           st.sampled_from([".git/hooks", "hooks", ".githooks", ".husky", "tools/git-hooks"]),
+           st.sampled_from(BLOCKED_TEXTS))
+    def law(hook: str, folder: str, x: str) -> None:
+        outcomes = play([("Write", {"file_path": f"{folder}/{hook}",
+                                    "content": f"#!/bin/sh\n{x}\n"}),
+                         ("Bash", {"command": HOOK_RUNS[hook]})])
+        assert outcomes[-1][0] in ("asked", "blocked"), (folder, hook, x, outcomes)
+
+    law()
+
+
+def test_a_hook_written_in_any_hooks_folder_is_judged_when_git_runs_it():
+    hooks_stopped()
+
+
+def test_the_hook_law_catches_a_shield_that_knows_only_dot_git(monkeypatch):
+    monkeypatch.setattr(_shield_flow, "git_hook", lambda path: "/.git/hooks/" in "/" + path)
+    with pytest.raises(AssertionError):
+        hooks_stopped(examples=25, shrink=False)

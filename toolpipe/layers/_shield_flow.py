@@ -117,10 +117,24 @@ def _index(old: frozenset[str], new: Mapping[str, FileFact], gone: set[str],
     return frozenset(kept | {k for k, f in new.items() if belongs(k, f)})
 
 
+# git's hooks, by name: in .git/hooks, or in a folder core.hooksPath may name (husky's
+# .husky, a project's hooks/ or .githooks/)
+GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit",
+                       "pre-push", "pre-rebase", "post-checkout", "post-merge",
+                       "post-rewrite", "pre-merge-commit", "pre-applypatch",
+                       "applypatch-msg", "post-applypatch", "reference-transaction"})
+_HOOK_FOLDERS = frozenset({"hooks", ".githooks", "githooks", ".husky", ".hooks", "git-hooks"})
+
+
+def git_hook(path: str) -> bool:
+    return "/.git/hooks/" in "/" + path or (posixpath.basename(path) in GIT_HOOKS and (
+        posixpath.basename(posixpath.dirname(path)) in _HOOK_FOLDERS))
+
+
 def _special(path: str) -> bool:
     name = posixpath.basename(path)
-    return ("/.git/hooks/" in "/" + path or name in (
-        "conftest.py", "sitecustomize.py", "usercustomize.py") or name.endswith(".pth"))
+    return git_hook(path) or name in (
+        "conftest.py", "sitecustomize.py", "usercustomize.py") or name.endswith(".pth")
 
 
 # --- what a call writes -------------------------------------------------------------------
@@ -248,7 +262,7 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
         found.append((key("package.json", where, workspace), "npm"))
     elif cmd.name == "git" and set(texts) & _HOOKED:
-        found += [(p, "file") for p in facts.special if "/.git/hooks/" in "/" + p]
+        found += [(p, "file") for p in facts.special if git_hook(p)]
     name, run_texts = cmd.name, texts
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
@@ -276,6 +290,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     if cmd.name in ("pytest", "py.test", "tox") or (
             cmd.name.startswith("python") and "pytest" in texts):
         found += [(p, "python") for p in facts.special if p.endswith("conftest.py")]
+    if cmd.name.startswith("python") and "-m" in texts[:-1]:
+        # python -m NAME imports NAME.py (or the package's __main__) from the folder
+        module = texts[texts.index("-m") + 1].replace(".", "/")
+        found += [(key(f, where, workspace), "python") for f in (
+            f"{module}.py", f"{module}/__main__.py")]
     if cmd.name.startswith("python"):
         found += [(p, "python") for p in facts.special
                   if posixpath.basename(p) in ("sitecustomize.py", "usercustomize.py")

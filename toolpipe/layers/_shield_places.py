@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from toolpipe.shell import (
     CREDENTIAL_HINT,
@@ -33,18 +33,45 @@ _ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
 _WINE = frozenset({"wine", "wine64", "proton", "wine-stable"})
 
 
-def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset()
-             ) -> Place | None:
+def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset(),
+             through: Mapping[str, str] | None = None) -> Place | None:
+    """Where an effect lands; ``escaped``: paths of the workspace the filesystem says are
+    links out of it; ``through``: links the script made, each to its target."""
     if effect.word is None:
         return None
     if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
         return Place("scratch", effect.word.shown)
     place = classify(effect.word, effect.command.cwd, workspace)
+    if through and effect.word.known and place.kind in ("workspace", "secret"):
+        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
+        for link, target in through.items():
+            if k == link and effect.kind == "delete" and not effect.word.text.endswith("/"):
+                break  # `rm -rf link` removes the link itself
+            if k == link or k.startswith(link + "/"):
+                rest = k[len(link):]
+                real = classify(target.rstrip("/") + rest if rest else target,
+                                effect.command.cwd, workspace)
+                return Place(real.kind, f"{place.path} (a link to {real.path})",
+                             real.settings)
     if escaped and effect.word.known and place.kind in ("workspace", "secret"):
         k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
         if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
             return Place("outside", f"{place.path} (a link out of the workspace)")
     return place
+
+
+def links_made(script: Script, workspace: str) -> dict[str, str]:
+    """Links the script itself makes to a place outside the workspace, each to its target
+    (``ln -s / rootfs && rm -rf rootfs/``): its later commands go through them."""
+    out: dict[str, str] = {}
+    for cmd in script.commands:
+        operands = [a for a in cmd.args if not a.text.startswith("-")]
+        if cmd.name != "ln" or len(operands) != 2 or not all(a.known for a in operands):
+            continue
+        target, link = operands
+        if classify(target, cmd.cwd, workspace).kind not in ("workspace", "secret"):
+            out[posixpath.normpath(posixpath.join(cmd.cwd or ".", link.text))] = target.text
+    return out
 
 
 def link_checks(script: Script, workspace: str) -> list[str]:

@@ -19,6 +19,7 @@ from toolpipe.layers._shield_places import (
     OFFSITE,
     command_checks,
     credential_to_stranger,
+    links_made,
     offsite,
     picked,
     place_of,
@@ -327,6 +328,7 @@ def findings(script: Script, workspace: str, options: RuleOptions,
         return out  # blocked unread: the rest would not change the verdict
     earlier = set(downloaded)
     fetched: set[str] = set()
+    through = links_made(script, workspace)  # (not for the links' own writes)
     for cmd in script.commands:
         if not cmd.name and cmd.argv:
             found = _dynamic_target(cmd, workspace)
@@ -350,7 +352,7 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             rule = RULES.get(e.kind)
             if rule is None:
                 continue
-            place = place_of(e, workspace, escaped)
+            place = place_of(e, workspace, escaped, None if cmd.name == "ln" else through)
             found = rule(e, place, script, options)
             if found is not None and found.score > 0:
                 out.append(found)

@@ -264,6 +264,11 @@ def _zip(cmd: Command) -> list[Effect]:
     if cmd.name == "zip":
         moves = bool(flags & {"m", "--move"})
     else:
+        if operands and operands[0].text in ("x", "e"):  # 7z x A -oDIR, rar x A DIR/
+            into = next((_after(w, "-o") for w in cmd.args if w.text.startswith("-o")), None)
+            if cmd.name == "rar" and len(operands) > 2 and operands[-1].text.endswith("/"):
+                into = operands[-1]
+            return _extracts(cmd, into)
         if not operands or operands[0].text not in ("a", "u", "m"):
             return []
         moves = operands[0].text == "m" or any(

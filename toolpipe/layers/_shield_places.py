@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from toolpipe.shell import (
     CREDENTIAL_HINT,
+    ENDLESS_SOURCES,
     GREPS,
     IRREVERSIBLE,
     MAX_JOINED,
@@ -42,21 +43,20 @@ def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset
     if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
         return Place("scratch", effect.word.shown)
     place = classify(effect.word, effect.command.cwd, workspace)
-    if through and effect.word.known and place.kind in ("workspace", "secret"):
-        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
-        for link, target in through.items():
-            if k == link and effect.kind == "delete" and not effect.word.text.endswith("/"):
-                break  # `rm -rf link` removes the link itself
-            if k == link or k.startswith(link + "/"):
-                rest = k[len(link):]
-                real = classify(target.rstrip("/") + rest if rest else target,
-                                effect.command.cwd, workspace)
-                return Place(real.kind, f"{place.path} (a link to {real.path})",
-                             real.settings)
-    if escaped and effect.word.known and place.kind in ("workspace", "secret"):
-        k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
-        if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
-            return Place("outside", f"{place.path} (a link out of the workspace)")
+    if not ((through or escaped) and effect.word.known and place.kind in ("workspace",
+                                                                         "secret")):
+        return place
+    k = posixpath.normpath(posixpath.join(effect.command.cwd or ".", effect.word.text))
+    for link, target in (through or {}).items():
+        if k == link and effect.kind == "delete" and not effect.word.text.endswith("/"):
+            break  # `rm -rf link` removes the link itself
+        if k == link or k.startswith(link + "/"):
+            rest = k[len(link):]
+            real = classify(target.rstrip("/") + rest if rest else target,
+                            effect.command.cwd, workspace)
+            return Place(real.kind, f"{place.path} (a link to {real.path})", real.settings)
+    if any(k == e or k.startswith(e.rstrip("/") + "/") for e in escaped):
+        return Place("outside", f"{place.path} (a link out of the workspace)")
     return place
 
 
@@ -217,8 +217,7 @@ def computed_lookup(cmd: Command) -> list[tuple[float, str]]:
             ] if built else []
 
 
-# where a read never ends; the programs (and their options) that read only so much
-_FOREVER = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
+# the programs (and their options) that read only so much
 _LIMITS = {"head": (), "read": (), "dd": ("count=",), "od": ("-N", "--read-bytes"),
            "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"), "pv": ("-S", "--stop-at-size")}
 _SINKS = ("/dev/null", "/dev/stdout", "/dev/stderr")
@@ -231,8 +230,9 @@ def endless(cmd: Command, commands: Sequence[Command]) -> list[tuple[float, str]
     /dev/null`: the machine's CPU or memory, until something kills it. (`tr -dc a-z <
     /dev/urandom | head -c 32` is piped on; `dd … count=1` and `head -c 32` stop.)"""
     texts = [a.text for a in cmd.args]
-    reads = any(t in _FOREVER or t.removeprefix("if=") in _FOREVER for t in texts) or any(
-        r.reads and r.target is not None and r.target.text in _FOREVER for r in cmd.redirects)
+    reads = any(t.removeprefix("if=") in ENDLESS_SOURCES for t in texts) or any(
+        r.reads and r.target is not None and r.target.text in ENDLESS_SOURCES
+        for r in cmd.redirects)
     limits = _LIMITS.get(cmd.name)
     if not (reads or cmd.name == "yes") or (limits is not None and (
             not limits or any(t.startswith(limits) for t in texts))):

@@ -49,6 +49,9 @@ from toolpipe.shell._effects import (
     DOWNLOADERS as DOWNLOADERS,
 )
 from toolpipe.shell._effects import (
+    ENDLESS_SOURCES as ENDLESS_SOURCES,
+)
+from toolpipe.shell._effects import (
     GREPS as GREPS,
 )
 from toolpipe.shell._effects import (
@@ -103,6 +106,7 @@ __all__ = [
     "CREDENTIAL_HINT",
     "DECODERS",
     "DOWNLOADERS",
+    "ENDLESS_SOURCES",
     "ENVIRONMENT",
     "GREPS",
     "IRREVERSIBLE",

@@ -296,14 +296,15 @@ def _worked_out(cmd: Command) -> list[Effect]:
 
 
 SAFE_SINKS = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/[12])$")
-_FOREVER = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
+# sources whose reading never ends
+ENDLESS_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
 
 
 def _endless(cmd: Command) -> bool:
     """A command whose output never ends: ``yes``, ``cat /dev/zero`` (a file it is written
     to fills the disk)."""
     return cmd.name == "yes" or (cmd.name in ("cat", "tail") and any(
-        a.text in _FOREVER for a in cmd.args))
+        a.text in ENDLESS_SOURCES for a in cmd.args))
 
 
 # a cloud's instance metadata service, and its paths that hand out the machine's credentials

@@ -9,6 +9,7 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import (
+    ENDLESS_SOURCES,
     Effect,
     EffectKind,
     _split,
@@ -134,7 +135,7 @@ def _huge(cmd: Command) -> bool:
     """``dd bs=1G count=500``: tens of gigabytes or more; or no count at all, from an
     endless source (``dd if=/dev/zero of=f``)."""
     got = {k: v for k, _, v in (a.text.partition("=") for a in cmd.args)}
-    if "count" not in got and got.get("if") in ("/dev/zero", "/dev/urandom", "/dev/random"):
+    if "count" not in got and got.get("if") in ENDLESS_SOURCES:
         return True
     sizes = [re.fullmatch(r"([0-9]+)([a-zA-Z]{0,2})", got.get(k, "")) for k in ("bs", "count")]
     if not all(sizes):

@@ -24,7 +24,7 @@ from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
 from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._model import Command, Redirect
-from toolpipe.shell._oneliners import LANGUAGES, alerts, shell_strings
+from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify, holds_secrets
 from toolpipe.shell._table import (
@@ -144,8 +144,8 @@ class _Carriers(_Helpers):
                 for text in shell_strings(cmd.name, data.text):
                     self.nested(text, (*where, label))
                 for kind in alerts(cmd.name, data.text):
-                    self.out.problem(kind, "connects a socket to a shell" if kind ==  # type: ignore[arg-type]
-                                     "reverse-shell" else kind, (*where, label))
+                    self.out.problem(kind, ALERT_TEXTS[kind],  # type: ignore[arg-type]
+                                     (*where, label))
             else:
                 self.code(data, where, label)
 

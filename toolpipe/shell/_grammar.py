@@ -19,7 +19,7 @@ from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _unquoted, printed
 from toolpipe.shell._model import Command, Redirect, Script
-from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
 from toolpipe.shell._parse import (
     _QUIET,
     MAX_COMMANDS,
@@ -278,11 +278,7 @@ class _Walk(_Carriers):
         for code_label, code, positional in peeled.codes:
             self.code(code, where, code_label, positional)
         for kind, alert_label in peeled.alerts:
-            text = {"reverse-shell": "connects a socket to a shell",
-                    "socket": "opens a network socket",
-                    "fork-bomb": "fork bomb (a loop of forks)",
-                    "schedules": "schedules a command to run later, outside this call",
-                    "exhausts": "allocates more memory than a machine has"}[kind]
+            text = ALERT_TEXTS[kind]
             self.out.problem(kind, text, (*where, alert_label))  # type: ignore[arg-type]
         for sub_label, sub_argv in peeled.subcommands:
             if sub_argv:

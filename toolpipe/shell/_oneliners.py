@@ -321,6 +321,14 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     return out
 
 
+# what each alert (of a one-liner, or of a wrapper's options) says
+ALERT_TEXTS = {"reverse-shell": "connects a socket to a shell",
+               "socket": "opens a network socket",
+               "fork-bomb": "fork bomb (a loop of forks)",
+               "schedules": "schedules a command to run later, outside this call",
+               "exhausts": "allocates more memory than a machine has"}
+
+
 def alerts(name: str, code: str) -> list[str]:
     """Dangerous shapes with no shell equivalent: a socket wired to a shell, a fork loop."""
     found: list[str] = []

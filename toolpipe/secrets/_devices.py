@@ -7,12 +7,13 @@
   type digit (``0``, ``5``, ``7``), then the value: ``username admin password 0 …``,
   ``tacacs-server key …``, ``snmp-server community … RO``. Each alone on its line.
 - Daemons: snmpd's communities and users (``rocommunity …``, ``com2sec NAME SRC …``,
-  ``createUser U SHA "…" AES "…"``), Redis Sentinel's ``auth-pass MASTER …``, strongSwan's
-  ``: EAP "…"`` and ``: XAUTH "…"`` (its ``: PSK`` is a key word of its own).
+  ``createUser U SHA "…" AES "…"``), HAProxy's ``insecure-password``, Redis Sentinel's
+  ``auth-pass MASTER …``, strongSwan's ``: EAP "…"`` and ``: XAUTH "…"`` (its ``: PSK``
+  is a key word of its own).
 - Files known by name: pgbouncer's userlist (``"user" "password"`` alone on a line, a
   password or its SCRAM verifier), ppp's chap-secrets and pap-secrets (``client server
-  secret addresses``, the server ``*`` or a daemon's name), exim's passwd.client for a wildcard host
-  (``*.example.com:user:password``); a SCRAM verifier wherever it stands.
+  secret addresses``, the server ``*`` or a daemon's name), exim's passwd.client for a
+  wildcard host (``*.example.com:user:password``); a SCRAM verifier wherever it stands.
 """
 
 from __future__ import annotations

@@ -98,6 +98,16 @@ DEVICE_RULES: tuple[Rule, ...] = (
     rule("password", (": eap", ": xauth", ": ntlm", ": pin", ":eap", ":xauth"),
          r":[ \t]*(?:EAP|XAUTH|NTLM|PIN)[ \t]+" + _VAL, value=_GROUPS, check="stored_value",
          bounded=False, priority=CONTEXT),
+    # a password hash as a database stores it: MySQL's '*' and 40 hex digits in a quoted
+    # value, PostgreSQL's md5 and 32 (a hash is a password to whoever can try words)
+    rule("password", ("'*", '"*', " *", "\t*"), r"""[ \t'"]\*(?P<v>[0-9A-F]{40})(?![0-9A-Za-z])""",
+         value=("v",), bounded=False, priority=CONTEXT, shape=r"[0-9A-F]{40}(?:[^0-9A-Za-z]|$)"),
+    rule("password", ("md5",), r"md5(?P<v>[0-9a-f]{32})(?![0-9A-Za-z])", value=("v",),
+         priority=CONTEXT, shape=r"[0-9a-f]{32}"),
+    # a wallet's keypair as Solana's CLI writes it: a JSON array of 64 bytes
+    rule("wallet_key", (), r"\[(?:[ \t]*[0-9]{1,3}[ \t]*,){63}[ \t]*[0-9]{1,3}[ \t]*\]",
+         check="bytes_array", bounded=False, priority=CONTEXT,
+         case_triggers=(r"\[[0-9]{1,3},[0-9]{1,3},[0-9]{1,3},[0-9]{1,3},",)),
     # a SCRAM verifier: SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>
     rule("password", ("scram-sha-",),
          r"SCRAM-SHA-(?:1|256|512)\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,128}\$[A-Za-z0-9+/=]{8,256}"
@@ -152,6 +162,14 @@ def placed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     return kind if len(value) >= 4 and could_be_credential(value) else None
 
 
+def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                ) -> str | None:
+    """64 numbers, each a byte: a key's, not a list of counts or ids."""
+    numbers = [int(n) for n in re.findall(rb"[0-9]+", match.group(0))]
+    return kind if all(n < 256 for n in numbers) and len(set(numbers)) > 16 else None
+
+
+CHECKS["bytes_array"] = bytes_array
 CHECKS["alone_on_line"] = alone_on_line
 CHECKS["chap_line"] = chap_line
 CHECKS["stored_value"] = stored_value

@@ -73,6 +73,10 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("p8e-",), r"p8e-[A-Za-z0-9]{32}"),  # Adobe
     (("pcsk_",), rf"pcsk_[{_W}]{{40,128}}"),  # Pinecone
     (("tvly-",), r"tvly-[A-Za-z0-9-]{32,64}"),  # Tavily
+    (("nsec1",), r"nsec1[a-z0-9]{58}"),  # a Nostr private key (bech32)
+    (("v1.local.", "v2.local.", "v3.local.", "v4.local.", "v1.public.", "v2.public.",
+      "v3.public.", "v4.public."),  # PASETO: encrypted, or signed (a bearer token as a JWT is)
+     rf"v[1-4]\.(?:local|public)\.[{_W}]{{40,8192}}(?:\.[{_W}]{{1,1024}})?"),
     (("access-production-", "access-sandbox-", "access-development-"),  # Plaid
      r"access-(?:production|sandbox|development)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
      r"-[0-9a-f]{4}-[0-9a-f]{12}"),

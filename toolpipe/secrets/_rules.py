@@ -51,7 +51,7 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
          "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
          "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key",
-         "account_key", "shared_access_key")
+         "account_key", "shared_access_key", "stored_key", "server_key", "macaroon")
 
 
 def _spellings(word: str) -> tuple[str, ...]:
@@ -106,7 +106,9 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     # `db_password_prod`): after a separator, or a capital; the check refuses one that
     # says what the value is about (`token_type`, `password_length`, `passwordPolicy`)
     suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,2})?"
-    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{VALUE}",
+    # a template's literal stands for itself (`pass={{ 'x' }}`, `{{ "x" }}`)
+    literal = r"""(?:["']?\{\{-?[ \t]*(?=["']))?"""
+    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{literal}{VALUE}",
                  value=VALUE_GROUPS, check="key_value",
                  priority=CONTEXT,
                  bounded=False, shape=_KV_SHAPE)
@@ -285,6 +287,9 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"x-cloud-trace-context|traceparent|x-b3-traceid|x-trace-id)[\"']?[ \t]*[:=][ \t]*"
           r"[\"']?[A-Za-z0-9+/=_\-.;]{1,512}", bounded=False),
     # public keys by their label: WireGuard PublicKey, "publicKey", JWK members, minisign
+    # an extended public key of a wallet (BIP32's xpub and its kin), Nostr's npub
+    _rule("public_wallet_key", ("xpub", "ypub", "zpub", "tpub", "npub1"),
+          r"(?:[xyzt]pub[0-9A-Za-z]{100,112}|npub1[a-z0-9]{58})(?![A-Za-z0-9])"),
     _rule("public_key_value", ("publickey", "public_key", "public-key", "pubkey"),
           r"""(?i:public[_\-]?key|pubkey)["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/=_\-]{16,4096}""",
           bounded=False),

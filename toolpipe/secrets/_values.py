@@ -17,7 +17,8 @@ _BOOTSTRAP = re.compile(rb"[a-z0-9]{6}\.[a-z0-9]{16}")  # kubeadm's token: six, 
 _PATH = re.compile(rb"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
 _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\.")
 _PLACEHOLDER = re.compile(
-    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\(?\w*\)?s|%s|your[_\-. ]\S*|\S*[_\-]here"
+    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\{[^}]*\}|%\(?\w*\)?s|%s|your[_\-. ]\S*"
+    rb"|\S*[_\-]here"
     rb"|(?:os\.environ|process\.env|env|getenv|os\.getenv|settings|config|secrets)\b.*"
     rb"|(?:vault|secretsmanager|ssm|keychain|keyring|op|awssm|gcpsm|azkv)://.*"
     rb"|(?:file|fd|env):\S*|stdin"

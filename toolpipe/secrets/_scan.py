@@ -141,7 +141,6 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     region_end: dict[str, int] = {}
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
-    name = ""
     match = triggers.regex.Match
     pos, size = 0, len(buf)
     left = TRIGGER_BUDGET
@@ -205,14 +204,16 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                     continue
                 kind = checked
             lo, hi = found.span()
+            name = ""  # the value's group (none: the whole match), this match's own
             last = found.lastgroup
             if last is not None and last in rule.value:
                 name = last  # the value's group, when it closes the regex
                 lo, hi = found.span(name)
             else:
-                for name in rule.value:
-                    if found.group(name) is not None:
-                        lo, hi = found.span(name)
+                for group in rule.value:
+                    if found.group(group) is not None:
+                        name = group
+                        lo, hi = found.span(group)
                         break
             if buf.find(b"[REDACTED:", lo, hi) >= 0 or buf.startswith(b"[REDACTED:", lo):
                 # a label in it (or starting it, a value that stops at the label's colon):

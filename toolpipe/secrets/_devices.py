@@ -10,6 +10,8 @@
   ``createUser U SHA "…" AES "…"``), HAProxy's ``insecure-password``, Redis Sentinel's
   ``auth-pass MASTER …``, strongSwan's ``: EAP "…"`` and ``: XAUTH "…"`` (its ``: PSK``
   is a key word of its own).
+- Protocol transcripts: IMAP's ``TAG LOGIN user password``, Redis' and SMTP's ``AUTH``
+  at a prompt; recovery codes under their label.
 - Files known by name: pgbouncer's userlist (``"user" "password"`` alone on a line, a
   password or its SCRAM verifier), ppp's chap-secrets and pap-secrets (``client server
   secret addresses``, the server ``*`` or a daemon's name), exim's passwd.client for a
@@ -108,6 +110,25 @@ DEVICE_RULES: tuple[Rule, ...] = (
     rule("wallet_key", (), r"\[(?:[ \t]*[0-9]{1,3}[ \t]*,){63}[ \t]*[0-9]{1,3}[ \t]*\]",
          check="bytes_array", bounded=False, priority=CONTEXT,
          case_triggers=(r"\[[0-9]{1,3},[0-9]{1,3},[0-9]{1,3},[0-9]{1,3},",)),
+    # protocol transcripts: IMAP's `TAG LOGIN user password`, Redis' `AUTH [user] password`
+    # (at a prompt or a line's start; SMTP's `AUTH PLAIN <base64>` too)
+    rule("password", (), r"""LOGIN[ \t]+(?:"[^"\n]{1,128}"|[^\s"]{1,128})[ \t]+"""
+         r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"]{1,256}))[ \t]*(?:\r?\n|$)""",
+         value=_GROUPS, check="after_tag", bounded=False, priority=CONTEXT,
+         case_triggers=("LOGIN ",)),
+    rule("password", (), r"""AUTH[ \t]+(?:[^\s"]{1,64}[ \t]+)?(?!"""
+         r"""(?:PLAIN|LOGIN|CRAM-MD5|DIGEST-MD5|XOAUTH2?|OAUTHBEARER|GSSAPI|EXTERNAL"""
+         r"""|ANONYMOUS|NTLM|SCRAM-[\w-]+)[ \t]*(?:\r?\n|$))(?P<bare>[^\s"]{4,256})"""
+         r"""[ \t]*(?:\r?\n|$)""",
+         value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
+         case_triggers=("AUTH ",)),
+    # recovery codes: the block of codes under their label
+    rule("password", ("recovery codes", "backup codes", "recovery keys", "backup keys"),
+         r"""(?i:recovery|backup)[ \t]+(?i:codes|keys)[^\n]{0,40}\r?\n"""
+         r"""(?P<v>(?:[ \t]*[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{4,10}){0,3}"""
+         r"""(?:[ \t]+[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{4,10}){0,3}){0,7}"""
+         r"""[ \t]*(?:\r?\n|$)){1,20})""",
+         value=("v",), bounded=False, priority=CONTEXT),
     # a SCRAM verifier: SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>
     rule("password", ("scram-sha-",),
          r"SCRAM-SHA-(?:1|256|512)\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,128}\$[A-Za-z0-9+/=]{8,256}"
@@ -162,6 +183,30 @@ def placed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     return kind if len(value) >= 4 and could_be_credential(value) else None
 
 
+_TAG = re.compile(rb"[ \t]*[A-Za-z0-9.]{1,16}[ \t]*")
+# at a line's start, after a prompt, or after a transcript's `C:` (the client's line)
+_PROMPT = re.compile(rb"(?:[ \t]*|.{0,64}[>#$%][ \t]*|[ \t]*C:[ \t]*)")
+
+
+def after_tag(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+    """IMAP's LOGIN: a tag alone before it on the line."""
+    line = line_start(buf, match.start(), 256)
+    if _TAG.fullmatch(buf, line, match.start()) is None:
+        return None
+    return placed_value(kind, match, buf, groups)
+
+
+def at_prompt(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+    """Redis' or SMTP's AUTH: at the line's start, or after a prompt (`127.0.0.1:6379> `,
+    `C: `)."""
+    line = line_start(buf, match.start(), 256)
+    if _PROMPT.fullmatch(buf, line, match.start()) is None:
+        return None
+    return placed_value(kind, match, buf, groups)
+
+
 def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                 ) -> str | None:
     """64 numbers, each a byte: a key's, not a list of counts or ids."""
@@ -170,6 +215,8 @@ def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
 
 
 CHECKS["bytes_array"] = bytes_array
+CHECKS["after_tag"] = after_tag
+CHECKS["at_prompt"] = at_prompt
 CHECKS["alone_on_line"] = alone_on_line
 CHECKS["chap_line"] = chap_line
 CHECKS["stored_value"] = stored_value

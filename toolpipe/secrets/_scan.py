@@ -84,7 +84,12 @@ class Triggers:
         for skip in (0, 1):
             for lit in self.by_head.get(chunk[skip:skip + 2], ()):
                 if chunk.startswith(lit, skip):
-                    return lo + skip, self.by_literal[lit]
+                    # and the case-sensitive words at the same place (`AUTH ` where the
+                    # literal `auth ` is another rule's)
+                    exact = self.exact.get(buf[lo + skip:lo + skip + 2])
+                    also = tuple(rule for word, rule in exact or ()
+                                 if buf.startswith(word, lo + skip))
+                    return lo + skip, self.by_literal[lit] + also
         exact = self.exact.get(buf[lo:lo + 2])
         if exact is not None:
             found = tuple(rule for word, rule in exact if buf.startswith(word, lo))

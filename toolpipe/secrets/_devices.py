@@ -24,7 +24,7 @@ import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import could_be_credential
-from toolpipe.secrets._values import CHECKS, _value, line_start, plain_word
+from toolpipe.secrets._values import CHECKS, Check, _value, line_start, plain_word
 
 _TYPE = r"(?:[0-9][ \t]+)?"  # an encryption type before the value: 0 (clear), 7, 5…
 _VAL = r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"(<{$][^\s"]{0,255}))"""  # not a note, ${X}
@@ -51,29 +51,7 @@ _DEVICE_TRIGGERS = ("username ", "enable password", "enable secret", "tacacs", "
                     "authentication-key", "message-digest-key", "crypto isakmp key",
                     "pre-shared-key", "neighbor ")
 
-
-def alone_on_line(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                  ) -> str | None:
-    """A setting's line: nothing but indentation before its keyword, and a value a
-    password could be (``snmp-server community public RO`` keeps the default's name)."""
-    start = match.start()
-    line = line_start(buf, start, 256)
-    if buf[line:start].strip(b" \t") or (line and buf[line - 1:line] != b"\n"):
-        return None
-    return stored_value(kind, match, buf, groups)
-
-
-def chap_line(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-              ) -> str | None:
-    """ppp's ``client * secret addresses``: one word (the client) before the server's
-    ``*`` on the line."""
-    line = line_start(buf, match.start(), 256)
-    if re.fullmatch(rb'[ \t]*(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]*', buf[line:match.start()]
-                    ) is None:
-        return None
-    return placed_value(kind, match, buf, groups)
-
-
+# (the rules' checks are at the end: most want only what `_led_by` names before them)
 DEVICE_RULES: tuple[Rule, ...] = (
     rule("password", _DEVICE_TRIGGERS, _DEVICE, value=_GROUPS, check="alone_on_line",
          priority=CONTEXT),
@@ -158,15 +136,6 @@ _CREATE_USER = re.compile(rb"""[ \t]*(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \
                           rb"""[ \t]+""")
 
 
-def snmp_privacy(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                 ) -> str | None:
-    """snmpd's ``createUser U SHA "auth" AES "privacy"``: the second key, on such a line."""
-    line = line_start(buf, match.start(), 512)
-    if _CREATE_USER.fullmatch(buf, line, match.start()) is None:
-        return None
-    return stored_value(kind, match, buf, groups)
-
-
 def stored_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
     """A value where the format says a secret stands: any but a placeholder or a word that
@@ -188,25 +157,6 @@ _TAG = re.compile(rb"[ \t]*[A-Za-z0-9.]{1,16}[ \t]*")
 _PROMPT = re.compile(rb"(?:[ \t]*|.{0,64}[>#$%][ \t]*|[ \t]*C:[ \t]*)")
 
 
-def after_tag(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-              ) -> str | None:
-    """IMAP's LOGIN: a tag alone before it on the line."""
-    line = line_start(buf, match.start(), 256)
-    if _TAG.fullmatch(buf, line, match.start()) is None:
-        return None
-    return placed_value(kind, match, buf, groups)
-
-
-def at_prompt(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-              ) -> str | None:
-    """Redis' or SMTP's AUTH: at the line's start, or after a prompt (`127.0.0.1:6379> `,
-    `C: `)."""
-    line = line_start(buf, match.start(), 256)
-    if _PROMPT.fullmatch(buf, line, match.start()) is None:
-        return None
-    return placed_value(kind, match, buf, groups)
-
-
 def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                 ) -> str | None:
     """64 numbers, each a byte: a key's, not a list of counts or ids."""
@@ -214,11 +164,29 @@ def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     return kind if all(n < 256 for n in numbers) and len(set(numbers)) > 16 else None
 
 
+def _led_by(lead: re.Pattern[bytes], then: Check, reach: int = 256) -> Check:
+    """A check that wants nothing before the match on its line but what ``lead`` matches
+    (the line starting within ``reach`` bytes), then judges the value with ``then``."""
+    def check(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+        start = match.start()
+        line = line_start(buf, start, reach)
+        if (line and buf[line - 1:line] != b"\n") or lead.fullmatch(buf, line, start) is None:
+            return None
+        return then(kind, match, buf, groups)
+    return check
+
+
 CHECKS["bytes_array"] = bytes_array
-CHECKS["after_tag"] = after_tag
-CHECKS["at_prompt"] = at_prompt
-CHECKS["alone_on_line"] = alone_on_line
-CHECKS["chap_line"] = chap_line
 CHECKS["stored_value"] = stored_value
 CHECKS["placed_value"] = placed_value
-CHECKS["snmp_privacy"] = snmp_privacy
+# a setting's line: nothing but indentation before its keyword
+CHECKS["alone_on_line"] = _led_by(re.compile(rb"[ \t]*"), stored_value)
+# ppp's `client * secret addresses`: one word (the client) before the server
+CHECKS["chap_line"] = _led_by(re.compile(rb'[ \t]*(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]*'),
+                              placed_value)
+# snmpd's `createUser U SHA "auth" AES "privacy"`: the second key
+CHECKS["snmp_privacy"] = _led_by(_CREATE_USER, stored_value, 512)
+# IMAP's LOGIN after a tag; Redis' and SMTP's AUTH after a prompt
+CHECKS["after_tag"] = _led_by(_TAG, placed_value)
+CHECKS["at_prompt"] = _led_by(_PROMPT, placed_value)

@@ -129,7 +129,7 @@ FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "cla
          "classes-fresh17.txt", "classes-fresh18.txt",
          "classes-fresh19.txt", "classes-fresh20.txt",
          "classes-fresh21.txt", "classes-fresh22.txt", "classes-fresh23.txt",
-         "workflows-harmless.txt"]
+         "classes-fresh24.txt", "workflows-harmless.txt"]
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -35,6 +35,8 @@ _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "M
 _VALUE = re.compile(r"""^\s*(?:-\s*)?["']?(?P<key>[\w.@/-]*)["']?\s*[:=]\s*"""
                     r"""(?P<value>.+?)\s*,?\s*$""")
 _RECIPE = re.compile(r"^\t(?P<value>.+)$")
+# a YAML list's item that is a command line (a CI job's `script:`, `commands:`, `steps:`)
+_ITEM = re.compile(r"^\s*-\s+(?P<value>(?![\"'{\[])[^:#\n]+(?::(?!\s)[^#\n]*)?)$")
 _INLINE = re.compile(r"""(?P<key>[\w.@-]+)\s*[:=]\s*(?P<q>["'])"""
                      r"""(?P<value>(?:(?!(?P=q)).){1,512})(?P=q)""")
 _CMAKE = re.compile(r"\bCOMMAND\s+(?P<value>[^)\n]+)")
@@ -75,7 +77,7 @@ def commands_in(path: str, content: str) -> str:
             out += _command(key, value)
     elif ext in _SETTINGS or name in _SETTINGS_NAMES:
         for line in content.splitlines()[:MAX_LINES]:
-            for pattern in (_VALUE, _RECIPE, _CMAKE):
+            for pattern in (_VALUE, _RECIPE, _CMAKE, _ITEM):
                 found = pattern.search(line)
                 if found is None:
                     continue

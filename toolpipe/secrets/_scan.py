@@ -87,7 +87,9 @@ class Triggers:
                     # and the case-sensitive words at the same place (`AUTH ` where the
                     # literal `auth ` is another rule's)
                     exact = self.exact.get(buf[lo + skip:lo + skip + 2])
-                    also = tuple(rule for word, rule in exact or ()
+                    if exact is None:  # (the common case: no tuple built on the hot path)
+                        return lo + skip, self.by_literal[lit]
+                    also = tuple(rule for word, rule in exact
                                  if buf.startswith(word, lo + skip))
                     return lo + skip, self.by_literal[lit] + also
         exact = self.exact.get(buf[lo:lo + 2])

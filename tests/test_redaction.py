@@ -1,7 +1,7 @@
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets import SPEC_PATTERNS
@@ -104,7 +104,8 @@ mixed = st.lists(st.one_of(secretish, noise), max_size=8).map(" ".join) | st.lis
 
 @settings(max_examples=300)
 @given(mixed)
-def test_idempotent(text):
+@example("api_key: 000A = ghp_a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5")  # a typed key's
+def test_idempotent(text):  # value redacted: read again, the regex took `000A` instead
     once = S.redact(text)
     assert S.redact(once) == once
 

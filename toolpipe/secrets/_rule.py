@@ -73,6 +73,9 @@ VALUE = (
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
-    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
+    # (or a label: a value redacted before is read as one, so the key's regex does not
+    # settle for a shorter reading, `key: 000A = [REDACTED:…]`, the second time)
+    r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""
+    r"""|[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
 )
 VALUE_GROUPS = ("hq", "dq", "sq", "eq", "bq", "uq", "bare")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
@@ -20,6 +21,9 @@ from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)
+
+
+_END = 256  # (no byte: a trie node's key for the literal that ends there)
 
 
 class Triggers:
@@ -43,9 +47,15 @@ class Triggers:
         for lit in literals:
             found = {i for k in range(1, len(lit) + 1) for i in owners.get(lit[:k], ())}
             self.by_literal[lit.encode()] = tuple(rules[i] for i in sorted(found))
-        self.by_head: dict[bytes, list[bytes]] = {}
-        for lit in literals:  # longest first
-            self.by_head.setdefault(lit.encode()[:2], []).append(lit.encode())
+        # the literals as a trie of bytes (a node's _END key: the literal ending there), so
+        # the longest one at a place is found in one walk, not tried one by one (55 start
+        # with `pa`)
+        self.trie: dict[int, Any] = {}
+        for lit in literals:
+            node = self.trie
+            for byte in lit.encode():
+                node = node.setdefault(byte, {})
+            node[_END] = lit.encode()
         # case-sensitive triggers: the plain words looked up by what stands at the place,
         # the patterns matched one by one
         self.exact: dict[bytes, list[tuple[bytes, Rule]]] = {}
@@ -82,16 +92,22 @@ class Triggers:
         any), and the rules to try there."""
         chunk = buf[lo:lo + self.longest + 1].lower()
         for skip in (0, 1):
-            for lit in self.by_head.get(chunk[skip:skip + 2], ()):
-                if chunk.startswith(lit, skip):
-                    # and the case-sensitive words at the same place (`AUTH ` where the
-                    # literal `auth ` is another rule's)
-                    exact = self.exact.get(buf[lo + skip:lo + skip + 2])
-                    if exact is None:  # (the common case: no tuple built on the hot path)
-                        return lo + skip, self.by_literal[lit]
-                    also = tuple(rule for word, rule in exact
-                                 if buf.startswith(word, lo + skip))
-                    return lo + skip, self.by_literal[lit] + also
+            lit = None  # the longest literal at skip
+            node = self.trie
+            for byte in chunk[skip:]:
+                node = node.get(byte)
+                if node is None:
+                    break
+                lit = node.get(_END, lit)
+            if lit is not None:
+                # and the case-sensitive words at the same place (`AUTH ` where the
+                # literal `auth ` is another rule's)
+                exact = self.exact.get(buf[lo + skip:lo + skip + 2])
+                if exact is None:  # (the common case: no tuple built on the hot path)
+                    return lo + skip, self.by_literal[lit]
+                also = tuple(rule for word, rule in exact
+                             if buf.startswith(word, lo + skip))
+                return lo + skip, self.by_literal[lit] + also
         exact = self.exact.get(buf[lo:lo + 2])
         if exact is not None:
             found = tuple(rule for word, rule in exact if buf.startswith(word, lo))

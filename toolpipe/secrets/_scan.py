@@ -22,7 +22,6 @@ from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)
 
-
 _END = 256  # (no byte: a trie node's key for the literal that ends there)
 
 
@@ -95,9 +94,10 @@ class Triggers:
             lit = None  # the longest literal at skip
             node = self.trie
             for byte in chunk[skip:]:
-                node = node.get(byte)
-                if node is None:
+                child = node.get(byte)
+                if child is None:
                     break
+                node = child
                 lit = node.get(_END, lit)
             if lit is not None:
                 # and the case-sensitive words at the same place (`AUTH ` where the

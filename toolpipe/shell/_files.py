@@ -86,6 +86,9 @@ def _copy(cmd: Command) -> list[Effect]:
             out.append(Effect("write", cmd, target))
         return out
     out.append(Effect("write", cmd, target))
+    mode = values.get("m") or values.get("--mode")
+    if cmd.name == "install" and mode is not None:  # install -m 4755 /bin/sh /tmp/x
+        out.append(Effect("mode", cmd, target, detail=mode.text))
     if cmd.name == "mv":
         out += [Effect("delete", cmd, w, recursive=True, detail="moves away") for w in ops]
     else:  # (a link to a secret exposes it where the link is: read as a copy is)

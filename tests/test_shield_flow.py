@@ -372,3 +372,51 @@ def test_the_hook_law_catches_a_shield_that_knows_only_dot_git(monkeypatch):
     monkeypatch.setattr(_shield_flow, "git_hook", lambda path: "/.git/hooks/" in "/" + path)
     with pytest.raises(AssertionError):
         hooks_stopped(examples=25, shrink=False)
+
+
+# --- the law for one line that writes a file and runs it -----------------------------------
+
+# A line that writes a file and then runs it is at least as strict as the two calls would
+# be, one writing and one running (`echo 'rm -rf ~' > x.sh && bash x.sh` once ran).
+WRITERS = ["echo {q} > {f}", "printf '%s\\n' {q} > {f}", "cat > {f} <<'EOF'\n{x}\nEOF\n",
+           "echo {q} | tee {f} > /dev/null"]
+SCRIPT_RUNS = ["bash {f}", "sh ./{f}", "source {f}", ". ./{f}", "chmod +x {f} && ./{f}"]
+JOINS = [" && ", "; ", "\n"]
+
+
+def one_line_as_two_calls(examples: int = 30, shrink: bool = True) -> None:
+    import shlex
+
+    shield = UnixShield()
+
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              phases=list(Phase) if shrink else [Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(WRITERS), st.sampled_from(SCRIPT_RUNS), st.sampled_from(JOINS),
+           st.sampled_from(BLOCKED_TEXTS + HARMLESS_TEXTS),
+           st.from_regex(r"[a-z]{2,8}\.sh", fullmatch=True))
+    def law(writer: str, runner: str, join: str, x: str, f: str) -> None:
+        write = writer.format(q=shlex.quote(x), x=x, f=f)
+        run = runner.format(f=f)
+        history = [CallRecord("Bash", {"command": write}, True, 0.0,
+                              facts=shield.after("Bash", {"command": write}, _shield_flow.EMPTY))]
+        apart = shield.evaluate("Bash", {"command": run}, history)
+        together = shield.evaluate("Bash", {"command": write.rstrip("\n") + join + run}, ())
+        assert together.score >= apart.score, (write, run, apart, together)
+
+    law()
+
+
+def test_a_line_that_writes_a_file_and_runs_it_is_judged_as_two_calls():
+    one_line_as_two_calls()
+
+
+def test_the_one_line_law_catches_a_shield_that_follows_files_across_calls_only(monkeypatch):
+    def across_calls_only(self, command, workspace, facts):  # (the shield before the law)
+        if not facts.files:
+            return []
+        return UnixShield._flow(self, self.script(command, workspace), workspace, facts)
+
+    monkeypatch.setattr(UnixShield, "_flowed", across_calls_only)
+    with pytest.raises(AssertionError):
+        one_line_as_two_calls(examples=20, shrink=False)

@@ -7,10 +7,9 @@ call alone looks harmless. The facts (:class:`SessionFacts`) are carried forward
 shield's history, one value per call (the last record holds them all), so a call costs the
 same however long the session is: nothing earlier is read again.
 
-A file run later is judged by what it holds when that is known (its text is read like a
-command line), asks when it is not, and blocks when it was downloaded or decoded. A copy
-of a secret stays a secret: sending it is sending the secret.
-"""
+A file run later (or later on the same line) is judged by what it holds when that is known
+(read like a command line), asks when it is not, and blocks when it was downloaded or
+decoded. A copy of a secret stays a secret: sending it is sending the secret."""
 
 from __future__ import annotations
 
@@ -39,13 +38,17 @@ from toolpipe.shell import (
     Script,
     classify,
     commands_in,
+    echoed,
+    edit_inserts,
+    edited_commands,
     effects,
     irreversible,
     modelled,
     sends,
 )
 
-Origin = Literal["write", "download", "decoded", "secret"]
+# "edit": a project's file edited in place by a text read whole (content: what it put in)
+Origin = Literal["write", "download", "decoded", "secret", "edit"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
 BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
@@ -183,10 +186,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
     out: dict[str, FileFact] = {}
     for cmd in script.commands:
         feeds = {c.name for c in (*cmd.upstream, cmd)}
-        secret = _reads_secret(cmd, workspace, facts)
+        secret: bool | None = None  # (asked at its first write: most commands write none)
         for e in effects(cmd):
             if e.kind != "write" or e.word is None or not e.word.known:
                 continue
+            secret = _reads_secret(cmd, workspace, facts) if secret is None else secret
             k = key(e.word.text, cmd.cwd, workspace)
             if secret:
                 out[k] = FileFact("secret")
@@ -195,7 +199,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             elif feeds & DECODERS and cmd.name not in ("echo", "printf", "cat"):
                 out[k] = FileFact("decoded")
             elif e.detail == "redirect":
-                out[k] = written(k, _echoed(cmd))
+                out[k] = written(k, echoed(cmd))
+            elif e.detail == "edits in place":
+                out[k] = _edited(cmd, k, facts)
             else:
                 out[k] = FileFact("write")
         if cmd.name == "git" and cmd.args and cmd.args[0].text == "clone":
@@ -216,18 +222,20 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
     return out
 
 
-def _echoed(cmd: Command) -> str | None:
-    """What ``echo X > f``, ``printf X > f`` or ``cat <<EOF > f`` writes (None if unknown)."""
-    if cmd.name == "cat" and not cmd.args and cmd.stdin_data:
-        data = cmd.stdin_data[0]
-        return data.text if data.known else None
-    if cmd.name in ("echo", "printf") and all(a.known for a in cmd.args):
-        words = [a.text for a in cmd.args if not (cmd.name == "echo" and a.text in
-                                                    ("-e", "-n", "-E"))]
-        text = " ".join(words)
-        return text.replace("\\n", "\n") if cmd.name == "printf" or "-e" in [
-            a.text for a in cmd.args] else text
-    return None
+def _edited(cmd: Command, path: str, facts: SessionFacts) -> FileFact:
+    """A file edited in place (`sed -i`): what the edit puts in, when the file is the
+    project's own and the edit is read whole; else what it holds is not known."""
+    prior = facts.files.get(path)
+    if prior is not None and prior.origin != "edit":
+        return prior if prior.origin != "write" else FileFact("write")
+    inserted = edit_inserts(cmd)
+    if inserted is None:
+        return FileFact("write")
+    commands = edited_commands(path, inserted)
+    if prior is not None:  # edited before: what each edit put in
+        return FileFact("edit", f"{prior.content}\n{inserted}",
+                        "\n".join(c for c in (prior.commands, commands) if c))
+    return FileFact("edit", inserted, commands)
 
 
 # --- what a call runs ---------------------------------------------------------------------
@@ -340,6 +348,9 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, st
         return 0.9, f"runs {path}, decoded by an earlier call"
     if how == "project":
         return _holds_blocked(path, fact, judge)
+    if fact.origin == "edit":  # the project's own file: what the edit put in is judged
+        score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
+        return (score, f"{reason}, put into {path} by an earlier call") if score > 0 else None
     if how == "settings":  # loaded for certain: what its commands would do, asked or blocked
         score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
         return (score, f"{reason}, in {path} written by an earlier call") if score > 0 else None

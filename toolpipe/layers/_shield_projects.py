@@ -111,8 +111,10 @@ def code_of(content: str, language: str) -> str:
         return _compose_as_run(content)
     if language == "nix":  # its strings, where a shellHook's or an app's commands are
         return "\n".join(m.group(1) or m.group(2) for m in _NIX_STRING.finditer(content))
-    if language == "make":
-        return "\n".join(line[1:] for line in content.splitlines() if line.startswith("\t"))
+    if language == "make":  # a recipe's lines, and one after its rule (`all: ; CMD`)
+        return "\n".join(line[1:] if line.startswith("\t") else line.split(";", 1)[1]
+                         for line in content.splitlines() if line.startswith("\t") or (
+                             _RULE_THEN.match(line)))
     if language == "npm":
         try:
             scripts = json.loads(content).get("scripts", {})
@@ -124,6 +126,7 @@ def code_of(content: str, language: str) -> str:
     return content
 
 
+_RULE_THEN = re.compile(r"^[^\t#=:;]+::?[^=;]*;")  # `all: dep ; CMD` (not `x := a;b`)
 _NIX_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|''(.*?)''", re.S)
 _ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 _HOST_PATH = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")

@@ -100,12 +100,18 @@ class _SessionReading:
         return []
 
     def _flowed(self, command: str, workspace: str, facts: SessionFacts) -> list[Finding]:
-        """``_flow``'s findings, kept while the session's files stay the same."""
+        """``_flow``'s findings, kept while the session's files stay the same. The files
+        this line writes count too: a line that writes a script and runs it (`echo … > x.sh
+        && bash x.sh`) is judged as two calls would be (a file run before the line writes
+        it is judged by what it will hold: more is asked, never less)."""
         key = ("flow", command, workspace)
         kept = self._flows.get(key)
         if kept is not None and kept[0] is facts.files:
             return kept[1]
-        found = self._flow(self.script(command, workspace), workspace, facts)
+        script = self.script(command, workspace)
+        own = written_by_shell(script, workspace, facts)
+        found = self._flow(script, workspace, facts.with_files(own), frozenset(own)) if (
+            own or facts.files) else []
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)
@@ -117,15 +123,18 @@ class _SessionReading:
                                                                    self.options))
         return best.score, best.reason
 
-    def _flow(self, script: Script, workspace: str, facts: SessionFacts) -> list[Finding]:
-        """Files earlier calls wrote, run or sent by this one."""
+    def _flow(self, script: Script, workspace: str, facts: SessionFacts,
+              own: frozenset[str] = frozenset()) -> list[Finding]:
+        """Files earlier calls (or this line: ``own``) wrote, run or sent by this one."""
         out: list[Finding] = []
         for cmd in script.commands:
             for path, fact, how in runs(cmd, workspace, facts):
                 found = judged(path, fact, how, lambda code, _how: self._judge(code,
                                                                                workspace))
                 if found is not None:
-                    out.append(Finding(found[0], f"{found[1]} ({cmd.located()})"))
+                    reason = found[1].replace("by an earlier call", "earlier on this line"
+                                              ) if path in own else found[1]
+                    out.append(Finding(found[0], f"{reason} ({cmd.located()})"))
         for path, cmd in sent_secrets(script, workspace, facts):
             out.append(Finding(1.0, f"sends {path}, a copy of a secret made by an earlier "
                                     f"call ({cmd.located()})"))

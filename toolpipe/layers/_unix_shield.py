@@ -44,7 +44,7 @@ from toolpipe.layers._shield_session import CallRecord as CallRecord
 from toolpipe.layers._shield_session import _command_text, _paths, _SessionReading
 from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
-from toolpipe.shell import MAX_COMMANDS, Place, Script, classify
+from toolpipe.shell import MAX_COMMANDS, Place, Script, classify, start_file
 
 Action = Literal["allow", "warn", "ask", "block"]
 Multi = Literal["risky", "all"]
@@ -215,8 +215,6 @@ class UnixShield(_SessionReading):
             if command is None:
                 return Finding(0.0, "")
             best = self._readings(command, ws, frozenset(downloaded), escaped)
-            if not facts.files:
-                return best
             flowed = self._flowed(command, ws, facts)
             return strongest([best, *flowed]) if flowed else best
         for path in _paths(input):
@@ -228,6 +226,9 @@ class UnixShield(_SessionReading):
                     found.append(Finding(path_pattern.score,
                                          f"path matches '{path_pattern.text}'"))
             if self.is_write(tool):
+                starts = start_file(path)
+                if starts:  # (a file that changes what runs later, wherever it is)
+                    found.append(Finding(0.6, f"writes {starts}: {path} ({tool})"))
                 place = classify(path, ".", ws)
                 if place.kind in ("workspace", "secret") and posixpath.normpath(
                         path) in escaped:

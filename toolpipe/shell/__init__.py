@@ -88,14 +88,16 @@ from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify
 from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
+from toolpipe.shell._places import start_file as start_file
 from toolpipe.shell._table import CREDENTIALS as CREDENTIALS
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
 from toolpipe.shell._table import Credential as Credential
 from toolpipe.shell._table import irreversible as irreversible
-from toolpipe.shell._texts import (
-    commands_in as commands_in,
-)
+from toolpipe.shell._texts import commands_in as commands_in
+from toolpipe.shell._texts import echoed as echoed
+from toolpipe.shell._texts import edit_inserts as edit_inserts
+from toolpipe.shell._texts import edited_commands as edited_commands
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -128,6 +130,9 @@ __all__ = [
     "analyse",
     "classify",
     "commands_in",
+    "echoed",
+    "edit_inserts",
+    "edited_commands",
     "effects",
     "holds_secrets",
     "irreversible",
@@ -137,6 +142,7 @@ __all__ = [
     "sends",
     "setuid_mode",
     "shell_writes",
+    "start_file",
     "stdin_code",
     "write_targets",
 ]

@@ -208,27 +208,12 @@ def _executes(cmd: Command) -> list[Effect]:
 
 
 def effects(cmd: Command) -> list[Effect]:
-    """Every effect of one command: its own, its redirections', what it runs. Worked out
-    once per command object (the rules, the session's data flow and the caches all ask,
-    of the same facts): kept by identity, the command held with them so its id stays its."""
-    kept = _KEPT.get(id(cmd))
-    if kept is not None and kept[0] is cmd:
-        return list(kept[1])
-    found = _worked_out(cmd)
-    if len(_KEPT) >= MAX_KEPT:
-        try:  # the oldest (another thread may have taken it first)
-            del _KEPT[next(iter(_KEPT))]
-        except (KeyError, RuntimeError, StopIteration):
-            pass
-    _KEPT[id(cmd)] = (cmd, tuple(found))
-    return found
+    """Every effect of one command: its own, its redirections', what it runs (worked out
+    once per command, kept with it)."""
+    return list(cmd.worked_out)
 
 
-MAX_KEPT = 128  # (what one call asks about again; more kept only slows the collector)
-_KEPT: dict[int, tuple[Command, tuple[Effect, ...]]] = {}
-
-
-def _worked_out(cmd: Command) -> list[Effect]:
+def work_out(cmd: Command) -> list[Effect]:
     out: list[Effect] = []
     handler = _HANDLERS.get(cmd.name) or (
         _HANDLERS.get("mkfs") if formats_a_volume(cmd.name) else None)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
 from toolpipe.shell._words import Word
+
+if TYPE_CHECKING:
+    from toolpipe.shell._effects import Effect
 
 ProblemKind = Literal[
     "unparsed", "too-deep", "too-long", "dynamic-command", "dynamic-code", "fork-bomb",
@@ -72,6 +75,14 @@ class Command:
     @property
     def args(self) -> tuple[Word, ...]:
         return self.argv[1:]
+
+    @functools.cached_property
+    def worked_out(self) -> tuple[Effect, ...]:
+        """Its effects, worked out once (``toolpipe.shell._effects.effects``: the rules, the
+        session's data flow and the caches all ask, of the same facts)."""
+        from toolpipe.shell._effects import work_out  # (the effect model, built on this one)
+
+        return tuple(work_out(self))
 
     @property
     def stdin_data(self) -> tuple[Word, ...]:

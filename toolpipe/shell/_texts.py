@@ -14,7 +14,9 @@ from collections.abc import Iterator
 
 from toolpipe.shell._carried import RUNNABLE
 from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
+from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._table import option_values
 from toolpipe.shell._wrappers import SHELLS
 
 # Text that no tool runs: prose, data, lock files
@@ -134,3 +136,110 @@ _HOME = re.compile(r"home|HOME|user\.home|homedir|expanduser")
 def _home_after(content: str, at: int) -> bool:
     """Does the argument list go on with the home folder (``System.getProperty('user.home')``)?"""
     return _HOME.search(content, at, at + 80) is not None
+
+
+# --- what echo and printf write, what an edit in place puts into a file -----------------
+
+_ESCAPE = re.compile(r"\\([ntr\\])")  # printf's and echo -e's escapes of a line's layout
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
+def echoed(cmd: Command) -> str | None:
+    """What ``echo X > f``, ``printf X > f`` or ``cat <<EOF > f`` writes (None if unknown)."""
+    if cmd.name == "cat" and not cmd.args and cmd.stdin_data:
+        data = cmd.stdin_data[0]
+        return data.text if data.known else None
+    if cmd.name in ("echo", "printf") and all(a.known for a in cmd.args):
+        if cmd.name == "printf" and cmd.args and not cmd.args[0].text.startswith("-"):
+            return _printf(_unescaped(cmd.args[0].text), [a.text for a in cmd.args[1:]])
+        words = [a.text for a in cmd.args if not (cmd.name == "echo" and a.text in
+                                                    ("-e", "-n", "-E"))]
+        text = " ".join(words)
+        return _unescaped(text) if "-e" in [a.text for a in cmd.args] else text
+    return None
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text)
+
+
+_CONVERSION = re.compile(r"%[sdb%]")
+
+
+def _printf(fmt: str, values: list[str]) -> str | None:
+    """What ``printf FORMAT ARGS…`` prints: ``%s``, ``%d``, ``%b`` and ``%%`` only (the
+    format used again while arguments remain, as bash does); else not known."""
+    if re.search(r"%(?![sdb%])", fmt):
+        return None
+    wanted = len(_CONVERSION.findall(fmt.replace("%%", "")))
+    out: list[str] = []
+    while True:
+        given, values = values[:wanted], values[wanted:]
+        out.append(_filled(fmt, iter(given)))
+        if not values or not wanted:
+            return "".join(out)
+
+
+def _filled(fmt: str, given: Iterator[str]) -> str:
+    return _CONVERSION.sub(lambda m: "%" if m.group(0) == "%%" else _unescaped(
+        next(given, "")) if m.group(0) == "%b" else next(given, ""), fmt)
+
+
+# one command of a sed script this reading understands: an optional address, then a
+# substitution (its replacement: group r; flags that write or run elsewhere, `w` and `e`,
+# are not understood), `a`/`i`/`c` and their text (group t), or a command that adds nothing
+_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\n])*/)"
+_SED_COMMAND = re.compile(
+    rf"\s*(?:{_ADDRESS}(?:\s*,\s*{_ADDRESS})?\s*!?\s*)?"
+    r"(?:s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d))[^\n])*(?P=d)(?P<r>(?:\\.|(?!(?P=d))[^\n])*)"
+    r"(?P=d)[gpiIm0-9]*|[aic]\\?[ \t]*(?P<t>[^\n]*)|[dDpPn=])\s*(?:[;\n]|$)")
+_SED_ESCAPE = re.compile(r"\\(.)|&")
+_SED_ESCAPES = {"n": "\n", "t": "\t"}
+
+
+def edit_inserts(cmd: Command) -> str | None:
+    """The text a ``sed -i`` (or ``perl -pi -e``) edit puts into a file, from its scripts:
+    each substitution's replacement and each appended, inserted or changed line, without
+    what they keep of the file (``&``, ``\\1``: the project's own text). None when a script
+    does more than this reading understands (`y`, `r FILE`, `w FILE`, a file of commands):
+    what the file holds afterwards is then not known."""
+    name = cmd.name
+    texts = [a.text for a in cmd.args]
+    scripts = option_values(texts, "-e") + option_values(texts, "--expression")
+    if not scripts and name in ("sed", "gsed"):
+        scripts = [t for t in texts if not t.startswith("-")][:1]
+    if not scripts or name not in ("sed", "gsed", "perl") or not all(
+            a.known for a in cmd.args) or option_values(texts, "-f") or option_values(
+            texts, "--file"):
+        return None
+    out: list[str] = []
+    for script in scripts:
+        at = 0
+        while at < len(script):
+            m = _SED_COMMAND.match(script, at)
+            if m is None or m.end() == at:
+                return None
+            if name == "perl" and m.group("r") is None:
+                return None  # perl: substitutions only
+            text = m.group("r") if m.group("r") is not None else m.group("t")
+            if text:
+                out.append(_SED_ESCAPE.sub(lambda e: "" if e.group(0) == "&" or e.group(
+                    1).isdigit() else _SED_ESCAPES.get(e.group(1), e.group(1)), text))
+            at = m.end()
+    return "\n".join(out)
+
+
+def edited_commands(path: str, inserted: str) -> str:
+    """The commands the text an edit put into ``path`` holds: as the file's language when
+    it is a program's (Python's spawned commands…), as a setting's lines when it is a
+    settings file (`"test": "rm -rf ~"` put into package.json), and as command lines when
+    it is a script or a file run by name."""
+    name = posixpath.basename(path)
+    ext = posixpath.splitext(name)[1].lower()
+    if ext in _FAMILY:
+        return commands_in(path, inserted)
+    if ext in _SETTINGS or name in _SETTINGS_NAMES:
+        return commands_in("edit.yaml", inserted)
+    if ext in _PROSE:
+        return ""
+    return inserted

@@ -199,7 +199,18 @@ def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
                    ) -> list[tuple[float, str]]:
     """The checks of one command that need no effect of its own (see each)."""
     return [*exposed(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
-            *endless(cmd, commands), *computed_lookup(cmd)]
+            *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd)]
+
+
+_POOL = re.compile(r"(?i)\bstratum\d?\+(?:tcp|ssl|tls|ws|wss)://")
+
+
+def mining(cmd: Command) -> list[tuple[float, str]]:
+    """A mining pool's address (`stratum+tcp://…`) given to any program that does more
+    than print it: a miner, whatever its file is called (`./kworker -o stratum+tcp://…`)."""
+    if cmd.name in READ_ONLY or not any(_POOL.search(a.text) for a in cmd.args):
+        return []
+    return [(0.7, f"mines a cryptocurrency: a mining pool's address ({cmd.located()})")]
 
 
 _LOOKUPS = frozenset({"dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",

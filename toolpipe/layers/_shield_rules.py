@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Sequence
 
 import attrs
@@ -45,6 +44,7 @@ from toolpipe.shell import (
     restricting_mode,
     sends,
     setuid_mode,
+    start_file,
 )
 
 
@@ -97,14 +97,10 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
 
 # files Python runs at every start, wherever they are (a virtual environment in the
 # workspace too): a .pth file's `import` lines, sitecustomize and usercustomize
-_PYTHON_START = re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
-                           r"customize\.py$")
-
-
 def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    if e.word is not None and _PYTHON_START.search(e.word.text) and (
-            p is None or p.kind not in ("root", "system", "device", "persistence")):
-        return Finding(0.6, _at(e, p, "writes a file Python runs at every start,"))
+    starts = start_file(e.word.text) if e.word is not None else None
+    if starts and (p is None or p.kind not in ("root", "system", "device", "persistence")):
+        return Finding(0.6, _at(e, p, f"writes {starts},"))
     if e.detail == "schedules a command":  # at, batch: the job's code is judged as it is
         return Finding(0.6, _at(e, None, "schedules a command to run later, outside this "
                                          "call"))

@@ -150,6 +150,27 @@ _PERSISTENCE = re.compile(
     r"|^/var/spool/cron(/.*)?$|^/(usr/)?lib/systemd/.*$|^/Library/Launch\w+/.*$")
 
 
+# Files that decide what runs later without naming a program: Python's start-up files (run
+# at every start), and an AI agent's own settings (what it may do without asking, and the
+# commands its hooks run: Claude Code's, Codex's, Gemini's, Cursor's, aider's…), in the
+# home folder or a project's
+_STARTS = (
+    (re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
+                r"customize\.py$"), "a file Python runs at every start"),
+    (re.compile(r"(?:^|/)(?:\.claude/(?:settings(?:\.local)?\.json|hooks/.+)"
+                r"|\.codex/config\.toml|\.gemini/settings\.json|\.qwen/settings\.json"
+                r"|\.cursor/(?:cli-config|cli|mcp|hooks)\.json|\.aider\.conf\.ya?ml"
+                r"|\.continue/config\.(?:json|ya?ml)|\.config/(?:toolpipe|opencode|crush|goose"
+                r"|amp)/.+|\.mcp\.json)$"),
+     "an AI agent's own settings (what it may do unasked, the commands its hooks run)"),
+)
+
+
+def start_file(path: str) -> str | None:
+    """What a file is, when writing it changes what runs later (see ``_STARTS``)."""
+    return next((what for pattern, what in _STARTS if pattern.search(path)), None)
+
+
 @attrs.frozen
 class Place:
     kind: Kind

@@ -4,6 +4,7 @@ be undone off the machine. Read once at import; a malformed row is an error nami
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 import tomllib
@@ -53,6 +54,8 @@ class CodeRow:
     # the words after one of these, joined by spaces, are one shell command line (`git
     # submodule foreach 'CMD'` runs `sh -c` on them, as ssh does)
     shell_after: frozenset[str] = frozenset()
+    # the operand after one this matches is code (`composer config scripts.NAME 'CMD'`)
+    value_after: re.Pattern[str] | None = None
 
 
 @attrs.frozen
@@ -127,7 +130,9 @@ def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
                              if row.get("after") else ()),
                    str(row.get("example", "")), str(row.get("harmless", "")),
                    frozenset(_names(row.get("shell_after", []), where + " shell_after")
-                             if row.get("shell_after") else ()))
+                             if row.get("shell_after") else ()),
+                   _pattern(row["value_after"], where + " value_after")
+                   if row.get("value_after") else None)
 
 
 def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
@@ -265,6 +270,9 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         at = next((i + 1 for i, a in enumerate(args) if a in row.shell_after), len(args))
         if at < len(args):
             found.append((f"{name} {args[at - 1]}", " ".join(args[at:])))
+    if row.value_after is not None:
+        found += [(f"{name} {a}", value) for a, value in itertools.pairwise(args)
+                  if row.value_after.fullmatch(a)]
     start = 0
     if row.after:
         start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))

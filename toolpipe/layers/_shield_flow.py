@@ -185,12 +185,13 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
     """Each file a command line writes, with what it holds when the line says so."""
     out: dict[str, FileFact] = {}
     for cmd in script.commands:
-        feeds = {c.name for c in (*cmd.upstream, cmd)}
         secret: bool | None = None  # (asked at its first write: most commands write none)
         for e in effects(cmd):
             if e.kind != "write" or e.word is None or not e.word.known:
                 continue
-            secret = _reads_secret(cmd, workspace, facts) if secret is None else secret
+            if secret is None:
+                secret, feeds = _reads_secret(cmd, workspace, facts), {cmd.name, *(
+                    c.name for c in cmd.upstream)}
             k = key(e.word.text, cmd.cwd, workspace)
             if secret:
                 out[k] = FileFact("secret")
@@ -223,8 +224,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
 
 
 def _edited(cmd: Command, path: str, facts: SessionFacts) -> FileFact:
-    """A file edited in place (`sed -i`): what the edit puts in, when the file is the
-    project's own and the edit is read whole; else what it holds is not known."""
+    """A project's file edited in place (`sed -i`): what the edit puts in, if read whole."""
     prior = facts.files.get(path)
     if prior is not None and prior.origin != "edit":
         return prior if prior.origin != "write" else FileFact("write")

@@ -161,12 +161,18 @@ def key(path: str, cwd: str | None, workspace: str) -> str:
 ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
 
 
+UNPACKERS = frozenset({"pip", "pip3", "npm", "yarn", "pnpm", "bun", "tar", "gtar", "bsdtar",
+                       "unzip", "7z", "7za"})  # the programs ``unpacked`` reads
+
+
 def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> list[str]:
     """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
     fetches: a downloaded folder (its files' names are not known; everything under it
     is), as a clone's is. Unpacked into the current folder, the archive's own name
     stands for the folder it makes (``tool.tgz`` → ``tool/``). ``fetched``: whether the
     session knows a file (by its key) as downloaded."""
+    if cmd.name not in UNPACKERS:
+        return []
     texts = [a.text for a in cmd.args]
     if cmd.name in ("pip", "pip3") and texts[:1] == ["download"]:
         dest = next((texts[i + 1] for i, t in enumerate(texts[:-1])

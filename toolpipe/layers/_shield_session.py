@@ -109,6 +109,8 @@ class _SessionReading:
         if kept is not None and kept[0] is facts.files:
             return kept[1]
         script = self.script(command, workspace)
+        if any(p.kind == "too-long" for p in script.problems):
+            return []  # blocked unread (see findings)
         own = written_by_shell(script, workspace, facts)
         found = self._flow(script, workspace, facts.with_files(own), frozenset(own)) if (
             own or facts.files) else []

@@ -41,7 +41,7 @@ CODE_RULES: tuple[Rule, ...] = (
     # (Kubernetes env, ECS task definitions, app settings)
     # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
     rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
-                      "\tvalue="),
+                      "\tvalue=", " value =", "\tvalue ="),  # (HCL's `value = "…"`)
          rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),

@@ -77,6 +77,8 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("v1.local.", "v2.local.", "v3.local.", "v4.local.", "v1.public.", "v2.public.",
       "v3.public.", "v4.public."),  # PASETO: encrypted, or signed (a bearer token as a JWT is)
      rf"v[1-4]\.(?:local|public)\.[{_W}]{{40,8192}}(?:\.[{_W}]{{1,1024}})?"),
+    (("pat-na1-", "pat-eu1-", "pat-ap1-"),  # HubSpot's private app tokens
+     r"pat-(?:na|eu|ap)1-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     (("access-production-", "access-sandbox-", "access-development-"),  # Plaid
      r"access-(?:production|sandbox|development)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
      r"-[0-9a-f]{4}-[0-9a-f]{12}"),
@@ -84,7 +86,7 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
 # shapes with no prefix: a literal inside is the trigger, the match starts `back` bytes
 # before it (triggers, regex, back, shape after the trigger)
 _INSIDE: tuple[tuple[str, str, int, str], ...] = (
-    (".atlasv1.", rf"[a-z0-9]{{14}}\.atlasv1\.[{_W}=]{{60,70}}", 14, ""),  # Terraform
+    (".atlasv1.", rf"[A-Za-z0-9]{{14}}\.atlasv1\.[{_W}=]{{60,70}}", 14, ""),  # Terraform
     ("q~", r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}", 4,  # Azure AD client secret
      r"[A-Za-z0-9_~.\-]{31}"),
     ("-us", r"[0-9a-f]{32}-us[0-9]{1,2}", 32, "[0-9]"),  # Mailchimp

@@ -92,7 +92,7 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # what must follow a key word for its rule to be tried: a separator, or blanks then a token
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
-_KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
+_KV_SHAPE = (r"""(?i:[a-z0-9_.\-]{0,32})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
              r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
@@ -105,7 +105,7 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     # a suffix of the name's own after the key word (`password_plain`, `apiKeyProd`,
     # `db_password_prod`): after a separator, or a capital; the check refuses one that
     # says what the value is about (`token_type`, `password_length`, `passwordPolicy`)
-    suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,2})?"
+    suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,4})?"
     # a template's literal stands for itself (`pass={{ 'x' }}`, `{{ "x" }}`)
     literal = r"""(?:["']?\{\{-?[ \t]*(?=["']))?"""
     return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{literal}{VALUE}",

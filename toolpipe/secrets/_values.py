@@ -48,7 +48,8 @@ _ABOUT = re.compile(
     rb"requirements|command|cmd|helper|method|scopes?|audience|issuer|usage|server|host|"
     rb"port|user(?:name)?|login|email|owner|is|has|use|show|hide|visible|mask(?:ed)?|set|"
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
-    rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?)(?=$|[_\-.]|[A-Z])")
+    rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
+    rb"ca|certs?|certificates?|fingerprints?|pins?)(?=$|[_\-.]|[A-Z])")  # -token-ca-cert-hash
 _NOT_CREDENTIAL_KEY = re.compile(
     rb"(?i)(?<![A-Za-z0-9])(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume|"
     rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")

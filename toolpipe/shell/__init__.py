@@ -17,7 +17,7 @@ Layout (private modules behind this face):
   ``fd -x``), and what the items are;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
-  handlers of ``_files`` (rm, cp, dd, chmod…) and ``_system`` (disks, network, git, power…);
+  handlers of ``_files`` (rm, cp, dd, chmod…), ``_git`` and ``_system`` (disks, network, power…);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown);
 - ``_carried``: code carried in options, variables, misread reserved words, aliases and
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
 from toolpipe.shell import _files as _files
+from toolpipe.shell import _git as _git
 from toolpipe.shell import _system as _system
 from toolpipe.shell._carried import (
     modelled as modelled,

@@ -1,0 +1,80 @@
+"""Effects of git: what its pushes send and force, what `clean` and `worktree remove`
+delete, what it reads of a folder it is pointed at, the history it rewrites.
+
+The handler registers itself with :func:`~toolpipe.shell._effects.handles`."""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.shell._effects import Effect, _split, handles
+from toolpipe.shell._model import Command
+from toolpipe.shell._places import classify
+from toolpipe.shell._words import Word, literal
+
+# git subcommands that read the files of the folder they are pointed at (-C, --work-tree)
+# into a commit, an archive or a patch: pointed at a secret folder, they read the secrets
+_GIT_READS = frozenset({"add", "commit", "push", "archive", "bundle", "stash", "format-patch",
+                        "send-email", "diff", "show", "log", "grep", "cat-file"})
+
+
+@handles("git")
+def _git(cmd: Command) -> list[Effect]:
+    args = list(cmd.args)
+    folders: list[Word] = []  # git -C DIR, --git-dir DIR, --work-tree DIR
+    while args and (args[0].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
+                    or args[0].text.startswith(("--git-dir=", "--work-tree="))):
+        a = args[0]
+        if "=" in a.text and a.text.startswith("--"):
+            folders.append(Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
+            args = args[1:]
+            continue
+        if a.text != "-c" and a.text != "--namespace" and len(args) > 1:
+            folders.append(args[1])
+        args = args[2:]
+    while args and args[0].text.startswith("-"):
+        args = args[1:]
+    if not args:
+        return []
+    sub, rest = args[0].text, args[1:]
+    texts = [a.text for a in rest]
+    out: list[Effect] = []
+    if sub in _GIT_READS:  # `git -C ~/.ssh add .`: the folder's files are read
+        out += [Effect("read", cmd, f) for f in folders]
+        if sub in ("push", "send-email"):  # and sends them: a secret folder's, judged so
+            out += [Effect("send", cmd, f) for f in folders
+                    if classify(f, cmd.cwd).kind == "secret"]
+    if sub == "push":
+        ops = [a for a in rest if not a.text.startswith("-")]
+        # the branches it pushes to: protected ones, others, or not known (no refspec)
+        refs = [o.text.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/")
+                for o in ops[1:]]
+        target = ("" if not refs or any(not o.known for o in ops[1:]) else
+                  "protected" if any(_PROTECTED.fullmatch(r) for r in refs) else "feature")
+        if any(t in ("-f", "--force", "--mirror") or re.fullmatch(r"-[a-z]*f[a-z]*", t)
+               for t in texts):
+            out.append(Effect("force-push", cmd, detail=f"--force {target}".strip()))
+        if any(t.startswith("+") for t in texts):
+            out.append(Effect("force-push", cmd, detail=f"a + refspec {target}".strip()))
+        if any(t.startswith("--force-with-lease") for t in texts):
+            out.append(Effect("force-push", cmd, detail="--force-with-lease"))
+        if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
+                t.startswith(":") and len(t) > 1 for t in texts):
+            out.append(Effect("remote-delete", cmd))
+        return out
+    if sub == "clean":
+        flags, _, paths = _split(rest, "e", ("--exclude",))
+        if not flags & {"f", "--force"} or flags & {"n", "--dry-run"}:
+            return []
+        if "X" in flags:  # only what .gitignore names: build output, caches
+            return [Effect("delete", cmd, Word("./{}", "<ignored files>"), "d" in flags,
+                           True, "git clean -X")]
+        targets = [p for p in paths if p.known] or [literal(".")]
+        return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
+    if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
+        return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
+    return out
+
+
+_PROTECTED = re.compile(r"(?i)(?:main|master|trunk|develop|dev|release.*|prod.*|production|"
+                        r"stable|live|HEAD|gh-pages)")

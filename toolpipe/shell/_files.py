@@ -16,7 +16,7 @@ from toolpipe.shell._effects import (
     handles,
 )
 from toolpipe.shell._model import Command
-from toolpipe.shell._words import Word, literal
+from toolpipe.shell._words import UNKNOWN, Word, literal
 
 
 # rimraf and del-cli: npm's `rm -rf` (run by npx, npm exec, bunx…)
@@ -179,6 +179,42 @@ def _in_place(cmd: Command) -> list[Effect]:
                                                               "--file"}):
         ops = ops[1:]
     return [Effect("write", cmd, w, detail="edits in place") for w in ops]
+
+
+@handles("sort", "uniq")
+def _output_file(cmd: Command) -> list[Effect]:
+    """``sort -o FILE``, ``uniq IN OUT``: the output written to a file (`sort -o ~/.bashrc
+    /dev/null` empties it); the inputs read, as any program's operands are."""
+    if cmd.name == "sort":
+        _, values, ops = _split(cmd.args, "oktST", (
+            "--output", "--key", "--field-separator", "--buffer-size", "--temporary-directory",
+            "--parallel", "--files0-from", "--batch-size", "--compress-program"))
+        out = values.get("o") or values.get("--output")
+    else:
+        _, _, ops = _split(cmd.args, "fsw", ("--skip-fields", "--skip-chars", "--check-chars"))
+        ops, out = ops[:1], ops[1] if len(ops) > 1 else None
+    found = [Effect("read", cmd, w, detail="operand") for w in ops
+             if w.text and (UNKNOWN not in w.text or w.text.startswith(("/", "~")))]
+    return found + ([Effect("write", cmd, out)] if out is not None else [])
+
+
+@handles("ansible")
+def _ansible(cmd: Command) -> list[Effect]:
+    """An ad hoc task of the ``file`` module told ``state=absent``: its path is deleted
+    (``ansible localhost -m file -a 'path=/home state=absent'``)."""
+    _, values, _ = _split(cmd.args, "miaucMbeKkt", (
+        "--module-name", "--args", "--inventory", "--user", "--connection", "--extra-vars",
+        "--become-user", "--limit", "--forks", "--timeout", "--become-method"))
+    module = values.get("m") or values.get("--module-name")
+    given = values.get("a") or values.get("--args")
+    if module is None or given is None or module.text.rsplit(".", 1)[-1] != "file":
+        return []
+    settings = dict(p.partition("=")[::2] for p in given.text.split())
+    path = settings.get("path") or settings.get("dest") or settings.get("name")
+    if settings.get("state") != "absent" or not path:
+        return []
+    return [Effect("delete", cmd, Word(path, given.raw, "*" in path, given.tame,
+                                       given.sources), True, True, "ansible file absent")]
 
 
 @handles("chmod", "chown", "chgrp", "chattr", "setfacl", "lchown")

@@ -71,6 +71,11 @@ def _git(cmd: Command) -> list[Effect]:
                            True, "git clean -X")]
         targets = [p for p in paths if p.known] or [literal(".")]
         return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
+    if sub == "worktree" and texts[:1] == ["remove"] and {"-f", "--force"} & set(texts):
+        # forced: the folder goes with what was not committed in it (unforced, git removes
+        # only a clean one)
+        ops = [a for a in rest[1:] if not a.text.startswith("-")]
+        return [Effect("delete", cmd, w, True, True, "git worktree remove") for w in ops]
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
         return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
     return out

@@ -68,6 +68,7 @@ FRESH4_SEQUENCES = load(FRESH.with_name("sequences-fresh4.txt"))
 FRESH5_SEQUENCES = load(FRESH.with_name("sequences-fresh5.txt"))
 FRESH6_SEQUENCES = load(FRESH.with_name("sequences-fresh6.txt"))
 FRESH7_SEQUENCES = load(FRESH.with_name("sequences-fresh7.txt"))
+FRESH8_SEQUENCES = load(FRESH.with_name("sequences-fresh8.txt"))
 # Known false alarms, left as they are and checked to still be so (a fix removes them):
 # `xargs rm -rf < list.txt` is judged alone, where the names it reads are not known.
 KNOWN_FALSE_ALARMS = {82}
@@ -135,7 +136,8 @@ def test_fresh_sequences_are_stopped_at_the_call_that_runs_or_sends(family, call
 # the later fresh files (written held out, fixed by class since): one parameter each line
 LATER_SEQUENCES = [(f"fresh{k}", entry) for k, entries in (
     (2, FRESH2_SEQUENCES), (3, FRESH3_SEQUENCES), (4, FRESH4_SEQUENCES),
-    (5, FRESH5_SEQUENCES), (6, FRESH6_SEQUENCES), (7, FRESH7_SEQUENCES))
+    (5, FRESH5_SEQUENCES), (6, FRESH6_SEQUENCES), (7, FRESH7_SEQUENCES),
+    (8, FRESH8_SEQUENCES))
     for entry in entries]
 
 

@@ -7,9 +7,8 @@ call alone looks harmless. The facts (:class:`SessionFacts`) are carried forward
 shield's history, one value per call (the last record holds them all), so a call costs the
 same however long the session is: nothing earlier is read again.
 
-A file run later (or later on the same line) is judged by what it holds when that is known
-(read like a command line), asks when it is not, and blocks when it was downloaded or
-decoded. A copy of a secret stays a secret: sending it is sending the secret."""
+A file run later (or later on the same line) is judged by what it holds when known, asks
+when not, blocks when downloaded or decoded. A copy of a secret stays a secret."""
 
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,
     PROJECT_FILES,
+    PROJECT_RUNNERS,
     code_of,
     key,
     language_of,
@@ -311,9 +311,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # a name the shell finds on PATH: a file an earlier call put in a bin folder
         found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
                   if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
-    if facts.pending and cmd.name not in LOADS_NOTHING:
-        # any other program may load a file an earlier call wrote (a build script, a test
-        # runner's or a bundler's settings, a task file): judged by the commands it holds
+    if facts.pending and (cmd.name not in LOADS_NOTHING or PROJECT_RUNNERS & {*cmd.wrappers}):
+        # any other program (or a project's runner: `hatch run test` runs pyproject's
+        # `test`) may load a file an earlier call wrote: judged by the commands it holds
         already = {p for p, _ in found}
         found += [(p, "project") for p in sorted(facts.pending) if p not in already]
     out = []

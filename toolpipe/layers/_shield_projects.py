@@ -32,6 +32,10 @@ LOADS_NOTHING = frozenset({
     "alias", "kill", "wait", "id", "whoami", "uname", "hostname", "env", "printenv", "set",
     "unset", "read", "source", ".", "open", "xdg-open", "clear", "tput", "column", "nl",
 })
+# runners of a project's environment, which read its files and run its scripts by name
+# (`hatch run test`, `pdm run lint`, `pipenv run serve`: the command peeled is the name)
+PROJECT_RUNNERS = frozenset({"pdm", "hatch", "rye", "pipenv", "poetry", "uv", "conda", "mamba",
+                             "micromamba", "npm", "pnpm", "yarn", "bun", "direnv"})
 COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
 # programs that run a project file of the workspace: the files, and how to read them
 PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -57,8 +61,9 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     # for are (RUSTC_WRAPPER=/tmp/w.sh asks)
     "cargo": ((".cargo/config.toml", ".cargo/config"), "settings"),
     # editors that run a folder's tasks marked to run when it opens (VS Code's and its
-    # forks'): judged as any project file, by the commands it holds
-    **{editor: ((".vscode/tasks.json",), "project") for editor in (
+    # forks'), and load its settings (the programs its extensions run, its terminals'):
+    # judged as any project file, by the commands they hold
+    **{editor: ((".vscode/tasks.json", ".vscode/settings.json"), "project") for editor in (
         "code", "code-insiders", "codium", "cursor", "windsurf")},
 }
 

@@ -79,15 +79,16 @@ def _at(effect: Effect, place: Place | None, what: str) -> str:
 
 
 def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
-    if e.word is not None and e.word.sources == ("mktemp",):
-        return None  # what mktemp made on the same line is the script's own
+    if e.word is not None and e.word.sources == ("mktemp",) and (
+            ".." not in e.word.text.split("/")):
+        return None  # what mktemp made on the same line is the script's own (not its `..`)
     if p is None:
         return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
     if p.kind in ("workspace", "scratch"):
         if p.kind == "workspace" and e.recursive and e.forced and o.workspace_deletions:
             return Finding(o.workspace_deletions, _at(e, p, "deletes recursively"))
         if p.kind == "scratch" and e.recursive:  # a folder in /tmp may be anyone's work
-            return Finding(0.9, _at(e, p, "deletes recursively outside the workspace, in"))
+            return Finding(0.6, _at(e, p, "deletes recursively outside the workspace, in"))
         return None
     score = _DESTROYED[p.kind]
     if not e.recursive and p.kind == "outside":

@@ -117,7 +117,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""(?:@|(?=[\s'"]|$))""",
          value=("v",), check="url_password"),
     rule("password", "curl",
-         r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-u[ \t]*|[ \t]--user[ =])(?P<q>['"]?)"""
+         r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-[uU][ \t]*|[ \t]--(?:proxy-)?user[ =])(?P<q>['"]?)"""
          r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
          check="url_password"),
     *(_flag_rule(row) for row in CREDENTIALS),

@@ -174,12 +174,16 @@ NAMED_RULES: tuple[Rule, ...] = (
          check="cookie_header", bounded=False, priority=CONTEXT),
     # a sentence that gives one: "Your new API key is …", "the password for alice is …",
     # "Token generated: …"
+    # ("A temporary password is generated for root@localhost: …": MySQL's log)
     rule("password", ("key is ", "key was ", "password for ", "password is ", "password was ",
                       "token is ", "token was ", "token generated", "token created",
                       "secret is ", "passphrase is ", "key generated", "key created",
-                      "password set to ", "password reset to ", "password changed to "),
+                      "password set to ", "password reset to ", "password changed to ",
+                      "key is:", "password is:", "token is:", "secret is:", "passphrase is:"),
          r"""(?i:key|token|password|passphrase|secret)(?:[ \t]+for[ \t]+\S{1,64})?[ \t]+"""
+         r"""(?:(?i:is|was)[ \t]+(?=(?i:generated|created)))?"""
          r"""(?i:is|was|generated|created|set[ \t]+to|reset[ \t]+to|changed[ \t]+to)"""
+         r"""(?:[ \t]+(?i:for)[ \t]+\S{1,64}(?=:))?"""
          r"""[ \t]*:?[ \t]+["'`]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT),
     # the same in other languages: "le mot de passe est …", "das Passwort lautet …",

@@ -51,7 +51,10 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
          "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
          "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key",
-         "account_key", "shared_access_key", "stored_key", "server_key", "macaroon")
+         "account_key", "shared_access_key", "stored_key", "server_key", "macaroon",
+         # HashiCorp's: Consul's and Nomad's ACL token (`SecretID`, `Secret ID = …`),
+         # Vault AppRole's secret_id (its `accessor` is a public handle)
+         "secret_id", "secret id")
 
 
 def _spellings(word: str) -> tuple[str, ...]:

@@ -49,7 +49,7 @@ _ABOUT = re.compile(
     rb"port|user(?:name)?|login|email|owner|is|has|use|show|hide|visible|mask(?:ed)?|set|"
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
-    rb"ca|certs?|certificates?|fingerprints?|pins?)(?=$|[_\-.]|[A-Z])")  # -token-ca-cert-hash
+    rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
 _NOT_CREDENTIAL_KEY = re.compile(
     rb"(?i)(?<![A-Za-z0-9])(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume|"
     rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")
@@ -155,6 +155,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
     if suffix and _ABOUT.search(suffix):
         return None  # token_type, password_length, passwordPolicy: about the value
+    if _flag_start(buf, start) and buf[start:word_end].lower() in (b"secret-id", b"secret_id"):
+        return None  # aws secretsmanager … --secret-id NAME: the name of a stored secret
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor

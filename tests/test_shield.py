@@ -199,7 +199,7 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     assert len(warned) / benign < 0.10, warned[:40]
     # the ask band: power, services, secrets, and the keyboard shortcuts (`<Ctrl x>`) some
     # pages list, which are not shell; kernel modules, package removal, unknown programs
-    # told to destroy, clocks and mounts: about 3.0% today
+    # told to destroy, clocks and mounts, the trash emptied: 3.95% today
     assert len(asked) / benign < 0.04, asked[:40]
 
 

@@ -196,7 +196,7 @@ def _read(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
     if networked:
         return Finding(1.0, f"reads a secret in a script that uses the network: {p.path} "
                             f"({e.command.located()})")
-    return Finding(0.5, _at(e, p, "reads"))
+    return None if e.detail == "uses a key" else Finding(0.5, _at(e, p, "reads"))
 
 
 def _stdin_code(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:

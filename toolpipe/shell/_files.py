@@ -5,6 +5,7 @@ The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
@@ -196,6 +197,30 @@ def _output_file(cmd: Command) -> list[Effect]:
     found = [Effect("read", cmd, w, detail="operand") for w in ops
              if w.text and (UNKNOWN not in w.text or w.text.startswith(("/", "~")))]
     return found + ([Effect("write", cmd, out)] if out is not None else [])
+
+
+@handles("fdupes", "jdupes", "rdfind", "fclones")
+def _deduplicate(cmd: Command) -> list[Effect]:
+    """A duplicate finder told to delete (`fdupes -rdN DIR`, `jdupes -d`, `rdfind
+    -deleteduplicates true`, `fclones remove`): every folder it searches loses files."""
+    texts = [a.text for a in cmd.args]
+    if cmd.name == "rdfind":
+        deleting = any(t == "-deleteduplicates" and v == "true"
+                       for t, v in itertools.pairwise(texts))
+        folders = [a for a in cmd.args if not a.text.startswith("-")
+                   and a.text not in ("true", "false")]
+    elif cmd.name == "fclones":
+        deleting = texts[:1] == ["remove"]
+        folders = []  # it reads the groups fclones group printed: what they name is unknown
+    else:
+        deleting = "--delete" in texts or any(
+            t.startswith("-") and not t.startswith("--") and "d" in t for t in texts)
+        folders = [a for a in cmd.args if not a.text.startswith("-")]
+    if not deleting:
+        return []
+    if not folders:
+        return [Effect("delete", cmd, None, True, True, "the duplicates its input names")]
+    return [Effect("delete", cmd, w, True, True, "duplicates") for w in folders]
 
 
 @handles("ansible")

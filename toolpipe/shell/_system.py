@@ -20,6 +20,7 @@ from toolpipe.shell._effects import (
 )
 from toolpipe.shell._items import find_item
 from toolpipe.shell._model import Command
+from toolpipe.shell._places import maybe_secret
 from toolpipe.shell._words import Word, literal
 
 # Commands that destroy what is on a block device, and the words that make them do so
@@ -189,6 +190,19 @@ def _openssl(cmd: Command) -> list[Effect]:
     if cmd.args[0].text in ("s_client", "s_server", "s_time", "ocsp"):
         out.append(Effect("fetch", cmd))
     return out
+
+
+@handles("certtool", "tomb", "cosign", "minisign", "signify")
+def _key_tools(cmd: Command) -> list[Effect]:
+    """Tools a key is made for (GnuTLS' certtool, tomb, cosign, minisign…): a key file
+    given to them is used where it is, and is a secret read only on a line that sends
+    something (the rules' read: `certtool --load-privkey k.pem … | curl -d @- …`)."""
+    shown = cmd.name == "certtool" and any(a.text in _SHOWS_KEY for a in cmd.args)
+    return [Effect("read", cmd, a, detail="" if shown else "uses a key") for a in cmd.args
+            if a.known and maybe_secret(a.text.rpartition("=")[2])]
+
+
+_SHOWS_KEY = frozenset({"-k", "--key-info", "--p12-info", "--p8-info"})  # certtool prints it
 
 
 @handles("crontab")

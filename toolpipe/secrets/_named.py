@@ -11,7 +11,16 @@ import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, could_be_credential
-from toolpipe.secrets._values import CHECKS, _value, line_start, plain_word, sample, token_shaped
+from toolpipe.secrets._values import (
+    CHECKS,
+    _value,
+    credential_like,
+    line_start,
+    plain_word,
+    sample,
+    token_shaped,
+    url_password,
+)
 
 # names that end in _KEY and hold no secret: a data structure's key, a public key
 _NOT_SECRET_NAME = re.compile(
@@ -251,6 +260,11 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"(?i:keepassxc-cli|cryptsetup|veracrypt|bw[ \t]+unlock|op[ \t]+signin|gocryptfs"
          r"|encfs|zfs[ \t]+load-key)(?![\w-])", check="stdin_fed", bounded=False,
          priority=CONTEXT),
+    # any client's `--user NAME:PASSWORD` (etcdctl, influx, couchbase's…), not a uid:gid
+    # or a user:group (`docker run --user 1000:1000`, `--user app:staff`)
+    rule("password", ("--user=", "--user "),
+         r"""--user[ =]["']?(?P<u>[^\s:%'"$]{1,128}):(?P<v>[^\s'"]{1,256})""",
+         value=("v",), check="user_colon", bounded=False, priority=CONTEXT),
     # Samba's user%password: smbclient -U 'DOMAIN\user%pw', rpcclient -U user%pw
     rule("password", (" -u ", " -u'", ' -u"', "--user=", "--user "),
          r"""(?:[ \t]-U[ \t]*|--user(?:name)?[ =])["']?[^\s%'"]{1,128}%"""
@@ -258,6 +272,18 @@ NAMED_RULES: tuple[Rule, ...] = (
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
 )
 
+
+
+def user_colon(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+               ) -> str | None:
+    value = match.group("v").strip(b"'\"")
+    if value.isdigit() or value == match.group("u") or value.startswith((b"$", b"%")) or (
+            not credential_like(value)):
+        return None  # a uid:gid, a user:group, a reference
+    return url_password(kind, match, buf, groups)
+
+
+CHECKS["user_colon"] = user_colon
 CHECKS["vendor_name"] = vendor_name
 CHECKS["shaped"] = shaped
 CHECKS["user_then_pass"] = user_then_pass

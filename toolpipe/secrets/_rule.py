@@ -70,12 +70,15 @@ END = r"(?![A-Za-z0-9_\-])"  # the token ends here
 VALUE = (
     r"""(?:[bBrRuU]{1,2}(?=["']))?"""  # a literal's prefix: Python's b'…', r"…"
     r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
+    # a multi-line string holding one line (TOML's and Python's triple quotes)
+    r"""|\"\"\"[ \t]*\r?\n(?P<tq>[^"\n]{1,4096})\r?\n[ \t]*\"\"\""""
+    r"""|'''[ \t]*\r?\n(?P<ts>[^'\n]{1,4096})\r?\n[ \t]*'''"""
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     # (or a label: a value redacted before is read as one, so the key's regex does not
     # settle for a shorter reading, `key: 000A = [REDACTED:…]`, the second time)
-    r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""
-    r"""|[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""
+    r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
+    r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
-VALUE_GROUPS = ("hq", "dq", "sq", "eq", "bq", "uq", "bare")
+VALUE_GROUPS = ("hq", "tq", "ts", "dq", "sq", "eq", "bq", "uq", "bare")

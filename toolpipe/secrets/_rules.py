@@ -73,9 +73,11 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
 _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
+        # kubectl describe's `NAME:`, a rule of dashes, then the value on its own line
+        r"""(?P<sep>:[ \t]*\r?\n-{3,}[ \t]*\r?\n"""
         # a type between a name and its value (`API_KEY: &str = …`, `apiKey: string = …`)
         # (a type has no blank, but for a union with nothing: `str | None`)
-        r"""(?P<sep>\s{0,8}:\s{0,8}(?!//)[&\w<>\[\].,*?]{1,40}"""
+        r"""|\s{0,8}:\s{0,8}(?!//)[&\w<>\[\].,*?]{1,40}"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,64}"|'[^'<>\n]{0,64}')){1,4}[ \t]*>"""
@@ -84,7 +86,7 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
         r"""|[ \t]*(?:—|–)[ \t]*"""
         r"""|[ \t]+(?!\?\?|\|\||\?:)|>"""
-        r"""|[ \t]*(?:\*\*|__)?[ \t]*\|[ \t]*"""  # | password | VALUE | (a table row)
+        r"""|[ \t]*(?:\*\*|__)?[ \t]*(?:\||│|┃|║)[ \t]*"""  # | password | VALUE | (a table row)
         r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
         # <td>password</td><td>VALUE</td>, <dt>…</dt><dd>, a plist's <key>…</key><string>
         r"""|</(?i:td|th|dt|b|strong|span|label|key)>\s{0,8}"""
@@ -96,7 +98,7 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
 _KV_SHAPE = (r"""(?i:[a-z0-9_.\-]{0,32})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
-             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：)"""
+             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–))""")

@@ -160,7 +160,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
-    if b"\n" in sep and not _LONG_ALNUM.match(value):
+    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value):
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):
         return None  # 密码：请输入您的密码 ("enter your password"): prose, not a value
@@ -180,10 +180,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                 quote not in match.group("close")) or not buf[max(0, name - 8):name - 1
                                                               ].rstrip().endswith(b"(")):
             return None  # the first argument of a call, not a member of an object
-    if b"|" in sep and b"||" not in sep and b"=" not in sep:  # (`x: str | None = …`: typed)
-        # a table row: | password | VALUE | (the key's cell first on its line)
+    if (b"|" in sep or _BOX.search(sep)) and b"||" not in sep and b"=" not in sep:
+        # a table row: | password | VALUE | (or │ ┃ ║), the key's cell first on its line
         line = line_start(buf, start)
-        if not buf[line:start].lstrip().startswith(b"|") or not _CELL_END.match(
+        if not _BOX_START.match(buf[line:start].lstrip()) or not _CELL_END.match(
                 buf, match.end()) or not credential_like(value.strip(b"`")):
             return None
         return kind
@@ -249,7 +249,9 @@ def _flag_start(buf: bytes, start: int) -> bool:
 
 
 _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")
-_CELL_END = re.compile(rb"[ \t]*\|")
+_BOX = re.compile("│|┃|║".encode())  # (alternatives: a class of bytes takes any byte of them)
+_BOX_START = re.compile("\\||│|┃|║".encode())
+_CELL_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode())
 _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import functools
 import pathlib
+import re
 import time
 
 import pytest
@@ -468,3 +469,22 @@ def test_the_dense_law_catches_a_chain_that_stops_early(monkeypatch):
     monkeypatch.setattr(scan, "GAP", 8)  # a broken chain: gaps of 9 to 64 end a cluster
     text = b"password=" + b" " * 20 + b"token: x"
     assert scan.dense_spans(scan._TRIGGERS, text, 0) != _dense_by_regex(scan, text, 0)
+
+
+_CLASS = re.compile(rb"(?<!\\)\[(?:\\.|[^\]\\])+\]")
+
+
+def _non_ascii_classes(pattern: bytes) -> list[bytes]:
+    return [m.group(0) for m in _CLASS.finditer(pattern) if any(b > 127 for b in m.group(0))]
+
+
+def test_no_rule_puts_a_character_beyond_ascii_in_a_class_of_bytes():
+    """The rules are compiled over UTF-8 bytes: a class such as `[:：]` or `["«“]` matches
+    one byte of the character's encoding, never the character (a guillemet before a
+    password made it leak). Such characters go in alternatives."""
+    from toolpipe.secrets._rules import PUBLIC, RULES
+
+    found = [(r.kind, _non_ascii_classes(r.regex.pattern)) for r in (*RULES, *PUBLIC)]
+    assert [(kind, classes) for kind, classes in found if classes] == []
+    # and the check sees the mistake it guards against
+    assert _non_ascii_classes('[ \\t]*[:：]?["\'`«“]?'.encode())

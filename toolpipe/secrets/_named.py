@@ -199,8 +199,9 @@ NAMED_RULES: tuple[Rule, ...] = (
     # "パスワードは …"
     rule("password", _PROSE_LABELS,
          r"""(?i:""" + "|".join(_PROSE_LABELS) + r""")(?:[ \t]+(?i:est|lautet|ist|es|é|era"""
-         r"""|jest|är|er|on|je|este|è|è:|is|was)|は|是|为|為|는|은)[ \t]*[:：]?[ \t]*"""
-         r"""["'`«“]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
+         r"""|jest|är|er|on|je|este|è|è:|is|was)|は|是|为|為|는|은)[ \t]*(?::|：)?[ \t]*"""
+         # (alternatives, not a class: a class of bytes takes one byte of « or “ for it)
+         r"""(?:["'`]|«|“|„|「)?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT),
     # a prompt and what was typed after it, when a log or a transcript shows it:
     # `[sudo] password for alice: …`, `Password for 'https://…': …`, `Enter passphrase

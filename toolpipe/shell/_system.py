@@ -205,6 +205,22 @@ def _key_tools(cmd: Command) -> list[Effect]:
 _SHOWS_KEY = frozenset({"-k", "--key-info", "--p12-info", "--p8-info"})  # certtool prints it
 
 
+@handles("aws")
+def _aws(cmd: Command) -> list[Effect]:
+    """The AWS CLI reads a local file only where it is given one: `s3 cp|mv|sync` operands
+    that are not `s3://`, and `file://`/`fileb://` values; its other words are names
+    (`--name /app/log-level` names a parameter). A secret's path among them is still read
+    (see ``work_out``)."""
+    texts = [a.text for a in cmd.args]
+    out = [Effect("read", cmd, Word(t.split("://", 1)[1], a.raw, a.glob, a.tame, a.sources))
+           for a, t in zip(cmd.args, texts, strict=True)
+           if t.startswith(("file://", "fileb://")) and a.known]
+    if texts[:1] == ["s3"] and len(texts) > 1 and texts[1] in ("cp", "mv", "sync"):
+        out += [Effect("read", cmd, a) for a in cmd.args[2:]
+                if not a.text.startswith(("-", "s3://"))]
+    return out
+
+
 @handles("crontab")
 def _crontab(cmd: Command) -> list[Effect]:
     flags, _values, _ops = _split(cmd.args, "u")

@@ -422,3 +422,15 @@ def test_the_one_line_law_catches_a_shield_that_follows_files_across_calls_only(
     monkeypatch.setattr(UnixShield, "_flowed", across_calls_only)
     with pytest.raises(AssertionError):
         one_line_as_two_calls(examples=20, shrink=False)
+
+
+def test_a_file_run_then_overwritten_on_the_same_line_is_judged_as_it_was():
+    """The same line's writes are added to the session's files, never put in their place:
+    `bash x.sh; echo 'echo hi' > x.sh` runs x.sh as an earlier call wrote it."""
+    shield = UnixShield()
+    write = {"file_path": "x.sh", "content": "rm -rf ~\n"}
+    history = [CallRecord("Write", write, True, 0.0,
+                          facts=shield.after("Write", write, _shield_flow.EMPTY))]
+    run_then_overwrite = {"command": "bash x.sh; echo 'echo hi' > x.sh"}
+    assert shield.evaluate("Bash", run_then_overwrite, history).action == "block"
+    assert shield.evaluate("Bash", {"command": "bash x.sh"}, history).action == "block"

@@ -114,6 +114,8 @@ class _SessionReading:
         own = written_by_shell(script, workspace, facts)
         found = self._flow(script, workspace, facts.with_files(own), frozenset(own)) if (
             own or facts.files) else []
+        if own.keys() & facts.files.keys():  # a file it overwrites may run first, as it was
+            found += self._flow(script, workspace, facts)
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)

@@ -97,14 +97,14 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # what must follow a key word for its rule to be tried: a separator, or blanks then a token
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
-_KV_SHAPE = (r"""(?i:[a-z0-9_.\-]{0,32})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
+_KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
              r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–))""")
 
 
-def _kv(kind: str, words: tuple[str, ...]) -> Rule:
+def _kv(kind: str, words: tuple[str, ...]) -> tuple[Rule, Rule]:
     alts = "|".join(re.escape(w).replace(r"\-", "-") for w in sorted(words, key=len,
                                                                         reverse=True))
     # a suffix of the name's own after the key word (`password_plain`, `apiKeyProd`,
@@ -113,10 +113,16 @@ def _kv(kind: str, words: tuple[str, ...]) -> Rule:
     suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,4})?"
     # a template's literal stands for itself (`pass={{ 'x' }}`, `{{ "x" }}`)
     literal = r"""(?:["']?\{\{-?[ \t]*(?=["']))?"""
-    return _rule(kind, words, rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{literal}{VALUE}",
-                 value=VALUE_GROUPS, check="key_value",
-                 priority=CONTEXT,
-                 bounded=False, shape=_KV_SHAPE)
+    regex = rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{literal}{VALUE}"
+    # a name with a longer suffix of its own (`TF_TOKEN_app_terraform_io=`): found by its
+    # key word and an underscore (`token_`), the separator left to the rule's own regex (a
+    # 32-letter run after every key word in the trigger made re2's automaton slow to build
+    # on random text: base64 words took 1.7 s a megabyte); `pw-`, `key.` are too common
+    glued = tuple(dict.fromkeys(w + "_" for w in words if len(w) >= 5 and w[-1:].isalpha()))
+    return (_rule(kind, words, regex, value=VALUE_GROUPS, check="key_value",
+                  priority=CONTEXT, bounded=False, shape=_KV_SHAPE),
+            _rule(kind, glued, regex, value=VALUE_GROUPS, check="key_value",
+                  priority=CONTEXT, bounded=False))
 
 
 RULES: tuple[Rule, ...] = (
@@ -246,9 +252,9 @@ RULES: tuple[Rule, ...] = (
           value=("v",), check="url_token", bounded=False,
           shape=r"""[A-Za-z0-9_\-]{32}[A-Za-z0-9_\-]{0,224}@"""),
     # --- secret-named keys, in .env, shell, YAML, TOML, JSON, flags and XML forms ---------
-    _kv("password", PASSWORD_WORDS),
-    _kv("api_key_kv", KEY_WORDS),
-    _kv("session_cookie", COOKIE_WORDS),
+    *_kv("password", PASSWORD_WORDS),
+    *_kv("api_key_kv", KEY_WORDS),
+    *_kv("session_cookie", COOKIE_WORDS),
     # a personal access token's short name (GH_PAT, AZURE_DEVOPS_EXT_PAT): a whole word, a
     # separator right after it (`path=`, `compat=` never leave the C scan)
     _rule("api_key_kv", "pat", rf"(?i:pat){_SEP}{VALUE}", value=VALUE_GROUPS,

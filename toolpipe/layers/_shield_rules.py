@@ -41,6 +41,7 @@ from toolpipe.shell import (
     classify,
     effects,
     holds_secrets,
+    new_program,
     restricting_mode,
     sends,
     setuid_mode,
@@ -112,6 +113,8 @@ def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | N
         return None
     if p.kind == "secret" and e.word is not None and _inside(e.word.text):
         return Finding(0.4, _at(e, p, "writes, in the workspace,"))  # cp .env.example .env
+    if p.kind == "system" and e.word is not None and new_program(e.word.text):
+        return Finding(0.6, _at(e, p, "puts a program of a new name on the system's PATH:"))
     what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
     if p.settings:  # a tool's settings file: written as any file outside the workspace is
         return Finding(_OVERWRITTEN["outside"], _at(e, p, what))

@@ -40,6 +40,9 @@ from toolpipe.shell import _system as _system
 from toolpipe.shell._carried import (
     modelled as modelled,
 )
+from toolpipe.shell._carried import (
+    new_program as new_program,
+)
 from toolpipe.shell._effects import (
     CREDENTIAL_HINT as CREDENTIAL_HINT,
 )
@@ -139,6 +142,7 @@ __all__ = [
     "irreversible",
     "literal_prefix",
     "modelled",
+    "new_program",
     "restricting_mode",
     "sends",
     "setuid_mode",

@@ -88,8 +88,8 @@ def _copy(cmd: Command) -> list[Effect]:
         return out
     out.append(Effect("write", cmd, target))
     mode = values.get("m") or values.get("--mode")
-    if cmd.name == "install" and mode is not None:  # install -m 4755 /bin/sh /tmp/x
-        out.append(Effect("mode", cmd, target, detail=mode.text))
+    if cmd.name == "install" and mode is not None and setuid_mode(mode.text):
+        out.append(Effect("mode", cmd, target, detail=mode.text))  # -m 4755 /bin/sh /tmp/x
     if cmd.name == "mv":
         out += [Effect("delete", cmd, w, recursive=True, detail="moves away") for w in ops]
     else:  # (a link to a secret exposes it where the link is: read as a copy is)

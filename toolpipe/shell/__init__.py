@@ -19,7 +19,8 @@ Layout (private modules behind this face):
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…), ``_git`` and ``_system`` (disks, network, power…);
 - ``_places``: each path classified against the workspace;
-- ``_writes``: what a command may change, for caches (known files, nothing, or unknown);
+- ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
+  and a program of a new name put on the system's PATH;
 - ``_carried``: code carried in options, variables, misread reserved words, aliases and
   the arguments of programs it does not know (fail closed);
 - ``_helpers``: programs named for another in variables, options and settings, command
@@ -39,9 +40,6 @@ from toolpipe.shell import _git as _git
 from toolpipe.shell import _system as _system
 from toolpipe.shell._carried import (
     modelled as modelled,
-)
-from toolpipe.shell._carried import (
-    new_program as new_program,
 )
 from toolpipe.shell._effects import (
     CREDENTIAL_HINT as CREDENTIAL_HINT,
@@ -105,6 +103,7 @@ from toolpipe.shell._texts import edited_commands as edited_commands
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
+from toolpipe.shell._writes import new_program as new_program
 from toolpipe.shell._writes import shell_writes as shell_writes
 
 __all__ = [

@@ -78,16 +78,6 @@ def modelled(name: str) -> bool:
     return name in RUNNABLE or formats_a_volume(name)
 
 
-_LOCAL_BIN = re.compile(r"^/usr/local/s?bin/([^/]+)$")
-
-
-def new_program(path: str) -> bool:
-    """Is ``path`` a program of a name no known program has, in the administrator's own
-    folder of the system's PATH (`/usr/local/bin/tool`, not `/usr/local/bin/ls`)?"""
-    m = _LOCAL_BIN.match(path)
-    return m is not None and m.group(1).lower() not in KNOWN
-
-
 def unreserved(argv: tuple[Word, ...]) -> tuple[tuple[Word, ...], str]:
     """The command behind reserved words tree-sitter left in command position (``time {
     rm -rf /; }`` is read as a command ``{ rm -rf /``; ``coproc NAME { … }``), and the

@@ -10,8 +10,10 @@ interpreter, a command whose name is not known) may write anything: unknown.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
+from toolpipe.shell._carried import KNOWN
 from toolpipe.shell._effects import effects
 from toolpipe.shell._expand import ENVIRONMENT
 from toolpipe.shell._grammar import analyse
@@ -114,3 +116,13 @@ def shell_writes(command: str, cwd: str = ".", *, strict: bool = True) -> list[s
             if path not in out and not path.startswith("/dev/"):
                 out.append(path)
     return out
+
+
+_LOCAL_BIN = re.compile(r"^/usr/local/s?bin/([^/]+)$")
+
+
+def new_program(path: str) -> bool:
+    """Is ``path`` a program of a name no known program has, in the administrator's own
+    folder of the system's PATH (`/usr/local/bin/tool`, not `/usr/local/bin/ls`)?"""
+    m = _LOCAL_BIN.match(path)
+    return m is not None and m.group(1).lower() not in KNOWN

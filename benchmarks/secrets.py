@@ -311,11 +311,11 @@ FIXED = ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt", "clas
          "classes-fresh14.txt", "classes-fresh15.txt", "classes-fresh16.txt",
          "classes-fresh17.txt", "classes-fresh18.txt", "classes-fresh19.txt",
          "classes-fresh20.txt", "classes-fresh21.txt", "classes-fresh22.txt",
-         "classes-fresh23.txt")
+         "classes-fresh23.txt", "classes-fresh24.txt")
 _NUMBERS = {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve",
             13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen", 17: "seventeen",
             18: "eighteen", 19: "nineteen", 20: "twenty", 21: "twenty-one",
-            22: "twenty-two", 23: "twenty-three"}
+            22: "twenty-two", 23: "twenty-three", 24: "twenty-four"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -70,6 +70,7 @@ END = r"(?![A-Za-z0-9_\-])"  # the token ends here
 VALUE = (
     r"""(?:[bBrRuU]{1,2}(?=["']))?"""  # a literal's prefix: Python's b'…', r"…"
     r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
+    r"""|<!\[CDATA\[(?P<cd>[^\]\n]{1,4096})\]\]>"""  # XML's character data
     # a multi-line string holding one line (TOML's and Python's triple quotes)
     r"""|\"\"\"[ \t]*\r?\n(?P<tq>[^"\n]{1,4096})\r?\n[ \t]*\"\"\""""
     r"""|'''[ \t]*\r?\n(?P<ts>[^'\n]{1,4096})\r?\n[ \t]*'''"""
@@ -81,4 +82,4 @@ VALUE = (
     r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
     r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
-VALUE_GROUPS = ("hq", "tq", "ts", "dq", "sq", "eq", "bq", "uq", "bare")
+VALUE_GROUPS = ("hq", "cd", "tq", "ts", "dq", "sq", "eq", "bq", "uq", "bare")

@@ -80,7 +80,7 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|\s{0,8}:\s{0,8}(?!//)[&\w<>\[\].,*?]{1,40}"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
-        r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,64}"|'[^'<>\n]{0,64}')){1,4}[ \t]*>"""
+        r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         r"""|\s{0,8}(?:::|:-|=>|:=|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
@@ -287,6 +287,10 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           rf"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-"
           rf"nistp256)@openssh\.com) +[{B64}=]+"),
     _rule("data_uri", ";base64,", rf";base64,[{B64}=_\-]*"),
+    # a certificate in XML's signature and a JWK's chain: DER, base64, public by design
+    _rule("public_certificate", ("x509certificate>", '"x5c"'),
+          rf"""(?i:x509certificate>|"x5c"[ \t]*:[ \t]*\[[ \t]*")[{B64}=\s]{{32,65536}}""",
+          bounded=False),
     _rule("public_b64_pem", ("LS0tLS1CRUdJTiBDRVJUSUZJQ0FUR", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
           rf"LS0tLS1CRUdJTiB[{B64}]*={{0,2}}"),
     _rule("arn", "arn:aws", r"arn:aws[a-z\-]*:[^\s\"'`]*"),

@@ -162,13 +162,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # NextToken, nextPageToken: a pagination cursor
     if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value):
         return None  # "secret:" ending a line opens a YAML block; only a token counts
-    if not any(33 <= c < 127 for c in value):
-        return None  # 密码：请输入您的密码 ("enter your password"): prose, not a value
-    if b"||" in sep or b"??" in sep or b"?:" in sep:
-        if group not in ("sq", "dq", "bq"):
-            return None  # API_TOKEN || "literal": a fallback value, only a literal counts
-    if b"," in sep:
-        # define('DB_PASSWORD', 'VALUE'): the name a quoted string, the value another
+    if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
+        return None
+    if (b"||" in sep or b"??" in sep or b"?:" in sep) and group not in ("sq", "dq", "bq"):
+        return None  # API_TOKEN || "literal": a fallback value, only a literal counts
+    if b"," in sep:  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
         name = start
         while name > 0 and (buf[name - 1:name].isalnum() or buf[name - 1] in b"_.-"):
             name -= 1
@@ -176,10 +174,12 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         # or a pair: Erlang's {password, "…"}, Ruby's [:password, "…"] (an atom, a symbol)
         paired = group in ("sq", "dq") and not match.group("close") and (
             buf[name - 1:name] == b"{" or buf[max(0, name - 2):name] == b"[:")
+        before = buf[max(0, name - 8):name - 1].rstrip()  # a call's `(`, or a pair's `[`
+        pair = before.endswith(b"[") and _PAIR_END.match(buf, match.end()) is not None
         if not paired and (group not in ("sq", "dq") or quote not in (b"'", b'"') or (
-                quote not in match.group("close")) or not buf[max(0, name - 8):name - 1
-                                                              ].rstrip().endswith(b"(")):
-            return None  # the first argument of a call, not a member of an object
+                quote not in match.group("close")) or not (before.endswith(b"(") or (
+                pair and credential_like(value)))):
+            return None  # the first argument of a call (or of a two-item list), not a member
     if (b"|" in sep or _BOX.search(sep)) and b"||" not in sep and b"=" not in sep:
         # a table row: | password | VALUE | (or │ ┃ ║), the key's cell first on its line
         line = line_start(buf, start)
@@ -251,7 +251,7 @@ def _flag_start(buf: bytes, start: int) -> bool:
 _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")
 _BOX = re.compile("│|┃|║".encode())  # (alternatives: a class of bytes takes any byte of them)
 _BOX_START = re.compile("\\||│|┃|║".encode())
-_CELL_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode())
+_CELL_END, _PAIR_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode()), re.compile(rb"\s*\]")
 _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 

@@ -241,8 +241,10 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                         name = group
                         lo, hi = found.span(group)
                         break
-            if buf.find(b"[REDACTED:", lo, hi) >= 0 or buf.startswith(b"[REDACTED:", lo):
-                # a label in it (or starting it, a value that stops at the label's colon):
+            if buf.find(b"[REDACTED:", lo, hi) >= 0 or buf.startswith(b"[REDACTED:", lo) or (
+                    lo and buf[lo - 1] in _LABEL_CHARS and _in_label(buf, lo)):
+                # a label in it (or starting it, a value that stops at the label's colon,
+                # or one that starts inside a label: `user … [REDACTED:github_pat]`):
                 # this is a redaction read again, where a label may stand
                 # for what made the first reading differ (a line break inside a redacted
                 # block): leaving it changes nothing (Redact∘Redact = Redact)

@@ -17,6 +17,7 @@ from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._table import option_values
+from toolpipe.shell._words import ansi_c
 from toolpipe.shell._wrappers import SHELLS
 
 # Text that no tool runs: prose, data, lock files
@@ -140,10 +141,6 @@ def _home_after(content: str, at: int) -> bool:
 
 # --- what echo and printf write, what an edit in place puts into a file -----------------
 
-_ESCAPE = re.compile(r"\\([ntr\\])")  # printf's and echo -e's escapes of a line's layout
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
-
-
 def echoed(cmd: Command) -> str | None:
     """What ``echo X > f``, ``printf X > f`` or ``cat <<EOF > f`` writes (None if unknown)."""
     if cmd.name == "cat" and not cmd.args and cmd.stdin_data:
@@ -160,7 +157,9 @@ def echoed(cmd: Command) -> str | None:
 
 
 def _unescaped(text: str) -> str:
-    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text)
+    """printf's and echo -e's escapes, which are ``$'…'``'s (``\\x72``, ``\\162``, ``\\n``),
+    but for echo -e's octal ``\\0NNN``."""
+    return ansi_c(re.sub(r"\\0([0-7]{1,3})", r"\\\1", text))
 
 
 _CONVERSION = re.compile(r"%[sdb%]")

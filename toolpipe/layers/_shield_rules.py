@@ -97,9 +97,9 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
     return Finding(score, _at(e, p, "deletes"))
 
 
-# files Python runs at every start, wherever they are (a virtual environment in the
-# workspace too): a .pth file's `import` lines, sitecustomize and usercustomize
 def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    # a file that decides what runs later, wherever it is (Python's start-up files, an AI
+    # agent's settings: toolpipe.shell.start_file); stronger places keep their own score
     starts = start_file(e.word.text) if e.word is not None else None
     if starts and (p is None or p.kind not in ("root", "system", "device", "persistence")):
         return Finding(0.6, _at(e, p, f"writes {starts},"))

@@ -211,10 +211,10 @@ def _aws(cmd: Command) -> list[Effect]:
     that are not `s3://`, and `file://`/`fileb://` values; its other words are names
     (`--name /app/log-level` names a parameter). A secret's path among them is still read
     (see ``work_out``)."""
-    texts = [a.text for a in cmd.args]
-    out = [Effect("read", cmd, Word(t.split("://", 1)[1], a.raw, a.glob, a.tame, a.sources))
-           for a, t in zip(cmd.args, texts, strict=True)
-           if t.startswith(("file://", "fileb://")) and a.known]
+    out = [Effect("read", cmd, Word(a.text.split("://", 1)[1], a.raw, a.glob, a.tame,
+                                    a.sources))
+           for a in cmd.args if a.text.startswith(("file://", "fileb://")) and a.known]
+    texts = [a.text for a in cmd.args[:2]]
     if texts[:1] == ["s3"] and len(texts) > 1 and texts[1] in ("cp", "mv", "sync"):
         out += [Effect("read", cmd, a) for a in cmd.args[2:]
                 if not a.text.startswith(("-", "s3://"))]

@@ -274,7 +274,6 @@ NAMED_RULES: tuple[Rule, ...] = (
 )
 
 
-
 def user_colon(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                ) -> str | None:
     value = match.group("v").strip(b"'\"")

@@ -35,8 +35,6 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     change_me default unset notset not_set todo tbd n/a na new old current
     secretstr secretbytes field
     write read include omit same-origin enabled disabled inherit auto""".split())
-# Keys named like credentials that hold none: pagination cursors (AWS NextToken, Google's
-# nextPageToken), GitHub Actions' id-token permission.
 # a key word's suffix that says what the value is about, not what it holds
 _ABOUT = re.compile(
     rb"(?:^|[_\-.]|(?<=[a-z0-9])(?=[A-Z]))(?i:len(?:gth)?|type|kind|name|ids?|ur[li]|path|"
@@ -50,6 +48,8 @@ _ABOUT = re.compile(
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
+# Keys named like credentials that hold none: pagination cursors (AWS NextToken, Google's
+# nextPageToken), GitHub Actions' id-token permission.
 _NOT_CREDENTIAL_KEY = re.compile(
     rb"(?i)(?<![A-Za-z0-9])(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume|"
     rb"start|end)[_\-]?(?:page)?[_\-]?(?:token|cursor|marker)$")

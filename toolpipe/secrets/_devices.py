@@ -30,6 +30,9 @@ _TYPE = r"(?:[0-9][ \t]+)?"  # an encryption type before the value: 0 (clear), 7
 _VAL = r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"(<{$][^\s"]{0,255}))"""  # not a note, ${X}
 _GROUPS = ("dq", "bare")
 
+# snmpd's `createUser [-e ENGINE] NAME MD5|SHA… ` before the user's authentication key
+_CREATE = r"(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}[ \t]+(?i:MD5|SHA\S{0,8})[ \t]+"
+
 # Each alternative starts at its own trigger (a word the line starts with).
 _DEVICE = (
     r"(?i:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+[0-9]{1,2})?"
@@ -62,9 +65,8 @@ DEVICE_RULES: tuple[Rule, ...] = (
     rule("password", ("rocommunity", "rwcommunity", "com2sec"),
          r"(?i:(?:ro|rw)community6?|com2sec6?[ \t]+\S{1,64}[ \t]+\S{1,128})[ \t]+"
          + _VAL, value=_GROUPS, check="alone_on_line", priority=CONTEXT),
-    rule("password", ("createuser ",),
-         r"(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}[ \t]+(?i:MD5|SHA\S{0,8})"
-         r"[ \t]+" + _VAL, value=_GROUPS, check="alone_on_line", priority=CONTEXT),
+    rule("password", ("createuser ",), _CREATE + _VAL, value=_GROUPS, check="alone_on_line",
+         priority=CONTEXT),
     rule("password", ("des ", "aes"), r"(?i:DES|AES\S{0,8})[ \t]+" + _VAL, value=_GROUPS,
          check="snmp_privacy", priority=CONTEXT),
     # HAProxy's userlist: `user NAME insecure-password …`
@@ -131,9 +133,9 @@ DEVICE_RULES: tuple[Rule, ...] = (
 )
 
 
-_CREATE_USER = re.compile(rb"""[ \t]*(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}"""
-                          rb"""[ \t]+(?i:MD5|SHA\S{0,8})[ \t]+(?:"[^"\n]{1,256}"|[^\s"]{1,256})"""
-                          rb"""[ \t]+""")
+# the same line up to its privacy key (after the authentication key)
+_CREATE_USER = re.compile(
+    (r"[ \t]*" + _CREATE + r"""(?:"[^"\n]{1,256}"|[^\s"]{1,256})[ \t]+""").encode())
 
 
 def stored_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]

@@ -73,9 +73,8 @@ _PATH_WRITE = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:write_text|write
 _PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])\s*(?:\+?>>?|\+<)"""
                         r"""\s*(?P<p2>[^"'\s<>+][^"']*?)\s*\1|(["'])(?:\+?>>?|\+<)\3\s*,\s*"""
                         r"""(["'])(?P<p3>[^"']+)\4)""")
-_AWK_WRITE = re.compile(r"""\bprintf?\b[^;{}\n]*?>>?\s*"(?P<p2>[^"]+)"(?P<p3>)""")
+_AWK_WRITE = re.compile(r'\bprintf?\b[^;{}\n]*?>>?\s*"(?P<p2>[^"]+)"')
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
-_NOTHING = re.compile(r"(?P<p2>(?P<p3>)$^)")
 _CHMOD = re.compile(r"(?:os\.chmod|fs\.chmodSync|File\.chmod|\bchmod)\s*\(")
 _SOCKET = re.compile(r"socket\.socket|\bsocket\s*\(|IO::Socket|TCPSocket|net\.Socket|"
                      r"net\.connect|createConnection|fsockopen|/dev/tcp/|\bsocat\b|"
@@ -297,9 +296,10 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     for m in _PATH_WRITE.finditer(code):
         out.append(f": > {_quote(m.group(1)[1:-1])}")
     # perl's open(F, ">x"), open(my $f, '>>', 'x'); awk's print … > "x"
-    for m in (_PERL_OPEN if name == "perl" else _AWK_WRITE if name in _AWKS else
-              _NOTHING).finditer(code):
-        out.append(f": > {_quote(m.group('p2') or m.group('p3'))}")
+    opens = _PERL_OPEN if name == "perl" else _AWK_WRITE if name in _AWKS else None
+    if opens is not None:
+        out += [f": > {_quote(m.group('p2') or m.groupdict().get('p3') or '')}"
+                for m in opens.finditer(code)]
     if name == "perl":  # system qw(rm -rf /): a list of words
         out += [next(g for g in m.groups() if g is not None) for m in _QW.finditer(code)]
     if name in ("perl", "ruby"):

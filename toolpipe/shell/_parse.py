@@ -178,7 +178,8 @@ def _spawns_many(node: Any) -> str:
         (c for c in node.children if c.type == "do_group"), None)
     if body is None or not any(c.type == "&" for c in body.children):
         return ""
-    head = _text(node)[:len(_text(node)) - len(_text(body))]
+    whole = _text(node)
+    head = whole[:len(whole) - len(_text(body))]
     for m in _COUNTS.finditer(head):
         lo, hi = (m.group(1) or m.group(3) or "0"), (m.group(2) or m.group(4) or m.group(5))
         if hi is not None and abs(int(hi) - int(lo)) >= _MANY:

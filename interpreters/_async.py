@@ -208,17 +208,18 @@ class AsyncInterpreter(BaseInterpreter):
                     # the common case, on the loop: no coroutine of its own unless the
                     # tool's answer is awaited
                     signal = eff.cancel
-                    if signal is not None and signal.cancelled:
+                    if signal is not None and signal._cancelled:  # (its property, uncalled)
                         value = CallOutcome(Failure(CallCancelled()), 0.0)
                         continue
-                    start = self._stopwatch()
+                    stopwatch = self._stopwatch
+                    start = stopwatch()
                     try:
                         out = eff.tool.fn(eff.input, eff.context)
                     except BaseException as error:
                         value = self._call_failed(error, start)
                         continue
                     if type(out) is str:
-                        value = succeeded(out, self._stopwatch() - start)
+                        value = succeeded(out, stopwatch() - start)
                     else:
                         value = await self._settle(out, start, signal, deadline, watched)
                     continue

@@ -75,8 +75,11 @@ _outcome = maker(CallOutcome)
 
 def succeeded(value: Any, duration: float) -> CallOutcome:
     """``CallOutcome(Success(value), duration)``, made the same quick way (the outcome by
-    ``toolpipe._made.maker``; ``Success`` is not an attrs class, so it has its own)."""
-    return _outcome(success(value), duration)
+    ``toolpipe._made.maker``; ``Success`` is not an attrs class, so it has its own, here
+    inlined: one call fewer on every call's way back)."""
+    made = _new(Success)
+    _set_inner(made, value)
+    return _outcome(made, duration)
 
 
 def failure_of(exc: BaseException) -> Result[Any, CallFailure]:

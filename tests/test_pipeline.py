@@ -11,6 +11,7 @@ from toolpipe import (
     CancelSignal,
     DispatchCancelled,
     DispatchContext,
+    OutputLimitMiddleware,
     PipelineError,
     ToolPipeline,
     ToolRegistry,
@@ -149,6 +150,53 @@ def test_layer_yielding_a_non_effect_names_the_culprit():
     (fault,) = [e for e in sim.events if isinstance(e, ComponentFault)]
     assert fault.where.endswith("test_pipeline.py:" + str(Junk.dispatch.__code__.co_firstlineno
                                                           + 1))
+
+
+class _PassThrough:
+    def __init__(self, name):
+        self.name = name
+
+    def dispatch(self, ctx, next):
+        return (yield from next(ctx))
+
+
+class _ReturnsJunk:
+    name = "junk_return"
+
+    def dispatch(self, ctx, next):
+        yield from next(ctx)
+        return {"not": "a result"}
+
+
+def _junk_helper(ctx, next):
+    yield from next(ctx)
+    return 7
+
+
+class _ReturnsJunkViaHelper:
+    """Its ``dispatch`` is a plain function that returns a generator made elsewhere."""
+
+    name = "junk_helper"
+
+    def dispatch(self, ctx, next):
+        return _junk_helper(ctx, next)
+
+
+@pytest.mark.parametrize("junk", [_ReturnsJunk(), _ReturnsJunkViaHelper()],
+                         ids=["generator function", "function returning a generator"])
+@pytest.mark.parametrize("outer", ["user", "shipped"])
+def test_an_inner_layer_returning_junk_is_named_not_the_layer_around_it(junk, outer):
+    """The junk reaches the outer layer's ``yield from`` first: the culprit is the inner
+    layer that returned it, whether or not its ``dispatch`` is a generator function (the
+    check on a generator function's return is not the guard's final check)."""
+    around = _PassThrough("around") if outer == "user" else OutputLimitMiddleware(100)
+    reg = registry(echo=echo)
+    p = ToolPipeline.builder().with_middleware(around).with_middleware(junk).with_core(
+        reg).build()
+    result = SimulatedInterpreter().run(p.dispatch(DispatchContext("echo", {"text": "a"})))
+    assert result.is_error and isinstance(result.cause, BadReturn)
+    assert result.cause.component == f"layer '{junk.name}'"
+    assert result.cause.expected == "a DispatchResult"
 
 
 def test_dispatch_rejects_non_context():

@@ -78,12 +78,22 @@ def checked(layer: str, dispatch: Callable[[DispatchContext, Any], Any], inner: 
     if type(program) is not GeneratorType:
         raise NotAProgram(layer, program)
     result = yield from program
-    if not isinstance(result, DispatchResult):
+    if type(result) is not DispatchResult and not isinstance(result, DispatchResult):
         raise LayerReturned(layer, result)
     return result
 
 
-_CHECKED = checked.__code__
+def checked_generator(layer: str, dispatch: Callable[[DispatchContext, Any], Any],
+                      inner: Any, ctx: DispatchContext) -> Program[DispatchResult]:
+    """``checked`` for a layer whose ``dispatch`` is a generator function: what it returns
+    is a program by construction, so only its return value is checked."""
+    result = yield from dispatch(ctx, inner)
+    if type(result) is not DispatchResult and not isinstance(result, DispatchResult):
+        raise LayerReturned(layer, result)
+    return result
+
+
+_CHECKED = frozenset((checked.__code__, checked_generator.__code__))
 
 
 def _closed(error: GeneratorExit) -> bool:
@@ -101,7 +111,7 @@ def _innermost(tb: TracebackType | None, codes: dict[CodeType, str]) -> tuple[st
         found = codes.get(code)
         if found is not None:
             name = found
-        elif code is _CHECKED:  # a user layer's program, whatever function made it
+        elif code in _CHECKED:  # a user layer's program, whatever function made it
             name = f"layer '{tb.tb_frame.f_locals.get('layer', '?')}'"
         where = f"{code.co_filename}:{tb.tb_lineno}"
         tb = tb.tb_next
@@ -127,7 +137,7 @@ def guarded(
     except BaseException as error:  # every other fault stays in this call
         cause, event = _blame(ctx, error, codes)
     else:
-        if isinstance(result, DispatchResult):
+        if type(result) is DispatchResult or isinstance(result, DispatchResult):
             return result
         cause = BadReturn(ctx.tool_name, outer, type(result).__name__, "a DispatchResult")
         event = ComponentFault(tool=ctx.tool_name, call_id=ctx.call_id, component=outer,

@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 from returns.result import Failure, Result, Success
 
-from toolpipe._faults import CORE, checked, guarded, layer_codes
+from toolpipe._faults import CORE, checked, checked_generator, guarded, layer_codes
 from toolpipe.context import CancelSignal, DispatchContext
 from toolpipe.effects import IsCancelled
 from toolpipe.errors import PipelineError, ToolpipeWarning
@@ -77,8 +77,8 @@ class ToolPipeline:
 
     def _chain(self) -> Next:
         nxt: Next = self.core.dispatch  # its ``next`` defaults to None
-        for layer in reversed(self.layers):
-            nxt = _link(layer, nxt)
+        for i in range(len(self.layers) - 1, -1, -1):
+            nxt = _link(self.layers[i], nxt, outermost=i == 0)
         return nxt
 
     def middleware_names(self) -> list[str]:
@@ -110,17 +110,21 @@ class ToolPipeline:
         return Success(results)
 
 
-def _link(layer: Middleware, inner: Next) -> Next:
+def _link(layer: Middleware, inner: Next, outermost: bool = False) -> Next:
     """``next`` for the layer outside ``layer``: made of C-level partials, so that passing
     through a layer costs its own program's frame (and a user layer's check) and no call."""
     dispatch = layer.dispatch
-    if not type(layer).__module__.startswith("toolpipe.") or \
-            "next" not in inspect.signature(dispatch).parameters:
-        # a user's layer has its program's return value checked, so a layer that returns
-        # junk (or no program) is named as the culprit
-        return partial(checked, layer.name, dispatch, inner)
-    # shipped layers always return a program and a DispatchResult
-    return partial(dispatch, next=inner)
+    keyword = "next" in inspect.signature(dispatch).parameters
+    if keyword and (type(layer).__module__.startswith("toolpipe.") or (
+            outermost and inspect.isgeneratorfunction(dispatch))):
+        # shipped layers always return a program and a DispatchResult; a user's outermost
+        # layer that is a generator function returns a program, and what that returns
+        # the guard checks (and names the outermost layer, which this is)
+        return partial(dispatch, next=inner)
+    # a user's layer has its program's return value checked, so a layer that returns junk
+    # (or no program) is named as the culprit
+    wrapper = checked_generator if inspect.isgeneratorfunction(dispatch) else checked
+    return partial(wrapper, layer.name, dispatch, inner)
 
 
 @attrs.frozen

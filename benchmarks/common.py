@@ -56,7 +56,14 @@ def tool_fn(input: Any, context: Any) -> str:
     return PAYLOAD
 
 
+def distinct_fn(input: Any, context: Any) -> str:
+    """A 2 KB text of its own for each path: what a real read returns (one text for every
+    call would be answered from the redaction's memo of texts it has read)."""
+    return str(input["path"]).ljust(len(PAYLOAD), "x")
+
+
 REGISTRY = ToolRegistry([Tool.from_function("Read", tool_fn, inline=True)])  # quick: inline
+DISTINCT = ToolRegistry([Tool.from_function("Read", distinct_fn, inline=True)])
 CTX = DispatchContext("Read", {"path": "a.txt"}, call_id="c1")
 
 
@@ -72,10 +79,11 @@ def passthrough_pipeline(layers: int) -> ToolPipeline:
             .with_core(REGISTRY).build())
 
 
-def async_chain(layers: int) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
+def async_chain(layers: int, fn: Callable[[Any, Any], str] = tool_fn
+                ) -> Callable[[DispatchContext], Awaitable[DispatchResult]]:
     """The floor: a hand-written chain of async closures doing the core's work (lookup,
     call, clock, result) with ``layers`` pass-through closures around it."""
-    tools = {"Read": tool_fn}
+    tools = {"Read": fn}
 
     async def core(ctx: DispatchContext) -> DispatchResult:
         loop = asyncio.get_running_loop()

@@ -14,6 +14,7 @@ Layout (the face re-exports what users need; the rest is private):
                 at each, merge
     _entropy    the entropy guess: one re2 pass for the runs that could be random
     _echo       a call's own input echoed back, in every form
+    _memo       what redaction gave for the texts it read last (a cached answer comes back)
     _re2        the one place that talks to re2 (compile for bytes, match)
 
 The redaction layer (``toolpipe.layers.redaction``), the trace recorder and the shield's
@@ -33,6 +34,7 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
+from toolpipe.secrets._memo import TextMemo
 from toolpipe.secrets._rules import RULES as _RULES
 from toolpipe.secrets._scan import merge as _merge
 from toolpipe.secrets._scan import scan as _scan
@@ -141,6 +143,9 @@ class SecretPatternSet:
     min_length: int = 32
     min_entropy: float = 4.5
     builtin: bool = True
+    # what ``redact`` gave for each of the last texts it read (a cached answer's text comes
+    # back again and again, the same object): not part of the value
+    _memo: TextMemo = attrs.field(factory=TextMemo, init=False, eq=False, repr=False)
 
     @classmethod
     def default_common(cls) -> SecretPatternSet:
@@ -216,6 +221,16 @@ class SecretPatternSet:
         return out
 
     def redact(self, text: str) -> str:
+        """``text`` with every secret replaced by its ``[REDACTED:<kind>]`` label. A text
+        read lately (``_memo``) is answered as it was then, without reading it again."""
+        done = self._memo.get(text)
+        if done is not None:
+            return done
+        out = self._redacted(text)
+        self._memo.put(text, out)
+        return out
+
+    def _redacted(self, text: str) -> str:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)

@@ -23,6 +23,7 @@ Layout (private modules behind this face):
   and a program of a new name put on the system's PATH;
 - ``_carried``: code carried in options, variables, misread reserved words, aliases and
   the arguments of programs it does not know (fail closed);
+- ``_told``: what such a program is told to do (words that destroy, places it is handed);
 - ``_helpers``: programs named for another in variables, options and settings, command
   languages on a program's input, and the probe of a string as a command line;
 - ``_texts``: the commands a file's text holds, whatever its language (for the session's

@@ -26,7 +26,7 @@ from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES, alerts, shell_strings
 from toolpipe.shell._parse import _text
-from toolpipe.shell._places import classify, holds_secrets
+from toolpipe.shell._places import classify
 from toolpipe.shell._table import (
     CODE,
     CODE_ENV,
@@ -37,6 +37,8 @@ from toolpipe.shell._table import (
     carried_code,
     input_code,
 )
+from toolpipe.shell._told import destroying as _destroying
+from toolpipe.shell._told import told as _told
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
@@ -301,89 +303,6 @@ class _Carriers(_Helpers):
                                      f"load code from {shown} (${name})", self.where,
                                      value.sources)
                     break
-
-
-# Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an
-# aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
-# common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
-_STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
-_WEAK = (r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
-         r"|down")  # (`railway down -y`, `azd down --force`: a deployment torn down)
-_VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_vhost
-_STRONG_VERB = re.compile(_VERB.format(_STRONG))
-_WEAK_VERB = re.compile(_VERB.format(_WEAK))
-_NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
-                          "--auto-approve", "--assume-yes", "--non-interactive", "-F",
-                          "--force-delete", "--noconfirm", "-yes", "--no-prompt",
-                          "--no-prompts", "--quiet", "--no-input",
-                          # or that deletes everything under a name (`etcdctl del / --prefix`)
-                          "--prefix", "--from-key", "-recurse", "--recursive", "--all",
-                          "--purge", "--cascade"})
-
-
-def _destroying(args: Sequence[Word]) -> str | None:
-    """The first of an unknown program's words (its subcommands: the first three that are
-    not options) that destroys, or deletes without asking, if any."""
-    texts = [a.text for a in args if a.known]
-    words = [t for t in texts if not t.startswith("-")][:3]
-    # a verb given as an option (`kafka-topics --delete --topic X`) counts as one
-    words += [t[2:] for t in texts if t.startswith("--") and _DELETE_FLAG.match(t)]
-    strong = next((w for w in words if _STRONG_VERB.fullmatch(w)), None)
-    if strong is not None:
-        return strong
-    weak = next((w for w in words if _WEAK_VERB.fullmatch(w)), None)
-    if weak is None:
-        return None
-    forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
-                 a.text in _EVERYTHING or _PRODUCTION.search(a.text) for a in args)
-    return weak if forced else None
-
-
-# operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):
-# as sure as a flag that skips the question
-_EVERYTHING = frozenset({"/", "*", ".*", "**", "", "%", "^.*$", ".+"})
-# an operand that names production (`argocd app delete prod`): as sure as --force
-_PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.:/]\S*)?$"
-                         r"|[-_.:/](?:prod|production|prd)$")
-
-
-_OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",
-                           "--write", "--save", "--dest", "--destination", "--target"})
-_DELETE_FLAG = re.compile(r"--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
-                          r"(?:[-_=][\w-]*)?$")
-_REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
-                     r"://|^[\w.-]+@[\w.-]+:")
-_MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
-_ANY_TOLD = re.compile(
-    r"(?:^| )(?:" + "|".join(re.escape(f) for f in sorted(_OUTPUT_FLAGS)) + r")(?:[ =]|$)"
-    r"|(?:^| )--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
-    r"|(?:^| )(?:[a-z0-9]+://|[\w.-]+@[\w.-]+:)")
-
-
-def _told(args: Sequence[Word], cwd: str | None) -> str | None:
-    """What an unknown program's options and operands tell it to do to a place that
-    matters: write it (an output option), delete under it (a deleting option), or send a
-    folder that holds secrets to a remote address."""
-    texts = [a.text for a in args]
-    if not _ANY_TOLD.search(" ".join(texts)):
-        return None  # the common case: nothing that could tell it so (one C scan)
-    places = [(a, classify(a, cwd)) for a in args if a.known and not a.text.startswith("-")]
-    for i, t in enumerate(texts):
-        name, eq, value = t.partition("=")
-        if name in _OUTPUT_FLAGS:
-            target = value if eq else (texts[i + 1] if i + 1 < len(texts) else "")
-            if target and classify(target, cwd).kind in _MATTERS:
-                return f"write {target}"
-        if _DELETE_FLAG.match(t):
-            hit = next((p for _, p in places if p.kind in _MATTERS | {"outside"}), None)
-            if hit is not None:
-                return f"delete ({t}) {hit.path}"
-    if any(_REMOTE.match(t) for t in texts):
-        sent = next((p for _, p in places if p.kind == "secret" or (
-            p.kind in ("outside", "root", "system") and holds_secrets(p.path))), None)
-        if sent is not None:
-            return f"send {sent.path}, which holds secrets, to a remote address"
-    return None
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

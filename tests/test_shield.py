@@ -199,8 +199,10 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     assert len(warned) / benign < 0.10, warned[:40]
     # the ask band: power, services, secrets, and the keyboard shortcuts (`<Ctrl x>`) some
     # pages list, which are not shell; kernel modules, package removal, unknown programs
-    # told to destroy, clocks and mounts, the trash emptied: 3.95% today
-    assert len(asked) / benign < 0.04, asked[:40]
+    # told to destroy, clocks and mounts, the trash emptied, accounts deleted or expired
+    # (tldr's userdel, deluser and chage -E pages, asked since the thirty-first fresh set):
+    # 4.06% today, under the 5% with a margin kept small so that drift shows
+    assert len(asked) / benign < 0.045, asked[:40]
 
 
 def pipeline(shield_layer, *inner):

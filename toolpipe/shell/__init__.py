@@ -17,7 +17,8 @@ Layout (private modules behind this face):
   ``fd -x``), and what the items are;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
-  handlers of ``_files`` (rm, cp, dd, chmod…), ``_git`` and ``_system`` (disks, network, power…);
+  handlers of ``_files`` (rm, cp, dd, chmod…), ``_editors`` (ed, ex, vim with a script,
+  patch), ``_git`` and ``_system`` (disks, network, power…);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
   and a program of a new name put on the system's PATH;
@@ -36,6 +37,7 @@ Layout (private modules behind this face):
 from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
+from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git
 from toolpipe.shell import _system as _system

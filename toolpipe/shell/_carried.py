@@ -38,6 +38,7 @@ from toolpipe.shell._table import (
     input_code,
 )
 from toolpipe.shell._told import destroying as _destroying
+from toolpipe.shell._told import named_for_deleting, project_program
 from toolpipe.shell._told import told as _told
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
@@ -229,6 +230,11 @@ class _Carriers(_Helpers):
                 if a.known:
                     for text in candidates(a.text):
                         self.probe(text, (*where, f"argument of {name}"))
+        run = project_program(name, cmd.args)
+        if run is not None:  # `cargo run -- --wipe ~`: the project's own program, unknown
+            target, start = run
+            self.unknown_program(Command((literal(target), *cmd.args[start:]),
+                                         cwd=cmd.cwd), (*where, f"run by {name}"))
         if name and name not in UNDERSTOOD and not formats_a_volume(name) and (
                 name not in self.functions):
             self.unknown_program(cmd, where)
@@ -246,6 +252,10 @@ class _Carriers(_Helpers):
         if told is not None:  # `frob -o /etc/hosts`, `frob --delete /home`, `frob sync ~/ s3:…`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"told to {told}", where)
+        handed = named_for_deleting(cmd.name, args, self.cwd)
+        if handed is not None:  # `./cleanup --root /`, `wipe.sh ~`
+            self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
+                             f"named for deleting, handed {handed}", where)
         for k, a in enumerate(args):
             if not a.text.startswith("-") and modelled(_base(a)):
                 self.run(tuple(args[k:]), (), (), label)

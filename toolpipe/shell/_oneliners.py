@@ -61,7 +61,7 @@ _REMOVE_CALL = re.compile(r"\b\w*(?:[Rr]emove|[Dd]elete|[Ee]rase|[Pp]urge|[Ww]ip
                           r"!?\s*\(")
 _HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user_home|"""
                    r"""Path\.home\(|expanduser|user\.home|getenv\(\s*["']HOME|"""
-                   r"""env\.get\(\s*["']HOME|ENV\[\s*["']HOME|["']~/?["']""")
+                   r"""env\.get\(\s*["']HOME|(?:ENV|environ)\[\s*["']HOME|["']~/?["']""")
 _LISP_DELETE = re.compile(r'\(\s*(delete-directory|delete-file|f-delete)\s+"([^"]*)"(\s+t\b)?')
 _PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
 _WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
@@ -73,6 +73,10 @@ _PATH_WRITE = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:write_text|write
 _PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])\s*(?:\+?>>?|\+<)"""
                         r"""\s*(?P<p2>[^"'\s<>+][^"']*?)\s*\1|(["'])(?:\+?>>?|\+<)\3\s*,\s*"""
                         r"""(["'])(?P<p3>[^"']+)\4)""")
+# a mode given as the call's second argument (open(f, "a"), open(f, mode="w+"))
+_MODE_WRITES = re.compile(r"""\s*(?:mode\s*=\s*)?[rb]?["'][rb]?[wax+]""")
+_HOME_PATH_WRITE = re.compile(r"""Path\.home\(\)\s*/\s*(["'][^"']+["'])\s*\)?\s*\.(?:write_text|"""
+                              r"""write_bytes|touch|open\(\s*["'][wa])""")
 _AWK_WRITE = re.compile(r'\bprintf?\b[^;{}\n]*?>>?\s*"(?P<p2>[^"]+)"')
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _CHMOD = re.compile(r"(?:os\.chmod|fs\.chmodSync|File\.chmod|\bchmod)\s*\(")
@@ -168,6 +172,37 @@ def _literals(args: str) -> tuple[list[str], bool]:
         r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
     return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
             for s in strings], dynamic
+
+
+def _top_comma(args: str) -> tuple[str, str, str]:
+    """``args`` split at its first comma outside brackets and strings."""
+    depth, i = 0, 0
+    while i < len(args):
+        m = _STRING.match(args, i)
+        if m:
+            i = m.end()
+            continue
+        if args[i] in "([{":
+            depth += 1
+        elif args[i] in ")]}":
+            depth -= 1
+        elif args[i] == "," and depth == 0:
+            return args[:i], ",", args[i + 1:]
+        i += 1
+    return args, "", ""
+
+
+def _target(first: str) -> str:
+    """The file a write names in its first argument: a literal; a literal under the home
+    folder however it is reached (``os.path.expanduser("~/.bashrc")``,
+    ``os.path.join(os.environ["HOME"], ".bashrc")``); anything else is not known."""
+    strings, dynamic = _literals(first)
+    if strings and not dynamic:
+        return _quote(strings[0])
+    if strings and _HOME.search(first):
+        last = strings[-1]
+        return _quote(last if last.startswith("~") else "~/" + last.lstrip("/"))
+    return DYNAMIC
 
 
 def _quote(text: str) -> str:
@@ -290,11 +325,14 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             f"rm -rf -- {DYNAMIC}"]
     for m in _WRITE.finditer(code):
         args = _call_args(code, m.end())
-        if _WRITE_MODE.search(args) or "write" in m.group(0).lower() or "put" in m.group(0):
-            strings, dynamic = _literals(args.split(",", 1)[0])
-            out.append(f": > {_quote(strings[0]) if strings and not dynamic else DYNAMIC}")
+        first, _, mode = _top_comma(args)
+        if _WRITE_MODE.search(args) or _MODE_WRITES.match(mode) or "write" in m.group(
+                0).lower() or "put" in m.group(0):
+            out.append(f": > {_target(first)}")
     for m in _PATH_WRITE.finditer(code):
         out.append(f": > {_quote(m.group(1)[1:-1])}")
+    for m in _HOME_PATH_WRITE.finditer(code):  # (Path.home() / ".bashrc").write_text(…)
+        out.append(f": > {_quote('~/' + m.group(1)[1:-1].lstrip('/'))}")
     # perl's open(F, ">x"), open(my $f, '>>', 'x'); awk's print … > "x"
     opens = _PERL_OPEN if name == "perl" else _AWK_WRITE if name in _AWKS else None
     if opens is not None:

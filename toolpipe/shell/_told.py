@@ -91,3 +91,52 @@ def told(args: Sequence[Word], cwd: str | None) -> str | None:
         if sent is not None:
             return f"send {sent.path}, which holds secrets, to a remote address"
     return None
+
+
+# A program named for cleaning or deleting (`./cleanup`, `wipe-all.sh`, a build target
+# `//tools:cleanup`), handed a place that matters: what it deletes there is its name's job
+_DELETING_NAME = re.compile(r"(?i)(?:^|[-_.:])(?:clean(?:up|er)?|scrub|zap|" + _STRONG + "|"
+                            + _WEAK + r")(?:[-_.]|$)")
+_HANDED = frozenset({"root", "system", "device", "secret", "persistence"})
+
+
+def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
+    """The place that matters handed to a program whose name says it deletes, if any."""
+    base = name.rpartition("/")[2]
+    if not _DELETING_NAME.search(base.rsplit(".", 1)[0] if "." in base[1:] else base):
+        return None
+    for a in args:
+        if not a.known:
+            continue
+        value = a.text.partition("=")[2] if a.text.startswith("-") else a.text
+        if value and classify(value, cwd).kind in _HANDED:
+            return classify(value, cwd).path
+    return None
+
+
+_PROJECT_RUNS = {"cargo": "run", "go": "run", "npm": "run", "yarn": "run", "pnpm": "run",
+                 "bun": "run", "bazel": "run", "bazelisk": "run", "dotnet": "run",
+                 "swift": "run", "cabal": "run", "stack": "run", "deno": "task"}
+
+
+def project_program(name: str, args: Sequence[Word]) -> tuple[str, int] | None:
+    """``cargo run -- ARGS``, ``go run ./cmd/x ARGS``, ``npm run clean -- ARGS``, ``bazel run
+    //tools:x -- ARGS``: the name of the project's program a runner runs and where the
+    arguments handed to it start, or None. (The program is the project's own: an unknown
+    program, judged as one by what it is handed.)"""
+    texts = [a.text for a in args]
+    if _PROJECT_RUNS.get(name) is None or texts[:1] != [_PROJECT_RUNS[name]]:
+        return None
+    dash = texts.index("--") + 1 if "--" in texts else None
+    operands = [i for i, t in enumerate(texts[1:], 1) if not t.startswith("-")]
+    if name in ("cargo", "dotnet", "stack"):
+        named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in (
+            "--bin", "--example", "--project")]
+        target = named[0] if named else f"{name}-run"
+        return (target, dash) if dash is not None else None
+    if not operands:
+        return None
+    first = operands[0]
+    target = re.split(r"[:/]", texts[first].rstrip("/"))[-1].removesuffix(".go") or name
+    start = dash if dash is not None else first + 1
+    return target, start

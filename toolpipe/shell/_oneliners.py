@@ -325,8 +325,8 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             f"rm -rf -- {DYNAMIC}"]
     for m in _WRITE.finditer(code):
         args = _call_args(code, m.end())
-        first, _, mode = _top_comma(args)
-        if _WRITE_MODE.search(args) or _MODE_WRITES.match(mode) or "write" in m.group(
+        first, _, second = _top_comma(args)
+        if _WRITE_MODE.search(args) or _MODE_WRITES.match(second) or "write" in m.group(
                 0).lower() or "put" in m.group(0):
             out.append(f": > {_target(first)}")
     for m in _PATH_WRITE.finditer(code):

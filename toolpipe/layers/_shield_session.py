@@ -16,7 +16,6 @@ from toolpipe.layers._shield_flow import (
     EMPTY,
     SessionFacts,
     judged,
-    runs,
     sent_secrets,
     written_by_shell,
     written_by_tool,
@@ -24,6 +23,7 @@ from toolpipe.layers._shield_flow import (
 from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
+from toolpipe.layers._shield_runs import runs
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import Script
 

@@ -53,10 +53,35 @@ DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl"
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
+# Backup tools send what they back up when their repository is not a local folder (an
+# address in an option or an operand; restic's and borg's repository set in the
+# environment is not known, so it counts as remote; kopia's is connected beforehand)
+_BACKUPS = frozenset({"restic", "borg", "borgbackup", "duplicity", "rdiff-backup", "kopia",
+                      "duplicacy", "bupstash"})
+_REMOTE_REPOSITORY = re.compile(r"^(?:sftp|s3|rest|b2|azure|gs|swift|rclone|ssh|scp|ftps?|"
+                                r"https?|webdavs?|par2\+\w+|boto3\+s3|gdrive|onedrive)[:+]"
+                                r"|^[\w.-]+@[\w.-]+:|^[\w.-]+::")
+
+
+def _backs_up_remotely(cmd: Command) -> bool:
+    texts = [a.text for a in cmd.args]
+    if cmd.name in ("kopia", "duplicacy", "bupstash"):
+        return True
+    if any(_REMOTE_REPOSITORY.match(t.partition("=")[2] if t.startswith("--") else t)
+           for t in texts):
+        return True
+    local = ("-r", "--repo", "--repository") if cmd.name == "restic" else ()
+    named = any(t in local or t.startswith(("--repo=", "--repository=")) for t in texts)
+    return cmd.name in ("restic", "borg", "borgbackup") and not named and not any(
+        "::" in t or t.startswith(("/", "./", "~")) for t in texts if cmd.name != "restic")
+
+
 def sends(cmd: Command) -> bool:
     """Does the command talk to the network (a network tool, or a /dev/tcp redirection)?"""
     if cmd.name == "openssl":  # only some of its subcommands do
         return bool(cmd.args) and cmd.args[0].text in _OPENSSL_NETWORK
+    if cmd.name in _BACKUPS:
+        return _backs_up_remotely(cmd)
     return cmd.name in NETWORK or any(
         r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
         for r in cmd.redirects)

@@ -7,12 +7,14 @@ program that may load it is judged by it (``build.rs``, ``CMakeLists.txt``,
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
+import shlex
 from collections.abc import Iterator
 
-from toolpipe.shell._carried import RUNNABLE
+from toolpipe.shell._carried import _EX_BANG, RUNNABLE
 from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
@@ -48,6 +50,15 @@ _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
 # ["sh", "-c", "…"]): the command line it amounts to
 _ARGV = re.compile(r"""(["'])([\w./+-]+)\1(?:\s*,\s*(["'])[^"'\n]*\3)+(?P<more>\s*,)?""")
 MAX_LINES = 4096
+_XML_EXEC = re.compile(r"""<exec\b[^>]*?\bexecutable\s*=\s*(["'])(?P<exe>[^"']+)\1[^>]*?"""
+                       r"""(?P<closed>/)?>""")
+_XML_ARG = re.compile(r"""<arg\b[^>]*?\b(?P<kind>line|value|path|file)\s*=\s*(["'])"""
+                      r"""(?P<v>.*?)\2""", re.S)
+_MVN_EXE = re.compile(r"<executable>\s*(?P<exe>[^<]+?)\s*</executable>"
+                      r"(?P<body>(?:(?!</configuration>).){0,4096})", re.S)
+_MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
+_VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
+_VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
 
 
@@ -65,6 +76,12 @@ def commands_in(path: str, content: str) -> str:
         return content  # a script: its lines are the commands
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
+    if ext == ".xml" or "<exec" in content or "<executable>" in content:
+        out += _xml_commands(content)
+    if ext == ".vim" or name in _VIM_FILES:  # `:!cmd`, `silent !cmd`, `system('cmd')`
+        out += [next(g for g in m.groups() if g is not None)
+                for line in content.splitlines()[:MAX_LINES]
+                if (m := _EX_BANG.match(line) or _VIM_SYSTEM.search(line))]
     for m in _ARGV.finditer(content):
         words = [a or b for a, b in _STRING.findall(m.group(0))]
         if words and posixpath.basename(words[0]) in RUNNABLE:
@@ -92,6 +109,21 @@ def commands_in(path: str, content: str) -> str:
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
+
+
+def _xml_commands(content: str) -> list[str]:
+    """Ant's ``<exec executable="sh"><arg line="-c …"/></exec>`` and Maven's exec plugin
+    (``<executable>sh</executable>`` with ``<argument>``s): the command lines they run."""
+    out = []
+    for m in _XML_EXEC.finditer(content):
+        body = "" if m.group("closed") else content[m.end():content.find("</exec>", m.end())]
+        words = [a.group("v") if a.group("kind") == "line" else shlex.quote(
+            html.unescape(a.group("v"))) for a in _XML_ARG.finditer(body)]
+        out.append(html.unescape(" ".join([m.group("exe"), *words])))
+    for m in _MVN_EXE.finditer(content):
+        args = [shlex.quote(html.unescape(a)) for a in _MVN_ARG.findall(m.group("body"))]
+        out.append(" ".join([html.unescape(m.group("exe")), *args]))
+    return out
 
 
 def _command(key: str, value: str) -> list[str]:

@@ -1,0 +1,112 @@
+"""What a call runs of the files the session wrote: a script executed or fed to a shell, a
+Makefile under make, a package.json under npm, a git hook under the git command that fires
+it, a file a build tool, an editor or an interpreter is told to load, a program put on the
+PATH, and any written file of commands that a program not known to load nothing may load
+(the session's data flow, ``_shield_flow``, judges each by what it holds)."""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+
+from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
+from toolpipe.layers._shield_projects import (
+    ARCHIVES,
+    LOADS_NOTHING,
+    PROJECT_FILES,
+    PROJECT_RUNNERS,
+    key,
+    runs_project,
+)
+from toolpipe.shell import SHELLS, Command, effects, modelled
+
+_SHELL_READERS = SHELLS | {"busybox"}
+
+
+# editors told to load a file of their own language (its commands: `:!…`, `system(…)`)
+_VIM_SOURCING = frozenset({"-S", "-u", "-U", "S", "u", "U"})
+_SOURCING = {**dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic",
+                              "vim.tiny", "vim.nox"), _VIM_SOURCING),
+             "emacs": frozenset({"-l", "--load", "--script", "l"})}
+_HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
+                     "cherry-pick", "revert", "clone", "worktree"})
+_NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
+_NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci", "publish",
+                       "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})
+
+
+def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, FileFact, str]]:
+    """(file, its fact, how it runs) for each session file this command runs."""
+    found: list[tuple[str, str]] = []
+    for e in effects(cmd):
+        if e.kind == "exec" and e.word is not None and e.word.known:
+            found.append((key(e.word.text, cmd.cwd, workspace), "file"))
+    texts = [a.text for a in cmd.args]
+    where = cmd.cwd or "."
+    if cmd.name in ("make", "gmake"):
+        named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--file")]
+        into = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-C", "--directory")]
+        if into:  # make -C DIR: DIR's Makefile
+            where = posixpath.join(where, into[-1])
+        for name in named or ["Makefile", "makefile", "GNUmakefile"]:
+            found.append((key(name, where, workspace), "make"))
+    elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
+        found.append((key("package.json", where, workspace), "npm"))
+    elif cmd.name == "git" and set(texts) & _HOOKED:
+        found += [(p, "file") for p in facts.special if git_hook(p)]
+    name, run_texts = cmd.name, texts
+    if name in ("docker", "podman") and texts[:1] == ["compose"]:
+        name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
+    project = PROJECT_FILES.get(name)
+    if project is not None and runs_project(name, run_texts):
+        names, language = project
+        named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
+                 if t in ("-f", "--file", "-c", "--config")]
+        found += [(key(n, where, workspace), language) for n in named or names]
+    if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
+        # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
+        found += [(key(t, where, workspace), "file") for t in texts[1:]
+                  if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
+    if cmd.name in _SOURCING:  # vim -S x.vim, -u vimrc, emacs -l x.el: a file it loads
+        loads = _SOURCING[cmd.name]
+        found += [(key(texts[i + 1], where, workspace), "file") for i, t in enumerate(
+            texts[:-1]) if t in loads or (t.startswith("-") and not t.startswith("--")
+                                          and t[-1:] in loads and t[1:].isalpha())]
+    if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
+        found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
+    for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt
+        if r.reads and r.target is not None and r.target.known:
+            fed = key(r.target.text, cmd.cwd, workspace)
+            if cmd.name in _SHELL_READERS:
+                found.append((fed, "file"))
+            elif cmd.name.startswith("python"):
+                found.append((fed, "python"))
+            elif cmd.name == "xargs":
+                found.append((fed, "xargs " + " ".join(shlex.quote(t) for t in texts)))
+    if cmd.name in ("pytest", "py.test", "tox") or (
+            cmd.name.startswith("python") and "pytest" in texts):
+        found += [(p, "python") for p in facts.special if p.endswith("conftest.py")]
+    if cmd.name.startswith("python") and "-m" in texts[:-1]:
+        # python -m NAME imports NAME.py (or the package's __main__) from the folder
+        module = texts[texts.index("-m") + 1].replace(".", "/")
+        found += [(key(f, where, workspace), "python") for f in (
+            f"{module}.py", f"{module}/__main__.py")]
+    if cmd.name.startswith("python"):
+        found += [(p, "python") for p in facts.special
+                  if posixpath.basename(p) in ("sitecustomize.py", "usercustomize.py")
+                  or p.endswith(".pth")]
+    if cmd.name and "/" not in cmd.name and not modelled(cmd.name):
+        # a name the shell finds on PATH: a file an earlier call put in a bin folder
+        found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
+                  if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
+    if facts.pending and (cmd.name not in LOADS_NOTHING or PROJECT_RUNNERS & {*cmd.wrappers}):
+        # any other program (or a project's runner: `hatch run test` runs pyproject's
+        # `test`) may load a file an earlier call wrote: judged by the commands it holds
+        already = {p for p, _ in found}
+        found += [(p, "project") for p in sorted(facts.pending) if p not in already]
+    out = []
+    for path, how in found:
+        fact = facts.files.get(path) or _downloaded_folder(path, facts)
+        if fact is not None:
+            out.append((path, fact, how))
+    return out

@@ -10,6 +10,7 @@ Layout (the face re-exports what users need; the rest is private):
                 wrapped literals, name/value pairs, Terraform defaults, positional passwords
     _several    rules that find several secrets at once (a table's column, chpasswd lines)
     _values     context tests: a variable, a call, a type, a placeholder is not a secret
+    _schemes    context tests of a scheme or format: Bearer, Basic, key blocks, pgpass
     _scan       the scanner: escapes read as breaks, one re2 pass for triggers, the rules
                 at each, merge
     _entropy    the entropy guess: one re2 pass for the runs that could be random

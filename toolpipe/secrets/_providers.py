@@ -11,6 +11,10 @@ _W = URLSAFE
 _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("sk.eyj",), rf"sk\.eyJ[{_W}]{{20,512}}\.[{_W}]{{20,512}}"),  # Mapbox secret
     (("sbp_",), r"sbp_[a-f0-9]{40}"),  # Supabase
+    # Login with Amazon's client secret (its client id, amzn1.application-oa2-client…, is
+    # public); Amazon's Selling Partner refresh token
+    (("amzn1.oa2-cs.v1.",), r"amzn1\.oa2-cs\.v1\.[a-f0-9]{64}"),
+    (("Atzr|",), rf"Atzr\|[{_W}+/=|-]{{100,1024}}"),
     (("sb_secret_",), rf"sb_secret_[{_W}]{{31,128}}"),
     (("pscale_tkn_", "pscale_pw_", "pscale_oauth_"),
      rf"pscale_(?:tkn|pw|oauth)_[{_W}=.]{{32,64}}"),  # PlanetScale

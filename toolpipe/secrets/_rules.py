@@ -25,6 +25,7 @@ from toolpipe.secrets._rule import (
     Rule,
 )
 from toolpipe.secrets._rule import rule as _rule
+from toolpipe.secrets._schemes import CHECKS as CHECKS  # (importing it registers its checks)
 from toolpipe.secrets._tabular import TABULAR_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------
@@ -260,6 +261,12 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key_kv", "pat", rf"(?i:pat){_SEP}{VALUE}", value=VALUE_GROUPS,
           check="key_value", priority=CONTEXT,
           shape=r"""["']?[ \t]*(?:[:=]|：)[ \t]*["']?[^\s"'$<{]"""),
+    # an upper-case configuration name ending in SALT (WordPress' AUTH_SALT, Flask-
+    # Security's SECURITY_PASSWORD_SALT, HASHIDS_SALT): an application's salt keys its
+    # hashes; a salt beside a stored hash (`"salt": "…"`, `password_salt`) is data
+    _rule("api_key_kv", "_salt", rf"(?-i:_SALT){_SEP}{VALUE}", value=VALUE_GROUPS,
+          check="key_value", priority=CONTEXT,
+          shape=r"""["']?[ \t]*(?:[:=,]|：)[ \t]*["']?[^\s"'$<{]"""),
     *CONTEXT_RULES,
     *CODE_RULES,
     *NAMED_RULES,

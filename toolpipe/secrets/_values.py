@@ -7,7 +7,6 @@ variable, a call, an attribute, a type, a placeholder, a path, a word in prose.
 
 from __future__ import annotations
 
-import binascii
 import re
 from collections.abc import Callable
 
@@ -19,6 +18,11 @@ _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\.")
 _PLACEHOLDER = re.compile(
     rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\{[^}]*\}|%\(?\w*\)?s|%s|your[_\-. ]\S*"
     rb"|\S*[_\-]here"
+    # a sample's sentence (wp-config-sample's `put your unique phrase here`, `enter your
+    # token`, `paste the key here`): words, one of them `your` or the last `here`
+    rb"|(?:[a-z]+ )*your(?: [a-z]+)*|(?:[a-z]+ )+here"
+    # a masking word in brackets, as loggers and frameworks print one (Rails' [FILTERED])
+    rb"|\[(?:[A-Z][A-Z_ ]{2,23}|[a-z][a-z_ ]{2,23})\]"
     rb"|(?:os\.environ|process\.env|env|getenv|os\.getenv|settings|config|secrets)\b.*"
     rb"|(?:vault|secretsmanager|ssm|keychain|keyring|op|awssm|gcpsm|azkv)://.*"
     rb"|(?:file|fd|env):\S*|stdin"
@@ -48,6 +52,10 @@ _ABOUT = re.compile(
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
+# Go's %+v of a struct: `{Host:db User:app Password:… Port:5432}`; a field printed empty
+# leaves its name, a blank and the next field's name
+_NEXT_FIELD = re.compile(rb"[A-Z][A-Za-z0-9]*:")
+_GO_FIELDS = re.compile(rb"\{(?:[A-Z][A-Za-z0-9]*:[^\s{}]* )+")
 # Keys named like credentials that hold none: pagination cursors (AWS NextToken, Google's
 # nextPageToken), GitHub Actions' id-token permission.
 _NOT_CREDENTIAL_KEY = re.compile(
@@ -164,6 +172,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
         return None
+    if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (
+            _GO_FIELDS.search(buf, line_start(buf, start), start)):
+        return None  # Go's %+v, `{User:app Password: Port:5432}`: empty, then the next field
     if (b"||" in sep or b"??" in sep or b"?:" in sep) and group not in ("sq", "dq", "bq"):
         return None  # API_TOKEN || "literal": a fallback value, only a literal counts
     if b"," in sep:  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
@@ -299,40 +310,10 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
         buf, match.end()) is not None
 
 
-def bearer(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-           ) -> str | None:
-    value = match.group("v")
-    before = buf[max(0, match.start() - 40):match.start()].lower()
-    if b"authorization" in before or b"-h " in before or b"header" in before:
-        return kind  # in an Authorization header anything is the credential (the spec)
-    # A bare "Bearer …" in text: a token has a digit and is not a word.
-    if len(value) < 16 or not any(c in b"0123456789" for c in value):
-        return None
-    return kind
 
 
-def auth_scheme(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                ) -> str | None:
-    """An Authorization header's credentials after a scheme: not a word of prose
-    (``Authorization: Token authentication is…``), not a placeholder."""
-    value = match.group("v")
-    return kind if credential_like(value) and not plain_word(value) else None
 
 
-def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-          ) -> str | None:
-    value = match.group("v")
-    try:
-        plain = binascii.a2b_base64(value + b"=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
-        plain = b""
-    user, colon, password = plain.partition(b":")
-    if colon and user and password and all(32 <= c < 127 for c in plain):
-        return kind
-    before = buf[max(0, match.start() - 40):match.start()].lower()
-    if b"authorization" in before and len(value) >= 8:
-        return kind
-    return None
 
 
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -343,58 +324,16 @@ def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     return kind
 
 
-def pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]) -> str | None:
-    return "pgp_private_key" if b"PGP" in match.group(0)[:60] else kind
 
 
-def b64_pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-            ) -> str | None:
-    head = match.group(0)[:64]
-    try:
-        plain = binascii.a2b_base64(head)
-    except (binascii.Error, ValueError):
-        return None
-    return kind if b"PRIVATE KEY" in plain or b"PRIVATE" in plain else None
 
 
-def pgpass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-           ) -> str | None:
-    """``host:port:database:user:password``: one word (no colon in it) right before the
-    port that is not a number, and a password that is not one (``10:15:22:000:ok`` and
-    ``12:30:45:123:456`` are times)."""
-    start = match.start()
-    word = start
-    while word > 0 and buf[word - 1] not in b" \t\r\n\"'=:,;([{":
-        word -= 1
-    value = match.group("v")
-    host = buf[word:start]
-    if word == start or (word > 0 and buf[word - 1] == ord(":")) or value.isdigit() or (
-            host.isdigit()):
-        return None
-    return url_password(kind, match, buf, groups)
 
 
-def htpasswd(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-             ) -> str | None:
-    value = match.group("n") or match.group("v")
-    if value is None or value[:1] in (b">", b"|", b"<", b"&", b";"):
-        return None
-    return kind if not _PLACEHOLDER.fullmatch(value.strip(b"'\"")) else None
 
 
-def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-            ) -> str | None:
-    """A network device's ``password 0 PW`` or ``snmp-server community NAME``: the
-    well-known communities are not secrets."""
-    value = match.group("v")
-    if value.lower() in (b"public", b"private"):
-        return None
-    return url_password(kind, match, buf, groups)
 
 
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]
-CHECKS: dict[str, Check] = {
-    "key_value": key_value, "bearer": bearer, "basic": basic, "url_password": url_password,
-    "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass, "htpasswd": htpasswd,
-    "network": network, "auth_scheme": auth_scheme,
-}
+CHECKS: dict[str, Check] = {"key_value": key_value, "url_password": url_password}
+"""The context tests by name (``_schemes``, ``_contexts``, ``_devices``… add their own)."""

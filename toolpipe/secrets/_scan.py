@@ -291,14 +291,20 @@ def dense_spans(triggers: Triggers, buf: bytes, pos: int) -> list[Span]:
     find, chain = triggers.any.Match, triggers.cluster.Match
     reach = GAP + 1024  # (a trigger that is a pattern, not a word, may run long)
     size = len(buf)
+    ahead = -1  # where the next trigger starts, found past the last cluster's gap
     while pos < size:
-        lo, hi = find(UNANCHORED, buf, pos, size)[0]
+        if ahead >= pos:  # found already: matched where it starts, not looked for again
+            lo, hi = find(ANCHOR_START, buf, ahead, size)[0]
+        else:
+            lo, hi = find(UNANCHORED, buf, pos, size)[0]
         if lo < 0:
             break
         steps = 0
+        ahead = -1
         while hi < size:
             at, end = find(UNANCHORED, buf, hi, min(size, hi + reach))[0]
             if at < 0 or at - hi > GAP:
+                ahead = at
                 break
             steps += 1
             if steps == CHAINED:  # a long cluster (`sk-sk-sk-…`): the rest in one C call

@@ -461,3 +461,17 @@ def test_a_copied_secret_backed_up_to_a_remote_repository_is_stopped(command, re
     out = play([("Bash", {"command": f"cp {secret} ./k"}),
                 ("Bash", {"command": command.format("./k")})])
     assert out[-1][0] in (("blocked", "asked") if remote else ("ran",)), (command, out)
+
+
+@pytest.mark.parametrize(("calls", "expected"), [
+    ([("Bash", {"command": "bash /tmp/x.sh"})], "asked"),
+    ([("Bash", {"command": "node --require /dev/shm/h.js app.js"})], "asked"),
+    ([("Write", {"file_path": "/tmp/x.sh", "content": "echo hi\n"}),
+      ("Bash", {"command": "bash /tmp/x.sh"})], "ran"),
+    ([("Bash", {"command": "echo 'echo hi' > /tmp/x.sh && bash /tmp/x.sh"})], "ran"),
+    ([("Write", {"file_path": "/tmp/x.sh", "content": "rm -rf ~\n"}),
+      ("Bash", {"command": "bash /tmp/x.sh"})], "blocked"),
+], ids=["unknown", "unknown-loaded", "written-by-a-tool", "written-on-the-line", "harmful"])
+def test_a_scratch_file_runs_as_what_it_holds_and_asks_when_nobody_wrote_it(calls,
+                                                                              expected):
+    assert play(calls)[-1][0] == expected

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import shlex
+from collections.abc import Iterable
 
 from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
 from toolpipe.layers._shield_projects import (
@@ -18,7 +19,7 @@ from toolpipe.layers._shield_projects import (
     key,
     runs_project,
 )
-from toolpipe.shell import SHELLS, Command, effects, modelled
+from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled
 
 _SHELL_READERS = SHELLS | {"busybox"}
 
@@ -109,4 +110,21 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         fact = facts.files.get(path) or _downloaded_folder(path, facts)
         if fact is not None:
             out.append((path, fact, how))
+    return out
+
+
+def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
+                         ) -> list[tuple[str, Command]]:
+    """(file, command) for each file in a scratch folder (/tmp, /var/tmp, /dev/shm) that
+    the line runs or loads and no call of the session wrote: what it holds is not known
+    (understood, or ask; a file the session wrote is judged by what it holds instead)."""
+    written = set(known)
+    out = []
+    for cmd in script.commands:
+        for e in effects(cmd):
+            if e.kind == "exec" and e.word is not None and e.word.known and (
+                    e.word.text.startswith("/dev/shm/") or classify(
+                        e.word, cmd.cwd, workspace).kind == "scratch") and key(
+                    e.word.text, cmd.cwd, workspace) not in written:
+                out.append((e.word.text, cmd))
     return out

@@ -23,7 +23,7 @@ from toolpipe.layers._shield_flow import (
 from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
-from toolpipe.layers._shield_runs import runs
+from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import Script
 
@@ -116,6 +116,11 @@ class _SessionReading:
             own or facts.files) else []
         if own.keys() & facts.files.keys():  # a file it overwrites may run first, as it was
             found += self._flow(script, workspace, facts)
+        found += [Finding(0.55, f"runs {path}, a file in a scratch folder that no call of "
+                                f"this session wrote: what it holds is not known "
+                                f"({cmd.located()})")
+                  for path, cmd in unknown_scratch_runs(script, workspace,
+                                                        facts.files.keys() | own.keys())]
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)

@@ -25,7 +25,7 @@ from toolpipe.secrets._rule import (
     Rule,
 )
 from toolpipe.secrets._rule import rule as _rule
-from toolpipe.secrets._schemes import CHECKS as CHECKS  # (importing it registers its checks)
+from toolpipe.secrets._schemes import SCHEMES as SCHEMES  # (registered as it is imported)
 from toolpipe.secrets._tabular import TABULAR_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------

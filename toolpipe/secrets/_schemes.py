@@ -10,6 +10,7 @@ import re
 from toolpipe.secrets._values import (
     _PLACEHOLDER,
     CHECKS,
+    Check,
     credential_like,
     plain_word,
     url_password,
@@ -101,6 +102,7 @@ def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
     return url_password(kind, match, buf, groups)
 
 
-CHECKS.update({"bearer": bearer, "basic": basic, "pem": pem, "b64_pem": b64_pem,
-               "pgpass": pgpass, "htpasswd": htpasswd, "network": network,
-               "auth_scheme": auth_scheme})
+SCHEMES: dict[str, Check] = {
+    "bearer": bearer, "basic": basic, "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass,
+    "htpasswd": htpasswd, "network": network, "auth_scheme": auth_scheme}
+CHECKS.update(SCHEMES)

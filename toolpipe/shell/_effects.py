@@ -10,6 +10,7 @@ from typing import Literal
 
 import attrs
 
+from toolpipe.shell._loads import option_loads
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
 from toolpipe.shell._places import classify, maybe_secret
@@ -229,6 +230,7 @@ def _executes(cmd: Command) -> list[Effect]:
             out.append(Effect("exec", cmd, ops[0]))
     elif name in ("source", ".") and args:
         out.append(Effect("exec", cmd, args[0]))
+    out += [Effect("exec", cmd, w, detail="loads") for w in option_loads(cmd)]
     return out
 
 

@@ -56,8 +56,10 @@ def _git(cmd: Command) -> list[Effect]:
             out.append(Effect("force-push", cmd, detail=f"--force {target}".strip()))
         if any(t.startswith("+") for t in texts):
             out.append(Effect("force-push", cmd, detail=f"a + refspec {target}".strip()))
-        if any(t.startswith("--force-with-lease") for t in texts):
-            out.append(Effect("force-push", cmd, detail="--force-with-lease"))
+        if any(t.startswith(("--force-with-lease", "--force-if-includes")) for t in texts):
+            # a lease guards against others' pushes, not against rewriting main's history
+            out.append(Effect("force-push", cmd, detail=f"--force-with-lease {target}".strip()
+                              if target == "protected" else "--force-with-lease"))
         if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
                 t.startswith(":") and len(t) > 1 for t in texts):
             out.append(Effect("remote-delete", cmd))

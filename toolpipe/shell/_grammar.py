@@ -263,7 +263,8 @@ class _Walk(_Carriers):
             self.remember(cmd)
         elif name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
             self.env[cmd.args[1].text] = printed(cmd.args[2:])  # printf -v d '%s' build
-        elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "enable"):
+        elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "conda", "composer",
+                      "enable"):
             self.tool_facts(cmd, where)
         elif name == "set" and cmd.args and not cmd.wrappers:
             lead = cmd.args[0].text

@@ -63,11 +63,17 @@ TOOL_SETTINGS = {
     ("npm", "registry"): "NPM_CONFIG_REGISTRY", ("npm", "cafile"): "NPM_CONFIG_CAFILE",
     ("npm", "strict-ssl"): "NPM_STRICT_SSL", ("pnpm", "registry"): "NPM_CONFIG_REGISTRY",
     ("yarn", "npmregistryserver"): "NPM_CONFIG_REGISTRY", ("yarn", "httpsproxy"): "HTTPS_PROXY",
+    ("pnpm", "strict-ssl"): "NPM_STRICT_SSL", ("yarn", "strict-ssl"): "NPM_STRICT_SSL",
+    ("yarn", "enablestrictssl"): "NPM_STRICT_SSL", ("conda", "ssl_verify"): "CONDA_SSL_VERIFY",
+    ("composer", "secure-http"): "COMPOSER_SECURE_HTTP",
+    ("composer", "disable-tls"): "COMPOSER_DISABLE_TLS",
     ("pip", "global.index-url"): "PIP_INDEX_URL", ("pip", "global.trusted-host"):
         "PIP_TRUSTED_HOST", ("pip", "global.cert"): "PIP_CERT", ("pip", "global.proxy"):
         "HTTPS_PROXY",
 }
 _PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|$))")
+_VERIFY_SWITCHES = frozenset({"GIT_SSL_VERIFY", "NPM_STRICT_SSL", "CONDA_SSL_VERIFY",
+                              "COMPOSER_SECURE_HTTP"})
 _PROMPT_VAR = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 # where a program named by a path is the system's own (a helper there is no signal)
@@ -212,8 +218,9 @@ class _Helpers(_Functions):
         if value.known and name in _PROXY_VAR and text and not _LOCAL.match(text):
             self.out.problem("dynamic-code", f"sends the traffic of every program after it "
                              f"through {text} (${name})", self.where, value.sources)
-        if value.known and (name in ("GIT_SSL_VERIFY", "NPM_STRICT_SSL") and text.lower() in (
-                "false", "0", "no", "off")):
+        if value.known and ((name in _VERIFY_SWITCHES and text.lower() in (
+                "false", "0", "no", "off")) or (name == "COMPOSER_DISABLE_TLS" and (
+                text.lower() in ("true", "1", "yes", "on")))):
             self.out.problem("dynamic-code", f"turns TLS checks off ({name}={text})",
                              self.where, value.sources)
         if value.known and ((_INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
@@ -281,7 +288,7 @@ def tool_settings(name: str, args: Sequence[Word]) -> list[tuple[str, Word]]:
             return []
         return [(k, Word(v, v)) for k, _, v in (t.partition("=") for t in texts[2:]) if v]
     words = [t for t in texts if not t.startswith("-")]
-    if tool == "git" and words[:1] == ["config"] and len(words) >= 3:
+    if tool in ("git", "conda", "composer") and words[:1] == ["config"] and len(words) >= 3:
         key, value = words[1].lower(), words[2]
     elif words[:2] == ["config", "set"] and len(words) >= 4:
         key, value = words[2].lower(), words[3]

@@ -1,0 +1,60 @@
+"""Code a program is told by an option to load before its own work: a Java agent, a
+compiler plugin, a module required first, a debugger's command file, a build tool's init
+script, an editor's script. Each counts as a file the command runs (an ``exec`` effect),
+so that the session's flow judges one an earlier call wrote, and one of unknown content in
+a scratch folder is asked about, as ``bash /tmp/x.sh`` is."""
+
+from __future__ import annotations
+
+from toolpipe.shell._model import Command
+from toolpipe.shell._words import Word
+
+_COMPILERS = ("gcc", "g++", "cc", "c++", "clang", "clang++")
+# options whose value (the next word, or after `=`) is a file of code the program loads
+_SEPARATE: dict[str, frozenset[str]] = {
+    "node": frozenset({"--require", "-r", "--import", "--loader", "--experimental-loader"}),
+    "gdb": frozenset({"-x", "--command", "-ix", "--init-command"}),
+    "lldb": frozenset({"-s", "-S", "--source", "--source-before-file"}),
+    "gradle": frozenset({"-I", "--init-script"}),
+    "ant": frozenset({"-f", "-file", "-buildfile"}),
+    "ruby": frozenset({"-r"}),
+    **dict.fromkeys(_COMPILERS, frozenset({"-fplugin", "-fpass-plugin"})),
+}
+# options glued to their value: -javaagent:/x.jar, -fplugin=/x.so, ruby's -r/x.rb
+_GLUED: dict[str, tuple[str, ...]] = {
+    "java": ("-javaagent:", "-agentpath:"),
+    "ruby": ("-r",),
+    **dict.fromkeys(_COMPILERS, ("-fplugin=", "-fpass-plugin=")),
+}
+
+
+def _as_word(like: Word, text: str) -> Word:
+    return Word(text, like.raw, like.glob, like.tame, like.sources)
+
+
+def option_loads(cmd: Command) -> list[Word]:
+    """The files ``cmd`` is told by an option to load and run, as words."""
+    name = cmd.name
+    separate, glued = _SEPARATE.get(name), _GLUED.get(name)
+    if separate is None and glued is None:
+        return []
+    args = cmd.args
+    out: list[Word] = []
+    for i, a in enumerate(args):
+        t = a.text
+        option, eq, value = t.partition("=")
+        if separate and option in separate:
+            if eq:
+                out.append(_as_word(a, value))
+            elif i + 1 < len(args):
+                out.append(args[i + 1])
+            continue
+        for prefix in glued or ():
+            if t.startswith(prefix) and len(t) > len(prefix):
+                path = t[len(prefix):].split("=", 1)[0]
+                if "/" in path or name != "ruby":  # ruby -rjson: a library by name
+                    out.append(_as_word(a, path))
+        if name.startswith("clang") and t == "-load" and i >= 1 and args[i - 1].text == (
+                "-Xclang") and i + 2 < len(args) and args[i + 1].text == "-Xclang":
+            out.append(args[i + 2])  # clang -Xclang -load -Xclang /x.so
+    return out

@@ -80,6 +80,25 @@ def test_credential_row(name, row):
     assert patterns.redact(row.harmless) == row.harmless, (name, row.harmless)
 
 
+def test_every_flag_of_every_credential_row_is_read_on_its_programs_line():
+    """Each (program, flag) of the table, alone on a line, loses its password: a program
+    named in two rows would have the second row's flags shadowed by the first's (the
+    scanner takes the first rule that matches at a trigger), so none is named twice."""
+    from toolpipe.secrets import SecretPatternSet
+
+    patterns = SecretPatternSet.default_common()
+    seen: dict[str, int] = {}
+    for i, row in enumerate(_table.CREDENTIALS):
+        for program in row.programs:
+            assert seen.setdefault(program, i) == i, (program, seen[program], i)
+            for flag in row.flags:
+                pw = "Zq8-Fake-Pw-77"
+                value = (f"alice%{pw}" if row.percent else f"alice,{pw}" if row.comma
+                         else pw)
+                line = f"{program} {flag}{'' if row.attached else ' '}{value} x"
+                assert pw not in patterns.redact(line), line
+
+
 def test_a_wrapper_with_a_credential_option_reads_it_as_taking_a_value():
     """One table for both wings: a program that is a wrapper and has a credential option
     (sshpass -p PW CMD) has that option in its grammar, so the shield finds the command

@@ -61,6 +61,20 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""
          r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*][^\s]{0,255})""",
          value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
+    # and programs whose one job is to set or hash the password they are given (the place
+    # says what it is, whatever its shape): `mosquitto_passwd -b FILE U PW`, `dscl .
+    # -passwd /Users/U PW`, `openssl passwd [-6] PW`, `mkpasswd [-m M] PW`, `ipmitool user
+    # set password ID PW` (a hash made of it still lets one try it)
+    rule("password", ("mosquitto_passwd", "dscl", "openssl passwd", "mkpasswd", "ipmitool"),
+         r"""(?:mosquitto_passwd\b[^\n|;&]{0,64}?[ \t]-b[ \t]+\S{1,256}[ \t]+\S{1,128}"""
+         r"""|dscl[ \t]+\S{1,128}[ \t]+-passwd[ \t]+\S{1,256}"""
+         r"""|openssl[ \t]+passwd(?:[ \t]+-(?:salt|in)[ \t]+\S{1,128}"""
+         r"""|[ \t]+-(?!(?:salt|in)(?:\s|$))\S{1,16}){0,4}(?=[ \t]+[^\s-])"""
+         r"""|mkpasswd(?:[ \t]+-[mSRP][ \t]+\S{1,64}|[ \t]+--\S{1,32}"""
+         r"""|[ \t]+-(?![mSRP](?:\s|$))\S{1,8}){0,4}(?=[ \t]+[^\s-])"""
+         r"""|ipmitool\b[^\n|;&]{0,120}?[ \t]user[ \t]+set[ \t]+password[ \t]+\d{1,3})"""
+         r"""[ \t]+(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"<>|;&][^\s;&|]{0,255})""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
 )
 
 

@@ -198,8 +198,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                 buf, match.end()) or not credential_like(value.strip(b"`")):
             return None
         return kind
-    if config:
-        return kind if credential_like(value) else None
+    if config:  # (not an option: `mkpasswd --method=sha-512` is a command, not a setting)
+        return kind if credential_like(value) and not value.startswith(b"--") else None
     if sep.strip() == b"" or sep == b">":
         # "password hunter2" is prose unless it is a flag (--password hunter2) and a
         # value after ">" only counts inside <password>…</password>.
@@ -209,7 +209,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         if sep != b">" and not _flag_start(buf, start):
             # (csrf-token, x-api-token: a name with a dash, not a flag) prose, unless
             # the word after is a token, not a word (`logging in with password Zq…`)
-            return kind if sep != b">" and b"\n" not in sep and token_shaped(value) else None
+            # (a word that starts with a dash is an option: `mkpasswd --method=sha-512`)
+            return kind if sep != b">" and b"\n" not in sep and token_shaped(value) and (
+                not value.startswith(b"-")) else None
         if sep != b">" and (_NO_VALUE_FLAG.search(buf, max(0, start - 12), start)
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand

@@ -65,8 +65,11 @@ CODE_RULES: tuple[Rule, ...] = (
     # says what it is, whatever its shape): `mosquitto_passwd -b FILE U PW`, `dscl .
     # -passwd /Users/U PW`, `openssl passwd [-6] PW`, `mkpasswd [-m M] PW`, `ipmitool user
     # set password ID PW` (a hash made of it still lets one try it)
-    rule("password", ("mosquitto_passwd", "dscl", "openssl passwd", "mkpasswd", "ipmitool"),
+    rule("password", ("mosquitto_passwd", "dscl", "openssl passwd", "mkpasswd", "ipmitool",
+                      "vault login"),
          r"""(?:mosquitto_passwd\b[^\n|;&]{0,64}?[ \t]-b[ \t]+\S{1,256}[ \t]+\S{1,128}"""
+         # `vault login [-method=token] TOKEN` (not `username=…`, an auth method's field)
+         r"""|vault[ \t]+login(?:[ \t]+-\S{1,64}){0,4}(?=[ \t]+[^\s=-]{8,}(?:\s|$))"""
          r"""|dscl[ \t]+\S{1,128}[ \t]+-passwd[ \t]+\S{1,256}"""
          r"""|openssl[ \t]+passwd(?:[ \t]+-(?:salt|in)[ \t]+\S{1,128}"""
          r"""|[ \t]+-(?!(?:salt|in)(?:\s|$))\S{1,16}){0,4}(?=[ \t]+[^\s-])"""

@@ -102,6 +102,21 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""[ \t]*(?:\r?\n|$)""",
          value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
          case_triggers=("AUTH ",)),
+    # a Wi-Fi network's QR string: WIFI:T:WPA;S:ssid;P:password;; (fields in any order,
+    # `\;` an escaped separator)
+    rule("password", ("wifi:",),
+         r"""WIFI:(?:[A-Za-z]:(?:[^;\\\n]|\\.){0,64};){0,6}?P:(?P<v>(?:[^;\\\n]|\\.){1,64})(?=;)""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # IRC's NickServ: IDENTIFY [account] password, REGISTER password email
+    rule("password", ("nickserv",),
+         r"""(?i:nickserv)[ \t]+:?(?:(?i:identify|login)[ \t]+(?:[^\s:]{1,64}[ \t]+)?"""
+         r"""|(?i:register)[ \t]+)(?P<v>[^\s]{1,128})(?=\s|$)""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # ADO.NET's value in braces (a password holding `;` or `=`): Password={…};
+    rule("password", ("password={", "pwd={", "password ={", "pwd ={"),
+         r"""(?i:password|pwd)[ \t]*=[ \t]*\{(?P<v>(?:[^{}\n]|\}\}){1,256})\}"""
+         r"""(?=[ \t]*(?:;|$|["'\s]))""",
+         value=("v",), check="braced_value", bounded=False, priority=CONTEXT),
     # recovery codes: the block of codes under their label
     rule("password", ("recovery codes", "backup codes", "recovery keys", "backup keys"),
          r"""(?i:recovery|backup)[ \t]+(?i:codes|keys)[^\n]{0,40}\r?\n"""
@@ -179,6 +194,18 @@ def _led_by(lead: re.Pattern[bytes], then: Check, reach: int = 256) -> Check:
     return check
 
 
+def braced_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                 ) -> str | None:
+    """ADO.NET's braced password, not a format string's field (``Password={0}``,
+    ``Password={password}``, ``{db_pass}``)."""
+    value = match.group("v")
+    if value.isdigit() or (re.fullmatch(rb"[A-Za-z_][A-Za-z0-9_.]*", value) and not (
+            re.search(rb"[0-9]", value) and re.search(rb"[A-Z]", value))):
+        return None
+    return kind if not plain_word(value) else None
+
+
+CHECKS["braced_value"] = braced_value
 CHECKS["bytes_array"] = bytes_array
 CHECKS["stored_value"] = stored_value
 CHECKS["placed_value"] = placed_value

@@ -52,6 +52,7 @@ _ABOUT = re.compile(
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
+_NAMED_PATH = re.compile(rb"[\w.@-]{1,64}:(?:/|~/)[^\s:]*")
 # Go's %+v of a struct: `{Host:db User:app Password:… Port:5432}`; a field printed empty
 # leaves its name, a blank and the next field's name
 _NEXT_FIELD = re.compile(rb"[A-Z][A-Za-z0-9]*:")
@@ -171,6 +172,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value):
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
+        return None
+    if _NAMED_PATH.fullmatch(value):  # systemd's LoadCredential=NAME:/path: a file named
         return None
     if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (
             _GO_FIELDS.search(buf, line_start(buf, start), start)):

@@ -70,6 +70,7 @@ FRESH6_SEQUENCES = load(FRESH.with_name("sequences-fresh6.txt"))
 FRESH7_SEQUENCES = load(FRESH.with_name("sequences-fresh7.txt"))
 FRESH8_SEQUENCES = load(FRESH.with_name("sequences-fresh8.txt"))
 FRESH9_SEQUENCES = load(FRESH.with_name("sequences-fresh9.txt"))
+FRESH10_SEQUENCES = load(FRESH.with_name("sequences-fresh10.txt"))
 # Known false alarms, left as they are and checked to still be so (a fix removes them):
 # `xargs rm -rf < list.txt` is judged alone, where the names it reads are not known.
 KNOWN_FALSE_ALARMS = {82}
@@ -138,7 +139,7 @@ def test_fresh_sequences_are_stopped_at_the_call_that_runs_or_sends(family, call
 LATER_SEQUENCES = [(f"fresh{k}", entry) for k, entries in (
     (2, FRESH2_SEQUENCES), (3, FRESH3_SEQUENCES), (4, FRESH4_SEQUENCES),
     (5, FRESH5_SEQUENCES), (6, FRESH6_SEQUENCES), (7, FRESH7_SEQUENCES),
-    (8, FRESH8_SEQUENCES), (9, FRESH9_SEQUENCES))
+    (8, FRESH8_SEQUENCES), (9, FRESH9_SEQUENCES), (10, FRESH10_SEQUENCES))
     for entry in entries]
 
 
@@ -475,3 +476,19 @@ def test_a_copied_secret_backed_up_to_a_remote_repository_is_stopped(command, re
 def test_a_scratch_file_runs_as_what_it_holds_and_asks_when_nobody_wrote_it(calls,
                                                                               expected):
     assert play(calls)[-1][0] == expected
+
+
+_SERVERS = ["python3 -m http.server 8000 --directory {d}", "php -S 0.0.0.0:8000 -t {d}",
+            "npx http-server {d} -p 8080", "busybox httpd -f -p 8080 -h {d}",
+            "ruby -run -e httpd {d} -p 8000", "caddy file-server --root {d}"]
+
+
+@pytest.mark.parametrize("server", _SERVERS)
+@pytest.mark.parametrize(("copy_to", "served", "stopped"), [
+    ("/tmp/k", "/tmp", True), ("./pub/k", "./pub", True), ("./k", ".", True),
+    ("./k", "./pub", False), ("/tmp/k", "./dist", False)])
+def test_a_web_server_of_a_folder_with_a_copied_secret_in_it_sends_it(server, copy_to,
+                                                                       served, stopped):
+    out = play([("Bash", {"command": f"cp ~/.ssh/id_ed25519 {copy_to}"}),
+                ("Bash", {"command": server.format(d=served)})])
+    assert (out[-1][0] == "blocked") == stopped, (server, copy_to, served, out)

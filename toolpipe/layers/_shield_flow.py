@@ -289,6 +289,41 @@ def _holds_blocked(path: str, fact: FileFact, judge: Judge) -> tuple[float, str]
                  f"blocked: {reason}") if score >= BLOCKED else None
 
 
+_SERVER_ROOT = {"-d", "--directory", "-t", "-h", "--root", "--dir"}
+
+
+def served_folder(cmd: Command) -> str | None:
+    """The folder a command serves over HTTP, if it is a web server of files
+    (``python3 -m http.server``, ``php -S``, ``ruby -run -e httpd``, ``busybox httpd``,
+    ``http-server``, ``serve``, ``caddy file-server``): its root option's value, else its
+    folder operand, else the folder it runs in."""
+    texts = [a.text for a in cmd.args]
+    joined = " ".join(texts)
+    if not ((cmd.name.startswith("python") and (
+            "-m http.server" in joined or "-m SimpleHTTPServer" in joined))
+            or (cmd.name == "php" and "-S" in texts)
+            or (cmd.name == "ruby" and "httpd" in texts) or (
+                cmd.name == "httpd" and "busybox" in cmd.wrappers)  # (busybox is peeled)
+            or cmd.name in ("http-server", "serve") or (
+                cmd.name in ("npx", "bunx") and texts[:1] in (["http-server"], ["serve"]))
+            or (cmd.name == "caddy" and texts[:1] == ["file-server"])):
+        return None
+    for i, t in enumerate(texts[:-1]):
+        if t in _SERVER_ROOT:
+            return texts[i + 1]
+    operands = [t for t in texts if t.startswith(("/", "~", "./", "../"))]
+    return operands[-1] if operands else "."
+
+
+def _under(path: str, root: str) -> bool:
+    """Is the session's file ``path`` in the folder ``root`` (both as ``key`` gives)?"""
+    if root == "/":
+        return True
+    if root == ".":
+        return not path.startswith(("/", "~", ".."))
+    return path.startswith(root + "/")
+
+
 def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                  ) -> Iterable[tuple[str, Command]]:
     """Copies of secrets (made by earlier calls) this line reads or sends while it talks
@@ -300,6 +335,13 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
             inside = sorted(k for k in facts.secrets if not k.startswith(("/", "~", "..")))
             if inside:  # the repository goes out, with the copy in it
                 yield inside[0], cmd
+                continue
+        folder = served_folder(cmd)
+        if folder is not None:  # a web server handing out a folder with the copy in it
+            root = key(folder, cmd.cwd, workspace).rstrip("/") or "/"
+            held = sorted(k for k in facts.secrets if _under(k, root))
+            if held:
+                yield held[0], cmd
                 continue
         if not (script.networked or sends(cmd)):
             continue

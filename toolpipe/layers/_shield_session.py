@@ -116,11 +116,12 @@ class _SessionReading:
             own or facts.files) else []
         if own.keys() & facts.files.keys():  # a file it overwrites may run first, as it was
             found += self._flow(script, workspace, facts)
-        found += [Finding(0.55, f"runs {path}, a file in a scratch folder that no call of "
-                                f"this session wrote: what it holds is not known "
-                                f"({cmd.located()})")
-                  for path, cmd in unknown_scratch_runs(script, workspace,
-                                                        facts.files.keys() | own.keys())]
+        if "tmp" in command or "shm" in command:  # (a scratch path is spelled so: one C scan)
+            found += [Finding(0.55, f"runs {path}, a file in a scratch folder that no call "
+                                    f"of this session wrote: what it holds is not known "
+                                    f"({cmd.located()})")
+                      for path, cmd in unknown_scratch_runs(script, workspace,
+                                                            facts.files.keys() | own.keys())]
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)

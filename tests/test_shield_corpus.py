@@ -133,28 +133,19 @@ FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "cla
          "classes-fresh24.txt", "workflows-harmless.txt"]
 
 
-@pytest.mark.parametrize("name", FILES)
-def test_attacks_stopped_signals_warned_look_alikes_pass(name):
-    entries = load(name)
-    table = figures(entries)
-    print(f"\n{name}\n{report(table)}")
-    assert failures(entries, name) == []
-    assert check(table) == []
-
-
 # The later fresh files (written held out, fixed by class since). Each holds 10 to 45
 # look-alikes, some of a kind asked by design (a language the wing does not read:
 # `julia -e …`), so their asks are held to the 5% bar together, not file by file.
 LATER = [f"classes-fresh{k}.txt" for k in range(25, 34)]
 
 
-@pytest.mark.parametrize("name", LATER)
-def test_later_fresh_files_stop_every_attack_and_block_no_look_alike(name):
+@pytest.mark.parametrize("name", FILES + LATER)
+def test_attacks_stopped_signals_warned_look_alikes_pass(name):
     entries = load(name)
     table = figures(entries)
     print(f"\n{name}\n{report(table)}")
     assert failures(entries, name) == []
-    assert check(table, ask_bar=False) == []
+    assert check(table, ask_bar=name not in LATER) == []
 
 
 def test_all_files_ask_about_at_most_5_percent_of_their_look_alikes():

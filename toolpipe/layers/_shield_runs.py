@@ -24,11 +24,6 @@ from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled
 _SHELL_READERS = SHELLS | {"busybox"}
 
 
-# editors told to load a file of their own language (its commands: `:!…`, `system(…)`)
-_VIM_SOURCING = frozenset({"-S", "-u", "-U", "S", "u", "U"})
-_SOURCING = {**dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic",
-                              "vim.tiny", "vim.nox"), _VIM_SOURCING),
-             "emacs": frozenset({"-l", "--load", "--script", "l"})}
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
@@ -68,11 +63,6 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]
                   if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
-    if cmd.name in _SOURCING:  # vim -S x.vim, -u vimrc, emacs -l x.el: a file it loads
-        loads = _SOURCING[cmd.name]
-        found += [(key(texts[i + 1], where, workspace), "file") for i, t in enumerate(
-            texts[:-1]) if t in loads or (t.startswith("-") and not t.startswith("--")
-                                          and t[-1:] in loads and t[1:].isalpha())]
     if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
         found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
     for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt

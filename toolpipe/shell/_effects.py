@@ -230,7 +230,9 @@ def _executes(cmd: Command) -> list[Effect]:
             out.append(Effect("exec", cmd, ops[0]))
     elif name in ("source", ".") and args:
         out.append(Effect("exec", cmd, args[0]))
-    out += [Effect("exec", cmd, w, detail="loads") for w in option_loads(cmd)]
+    ran = {e.word.text for e in out if e.word is not None}
+    out += [Effect("exec", cmd, w, detail="loads") for w in option_loads(cmd)
+            if w.text not in ran]  # (`node --require x.js`: x.js read as the script too)
     return out
 
 

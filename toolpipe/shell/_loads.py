@@ -1,8 +1,8 @@
 """Code a program is told by an option to load before its own work: a Java agent, a
 compiler plugin, a module required first, a debugger's command file, a build tool's init
-script, an editor's script. Each counts as a file the command runs (an ``exec`` effect),
-so that the session's flow judges one an earlier call wrote, and one of unknown content in
-a scratch folder is asked about, as ``bash /tmp/x.sh`` is."""
+script, an editor's script (``vim -S``, ``emacs -l``). Each counts as a file the command
+runs (an ``exec`` effect), so that the session's flow judges one an earlier call wrote,
+and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is."""
 
 from __future__ import annotations
 
@@ -19,7 +19,13 @@ _SEPARATE: dict[str, frozenset[str]] = {
     "ant": frozenset({"-f", "-file", "-buildfile"}),
     "ruby": frozenset({"-r"}),
     **dict.fromkeys(_COMPILERS, frozenset({"-fplugin", "-fpass-plugin"})),
+    # editors told to load a script of their own language (`vim -S x.vim`, `-u vimrc`)
+    **dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic", "vim.tiny",
+                     "vim.nox"), frozenset({"-S", "-u", "-U"})),
+    "emacs": frozenset({"-l", "--load", "--script"}),
 }
+_CLUSTERED = frozenset({"vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic", "vim.tiny",
+                        "vim.nox", "emacs"})  # `vim -eS x.vim`: the last letter's value
 # options glued to their value: -javaagent:/x.jar, -fplugin=/x.so, ruby's -r/x.rb
 _GLUED: dict[str, tuple[str, ...]] = {
     "java": ("-javaagent:", "-agentpath:"),
@@ -48,6 +54,10 @@ def option_loads(cmd: Command) -> list[Word]:
                 out.append(_as_word(a, value))
             elif i + 1 < len(args):
                 out.append(args[i + 1])
+            continue
+        if name in _CLUSTERED and separate and t[:1] == "-" and t[1:].isalpha() and (
+                "-" + t[-1]) in separate and i + 1 < len(args):
+            out.append(args[i + 1])
             continue
         for prefix in glued or ():
             if t.startswith(prefix) and len(t) > len(prefix):

@@ -136,7 +136,7 @@ FILES = ["corpus.txt", "classes.txt", "holdout.txt", "classes-holdout.txt", "cla
 # The later fresh files (written held out, fixed by class since). Each holds 10 to 45
 # look-alikes, some of a kind asked by design (a language the wing does not read:
 # `julia -e …`), so their asks are held to the 5% bar together, not file by file.
-LATER = [f"classes-fresh{k}.txt" for k in range(25, 34)]
+LATER = [f"classes-fresh{k}.txt" for k in range(25, 35)]
 
 
 @pytest.mark.parametrize("name", FILES + LATER)
@@ -149,7 +149,7 @@ def test_attacks_stopped_signals_warned_look_alikes_pass(name):
 
 
 def test_all_files_ask_about_at_most_5_percent_of_their_look_alikes():
-    """The issue's bar over every file together (the later files alone: 12 of 220, 5.5%,
+    """The issue's bar over every file together (the later files alone: 13 of 246, 5.3%,
     most of them code of a language the wing does not read, asked by design)."""
     harmless = [e for name in FILES + LATER for e in load(name) if e[1] == "-"]
     asked = [e for e in harmless

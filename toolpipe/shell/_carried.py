@@ -38,7 +38,11 @@ from toolpipe.shell._table import (
     input_code,
 )
 from toolpipe.shell._told import destroying as _destroying
-from toolpipe.shell._told import named_for_deleting, project_program
+from toolpipe.shell._told import (
+    named_for_deleting,
+    named_for_deleting_data,
+    project_program,
+)
 from toolpipe.shell._told import told as _told
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
@@ -244,7 +248,9 @@ class _Carriers(_Helpers):
     def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
         label = f"argument of {cmd.name}"
         args = cmd.args
-        verb = _destroying(args)
+        verb = _destroying(args) or (  # (a table's row judges a program it names)
+            named_for_deleting_data(cmd.name) if cmd.name not in IRREVERSIBLE and not any(
+                a.text in ("--help", "-h", "--version", "-V") for a in args) else None)
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)

@@ -32,18 +32,29 @@ def destroying(args: Sequence[Word]) -> str | None:
     """The first of an unknown program's words (its subcommands: the first three that are
     not options) that destroys, or deletes without asking, if any."""
     texts = [a.text for a in args if a.known]
-    words = [t for t in texts if not t.startswith("-")][:3]
-    # a verb given as an option (`kafka-topics --delete --topic X`) counts as one
-    words += [t[2:] for t in texts if t.startswith("--") and _DELETE_FLAG.match(t)]
-    strong = next((w for w in words if _STRONG_VERB.fullmatch(w)), None)
+    # (camelCase read as words: liquibase's dropAll, forceDelete)
+    words = [_CAMEL.sub("_", t) for t in texts if not t.startswith("-")][:3]
+    # a verb given as an option (`kafka-topics --delete --topic X`, Go's `-purge`) counts
+    words += [t.lstrip("-") for t in texts if t.startswith("-") and _DELETE_FLAG.match(t)]
+    strong = next((w for w in words if _STRONG_VERB.fullmatch(w)
+                   or _CONTAINER_VERB.search(w)), None)  # delete_queue: what holds data
     if strong is not None:
         return strong
     weak = next((w for w in words if _WEAK_VERB.fullmatch(w)), None)
     if weak is None:
         return None
     forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
-                 a.text in _EVERYTHING or _PRODUCTION.search(a.text) for a in args)
+                 a.text in _EVERYTHING or _PRODUCTION.search(a.text)
+                 or _CONTAINER_OPTION.match(a.text) for a in args)
     return weak if forced else None
+
+
+def named_for_deleting_data(name: str) -> str | None:
+    """A program whose own name is a verb that deletes and what holds data
+    (`kafka-delete-records.sh`, `drop-tables`): its name, else None."""
+    base = _CAMEL.sub("_", name.rpartition("/")[2].rsplit(".", 1)[0] if "." in name[1:]
+                      else name.rpartition("/")[2])
+    return base if _CONTAINER_VERB.search(base) else None
 
 
 # operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):
@@ -56,8 +67,18 @@ _PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.:/]\S*)?$"
 
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",
                            "--write", "--save", "--dest", "--destination", "--target"})
-_DELETE_FLAG = re.compile(r"--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
+_DELETE_FLAG = re.compile(r"--?(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
                           r"(?:[-_=][\w-]*)?$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# a verb that deletes, joined to what holds data: delete_queue, remove-bucket, drop_tables
+_CONTAINER = (r"(?:queue|topic|table|index|indices|indexes|bucket|stream|database|db|vhost|"
+              r"collection|keyspace|namespace|volume|snapshot|backup|repo|repository|schema|"
+              r"records?|messages?|objects?|rows?|documents?|entries)")
+_CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:delete|del|remove|rm|truncate|flush|drop|"
+                             r"purge|wipe|erase)[:\-_]?(?:all[:\-_]?)?" + _CONTAINER
+                             + r"s?(?:[:\-_]|$)")
+# an option naming what holds data, beside a verb that deletes (`--delete --topic orders`)
+_CONTAINER_OPTION = re.compile(r"(?i)^--?" + _CONTAINER + r"(?:=|$)")
 _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
                      r"://|^[\w.-]+@[\w.-]+:")
 _MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})

@@ -315,12 +315,12 @@ FIXED = ("classes-fresh7.txt", "classes-fresh8.txt", "classes-fresh9.txt", "clas
          "classes-fresh17.txt", "classes-fresh18.txt", "classes-fresh19.txt",
          "classes-fresh20.txt", "classes-fresh21.txt", "classes-fresh22.txt",
          "classes-fresh23.txt", "classes-fresh24.txt", "classes-fresh25.txt",
-         "classes-fresh26.txt", "classes-fresh27.txt")
+         "classes-fresh26.txt", "classes-fresh27.txt", "classes-fresh28.txt")
 _NUMBERS = {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve",
             13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen", 17: "seventeen",
             18: "eighteen", 19: "nineteen", 20: "twenty", 21: "twenty-one",
             22: "twenty-two", 23: "twenty-three", 24: "twenty-four", 25: "twenty-five",
-            26: "twenty-six", 27: "twenty-seven"}
+            26: "twenty-six", 27: "twenty-seven", 28: "twenty-eight"}
 
 
 def main(argv: list[str] | None = None) -> int:

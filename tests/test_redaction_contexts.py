@@ -147,3 +147,31 @@ def test_past_its_budget_a_credential_column_is_redacted_unjudged():
     assert "Zq00000xK" not in out and f"Zq{CELL_BUDGET + 199:05d}xK" not in out
     assert "changeme" not in out  # unjudged past the budget
     assert pattern.redact(out) == out
+
+
+# The opening of each DER object, as base64 (headers only: what follows is drawn at random)
+_DER_OPENINGS = {
+    "certificate": ("MIICkTCCAXmgAwIBAgIBATAN", True),
+    "rsa public key": ("MIIBIjANBgkqhkiG9w0BAQEF", True),
+    "ec public key": ("MFkwEwYHKoZIzj0CAQYIKoZI", True),
+    "pkcs8 private key": ("MIIEvwIBADANBgkqhkiG9w0B", False),
+    "pkcs1 private key": ("MIIEpQIBAAKCAQEArGfb6TuD", False),
+    "ec private key": ("MIGHAgEAMBMGByqGSM49AgEG", False),
+    "pkcs12 keystore": ("MIIIigIBAzCCCEAGCSqGSIb3", False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DER_OPENINGS))
+def test_base64_of_a_certificate_or_public_key_is_public_a_private_key_is_not(name):
+    """The entropy guess decodes a DER object's opening: a certificate or a public key is
+    left alone, a private key or a keystore (an INTEGER first) is redacted."""
+    import random
+    import string
+
+    opening, public = _DER_OPENINGS[name]
+    rng = random.Random(name)
+    tail = "".join(rng.choice(string.ascii_letters + string.digits + "+/")
+                   for _ in range(300))
+    text = f'"material": "{opening}{tail}"'
+    redacted = SecretPatternSet().redact(text)
+    assert (redacted == text) == public, (name, redacted[:80])

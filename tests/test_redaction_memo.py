@@ -70,3 +70,4 @@ def test_a_set_made_from_another_has_a_memo_of_its_own_and_equal_sets_stay_equal
     # what the memo answers is what the set's own options give
     assert b.redact("k" + "Zx9Qv3Lm8Tp2Wr7Yb4Nc6Hd1Jf5Gs0Ka") == SecretPatternSet(
         entropy=False)._redacted("k" + "Zx9Qv3Lm8Tp2Wr7Yb4Nc6Hd1Jf5Gs0Ka")
+

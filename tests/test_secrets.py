@@ -64,10 +64,11 @@ FRESH24 = load("classes-fresh24.txt")  # HAR pairs, CDATA, %XX values; fixed sin
 FRESH25 = load("classes-fresh25.txt")  # object reprs, code constants, salts, logs; fixed since
 FRESH26 = load("classes-fresh26.txt")  # environ dumps, fragments, JWKs, admin CLIs; fixed since
 FRESH27 = load("classes-fresh27.txt")  # positional tokens, vendor schemes, Wi-Fi, IRC; fixed since
+FRESH28 = load("classes-fresh28.txt")  # env pairs, cookies, operators, Lisp, keystores; fixed since
 EVERY = (CORPUS + HOLDOUT + CLASSES + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7
          + FRESH8 + FRESH9 + FRESH10 + FRESH11 + FRESH12 + FRESH13 + FRESH14
          + FRESH15 + FRESH16 + FRESH17 + FRESH18 + FRESH19 + FRESH20 + FRESH21
-         + FRESH22 + FRESH23 + FRESH24 + FRESH25 + FRESH26 + FRESH27)
+         + FRESH22 + FRESH23 + FRESH24 + FRESH25 + FRESH26 + FRESH27 + FRESH28)
 DOC = (pathlib.Path(__file__).parent.parent / "docs" / "layers" / "redaction.md").read_text()
 NEGATIVE_FAMILIES = {"lockfile", "hash", "uuid", "base64_image", "minified", "public_key",
                      "identifier", "k8s_name"}
@@ -110,7 +111,7 @@ def test_the_untuned_file_still_generalises():
     for lines in (FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9,
                   FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15,
                   FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21, FRESH22,
-                  FRESH23, FRESH24, FRESH25, FRESH26, FRESH27):
+                  FRESH23, FRESH24, FRESH25, FRESH26, FRESH27, FRESH28):
         recall, changed, _ = score(lines, S)
         assert recall >= 0.95 and changed <= 0.05, (recall, changed)
 

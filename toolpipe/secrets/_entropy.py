@@ -190,6 +190,30 @@ def _plain_text(token: bytes) -> bool:
     return all(32 <= c < 127 or c in (9, 10) for c in plain) and letters >= 0.6 * len(plain)
 
 
+# DER's openings, after the outer SEQUENCE's header: a certificate's TBSCertificate and
+# version (30 82 …, A0 03 02 01), a public key's algorithm (RSA's or EC's OID)
+_RSA_SPKI = bytes.fromhex("300d06092a864886f70d0101")
+_EC_SPKI = bytes.fromhex("301306072a8648ce3d0201")
+
+
+def _der_public(token: bytes) -> bool:
+    """Base64 of a certificate or a public key (an X.509 certificate, a SubjectPublicKeyInfo)
+    is public; a keystore or a private key (PKCS#12, PKCS#8: an INTEGER first) is not."""
+    try:
+        der = binascii.a2b_base64(token[:32])
+    except (binascii.Error, ValueError):
+        return False
+    if len(der) < 16 or der[0] != 0x30:
+        return False
+    at = 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)  # past the outer SEQUENCE's length
+    inner = der[at:]
+    if inner[:1] == b"\x30" and len(inner) > 4:
+        skip = 2 + (inner[1] & 0x7F if inner[1] & 0x80 else 0)
+        if inner[skip:skip + 4] == b"\xa0\x03\x02\x01":
+            return True  # a certificate: TBSCertificate, then its explicit version
+    return inner.startswith((_RSA_SPKI, _EC_SPKI))
+
+
 def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
     token = buf[lo:hi]
     chars = set(token)
@@ -197,7 +221,8 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
             chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
         return []
     before = buf[max(0, lo - 16):lo]
-    if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token):
+    if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token) or (
+            token[:1] == b"M" and _der_public(token)):
         return []
     if _bits(token) < min_entropy or _ascending(token):
         return []

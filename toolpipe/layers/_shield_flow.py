@@ -252,40 +252,43 @@ def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
     return None
 
 
-def judged(path: str, fact: FileFact, how: str, judge: Judge) -> tuple[float, str] | None:
+def judged(path: str, fact: FileFact, how: str, judge: Judge,
+           by: str = "by an earlier call") -> tuple[float, str] | None:
+    """``by``: who made the file, as the reason says it (``earlier on this line``)."""
     if fact.origin == "download":
-        return 1.0, f"runs {path}, downloaded by an earlier call"
+        return 1.0, f"runs {path}, downloaded {by}"
     if fact.origin == "decoded":
-        return 0.9, f"runs {path}, decoded by an earlier call"
+        return 0.9, f"runs {path}, decoded {by}"
     if how == "project":
-        return _holds_blocked(path, fact, judge)
+        return _holds_blocked(path, fact, judge, by)
     if fact.origin == "edit":  # the project's own file: what the edit put in is judged
         score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
-        return (score, f"{reason}, put into {path} by an earlier call") if score > 0 else None
+        return (score, f"{reason}, put into {path} {by}") if score > 0 else None
     if how == "settings":  # loaded for certain: what its commands would do, asked or blocked
         score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
-        return (score, f"{reason}, in {path} written by an earlier call") if score > 0 else None
+        return (score, f"{reason}, in {path} written {by}") if score > 0 else None
     if fact.content is None:
-        return 0.6, f"runs {path}, written by an earlier call with text it cannot read"
+        return 0.6, f"runs {path}, written {by} with text it cannot read"
     code = code_of(fact.content, language_of(path, how, fact.content))
     if code.startswith("\x00"):
-        return 0.6, f"runs {path}, written by an earlier call and not readable as {how}"
+        return 0.6, f"runs {path}, written {by} and not readable as {how}"
     score, reason = judge(code, how)
     if score <= 0:
         # read as its language it does nothing the wing knows (nox's `session.run("rm",
         # "-rf", …)` is a call of a library's): the commands it holds, as a project file's
-        return _holds_blocked(path, fact, judge)
-    return score, f"{reason}, in {path} written by an earlier call"
+        return _holds_blocked(path, fact, judge, by)
+    return score, f"{reason}, in {path} written {by}"
 
 
-def _holds_blocked(path: str, fact: FileFact, judge: Judge) -> tuple[float, str] | None:
+def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
+                   ) -> tuple[float, str] | None:
     """A file a program may load, or runs in a way the wing does not read: asked about,
     and only for what would be blocked (a script that asks about one command must not make
     every later call ask)."""
     if not fact.commands:
         return None
     score, reason = judge(fact.commands, "project")
-    return (0.6, f"may load {path}, written by an earlier call, which holds what is "
+    return (0.6, f"may load {path}, written {by}, which holds what is "
                  f"blocked: {reason}") if score >= BLOCKED else None
 
 

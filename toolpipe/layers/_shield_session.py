@@ -140,11 +140,10 @@ class _SessionReading:
         for cmd in script.commands:
             for path, fact, how in runs(cmd, workspace, facts):
                 found = judged(path, fact, how, lambda code, _how: self._judge(code,
-                                                                               workspace))
+                                                                               workspace),
+                               "earlier on this line" if path in own else "by an earlier call")
                 if found is not None:
-                    reason = found[1].replace("by an earlier call", "earlier on this line"
-                                              ) if path in own else found[1]
-                    out.append(Finding(found[0], f"{reason} ({cmd.located()})"))
+                    out.append(Finding(found[0], f"{found[1]} ({cmd.located()})"))
         for path, cmd in sent_secrets(script, workspace, facts):
             out.append(Finding(1.0, f"sends {path}, a copy of a secret made by an earlier "
                                     f"call ({cmd.located()})"))

@@ -248,9 +248,7 @@ class _Carriers(_Helpers):
     def unknown_program(self, cmd: Command, where: tuple[str, ...]) -> None:
         label = f"argument of {cmd.name}"
         args = cmd.args
-        verb = _destroying(args) or (  # (a table's row judges a program it names)
-            named_for_deleting_data(cmd.name) if cmd.name not in IRREVERSIBLE and not any(
-                a.text in ("--help", "-h", "--version", "-V") for a in args) else None)
+        verb = _destroying(args) or named_for_deleting_data(cmd.name, args)
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from toolpipe.shell._places import classify, holds_secrets
+from toolpipe.shell._table import IRREVERSIBLE
 from toolpipe.shell._words import Word
 
 # Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an
@@ -49,12 +50,21 @@ def destroying(args: Sequence[Word]) -> str | None:
     return weak if forced else None
 
 
-def named_for_deleting_data(name: str) -> str | None:
+def _stem(name: str) -> str:
+    """A command's name (its basename, as ``Command.name`` gives it) without its
+    extension: `wipe.sh` is `wipe`, `.cleanup` stays as it is."""
+    return name.rsplit(".", 1)[0] if "." in name[1:] else name
+
+
+def named_for_deleting_data(name: str, args: Sequence[Word]) -> str | None:
     """A program whose own name is a verb that deletes and what holds data
-    (`kafka-delete-records.sh`, `drop-tables`): its name, else None."""
-    base = _CAMEL.sub("_", name.rpartition("/")[2].rsplit(".", 1)[0] if "." in name[1:]
-                      else name.rpartition("/")[2])
-    return base if _CONTAINER_VERB.search(base) else None
+    (`kafka-delete-records.sh`, `drop-tables`): its name, else None. Not one a table's row
+    judges (`dropdb`), nor one asked only for its help or version."""
+    stem = _stem(name)
+    if name in IRREVERSIBLE or not _CONTAINER_VERB.search(stem) or any(
+            a.text in ("--help", "-h", "--version", "-V") for a in args):
+        return None
+    return stem
 
 
 # operands that name everything a store holds (`delete_vhost /`, `--topic '.*'`, `rm '*'`):
@@ -123,15 +133,15 @@ _HANDED = frozenset({"root", "system", "device", "secret", "persistence"})
 
 def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
     """The place that matters handed to a program whose name says it deletes, if any."""
-    base = name.rpartition("/")[2]
-    if not _DELETING_NAME.search(base.rsplit(".", 1)[0] if "." in base[1:] else base):
+    if not _DELETING_NAME.search(_stem(name)):
         return None
     for a in args:
         if not a.known:
             continue
         value = a.text.partition("=")[2] if a.text.startswith("-") else a.text
-        if value and classify(value, cwd).kind in _HANDED:
-            return classify(value, cwd).path
+        place = classify(value, cwd) if value else None
+        if place is not None and place.kind in _HANDED:
+            return place.path
     return None
 
 

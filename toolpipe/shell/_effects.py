@@ -71,10 +71,12 @@ def _backs_up_remotely(cmd: Command) -> bool:
     if any(_REMOTE_REPOSITORY.match(t.partition("=")[2] if t.startswith("--") else t)
            for t in texts):
         return True
-    local = ("-r", "--repo", "--repository") if cmd.name == "restic" else ()
-    named = any(t in local or t.startswith(("--repo=", "--repository=")) for t in texts)
-    return cmd.name in ("restic", "borg", "borgbackup") and not named and not any(
-        "::" in t or t.startswith(("/", "./", "~")) for t in texts if cmd.name != "restic")
+    if cmd.name == "restic":  # no address: remote unless a repository is named (locally)
+        return not any(t in ("-r", "--repo", "--repository") or t.startswith(
+            ("--repo=", "--repository=")) for t in texts)
+    if cmd.name in ("borg", "borgbackup"):  # remote unless a local path or `::ARCHIVE`
+        return not any("::" in t or t.startswith(("/", "./", "~")) for t in texts)
+    return False  # duplicity, rdiff-backup: remote only when given an address
 
 
 def sends(cmd: Command) -> bool:

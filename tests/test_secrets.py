@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from benchmarks.secrets import adversarial
 from interpreters.simulated import SimulatedInterpreter
-from tests.secrets_corpus import Line, leaked, load
+from tests.secrets_corpus import DATA, Line, leaked, load
 from toolpipe import (
     AssistantMessage,
     ConfigError,
@@ -37,38 +37,13 @@ S = SecretPatternSet.default_common()
 CORPUS = load("corpus.txt")
 HOLDOUT = load("holdout.txt")
 CLASSES = load("classes.txt")  # one kind per class of context or shape (issue 27)
-FRESH = load("classes-fresh.txt")  # the same classes, never tuned on
-FRESH2 = load("classes-fresh2.txt")  # the second batch of classes, never tuned on
-FRESH3 = load("classes-fresh3.txt")  # the third batch, never tuned on
-FRESH4 = load("classes-fresh4.txt")  # the tokens of agent builders' services, never tuned on
-FRESH5 = load("classes-fresh5.txt")  # secrets as tools print them, never tuned on
-FRESH6 = load("classes-fresh6.txt")  # configuration formats and tools, never tuned on
-FRESH7 = load("classes-fresh7.txt")  # key files, headers, seed phrases; fixed after its first run
-FRESH8 = load("classes-fresh8.txt")  # encodings and wrappings; fixed after its first run
-FRESH9 = load("classes-fresh9.txt")  # what tools print of their configuration; fixed since
-FRESH10 = load("classes-fresh10.txt")  # web and auth flows; fixed after its first run
-FRESH11 = load("classes-fresh11.txt")  # infrastructure, listings, CLIs, code; fixed since
-FRESH12 = load("classes-fresh12.txt")  # plans, scripted logins, clients' arguments; fixed since
-FRESH13 = load("classes-fresh13.txt")  # mail, proxies, VPNs, build files, brokers; fixed since
-FRESH14 = load("classes-fresh14.txt")  # headers, code, prefixes, CLI output, prose; fixed since
-FRESH15 = load("classes-fresh15.txt")  # stores' output, CI, prose, markdown, CLIs; fixed since
-FRESH16 = load("classes-fresh16.txt")  # serialized, tabular, typed, answer files; fixed since
-FRESH17 = load("classes-fresh17.txt")  # devices' and daemons' settings, files by name; fixed since
-FRESH18 = load("classes-fresh18.txt")  # suffixed names, labels, prompts, JSON lines; fixed since
-FRESH19 = load("classes-fresh19.txt")  # stored hashes, wallets, token formats; fixed since
-FRESH20 = load("classes-fresh20.txt")  # protocol transcripts, recovery codes; fixed since
-FRESH21 = load("classes-fresh21.txt")  # key files, semicolons, name/value pairs; fixed since
-FRESH22 = load("classes-fresh22.txt")  # more clients' flags, vendors' schemes; fixed since
-FRESH23 = load("classes-fresh23.txt")  # debug printers, describe, box tables; fixed since
-FRESH24 = load("classes-fresh24.txt")  # HAR pairs, CDATA, %XX values; fixed since
-FRESH25 = load("classes-fresh25.txt")  # object reprs, code constants, salts, logs; fixed since
-FRESH26 = load("classes-fresh26.txt")  # environ dumps, fragments, JWKs, admin CLIs; fixed since
-FRESH27 = load("classes-fresh27.txt")  # positional tokens, vendor schemes, Wi-Fi, IRC; fixed since
-FRESH28 = load("classes-fresh28.txt")  # env pairs, cookies, operators, Lisp, keystores; fixed since
-EVERY = (CORPUS + HOLDOUT + CLASSES + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7
-         + FRESH8 + FRESH9 + FRESH10 + FRESH11 + FRESH12 + FRESH13 + FRESH14
-         + FRESH15 + FRESH16 + FRESH17 + FRESH18 + FRESH19 + FRESH20 + FRESH21
-         + FRESH22 + FRESH23 + FRESH24 + FRESH25 + FRESH26 + FRESH27 + FRESH28)
+# classes-fresh*.txt: held out, each written before its rules (what it holds: its header);
+# the first six never tuned on, the later ones fixed by class after their first run (a
+# file added is read here by its name alone)
+FRESH_SETS = [load(path.name) for path in sorted(
+    DATA.glob("classes-fresh*.txt"),
+    key=lambda path: int(path.stem.removeprefix("classes-fresh") or 1))]
+EVERY = CORPUS + HOLDOUT + CLASSES + [line for lines in FRESH_SETS for line in lines]
 DOC = (pathlib.Path(__file__).parent.parent / "docs" / "layers" / "redaction.md").read_text()
 NEGATIVE_FAMILIES = {"lockfile", "hash", "uuid", "base64_image", "minified", "public_key",
                      "identifier", "k8s_name"}
@@ -108,10 +83,8 @@ def test_the_corpus_is_as_large_and_as_varied_as_asked():
 def test_the_untuned_file_still_generalises():
     """classes-fresh*.txt are never tuned on: the bar is lower than the tuned files', and
     its figures are reported as they are (docs/layers/redaction.md)."""
-    for lines in (FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9,
-                  FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15,
-                  FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21, FRESH22,
-                  FRESH23, FRESH24, FRESH25, FRESH26, FRESH27, FRESH28):
+    assert len(FRESH_SETS) >= 28
+    for lines in FRESH_SETS:
         recall, changed, _ = score(lines, S)
         assert recall >= 0.95 and changed <= 0.05, (recall, changed)
 

@@ -9,6 +9,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from toolpipe.layers._shield_settings import exposed, unprotected
 from toolpipe.shell import (
     CREDENTIAL_HINT,
     ENDLESS_SOURCES,
@@ -114,23 +115,6 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
 
-# Any program told to open something to everyone, by the words every cloud and host spells
-# alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,
-# `--visibility public`, a rule for 0.0.0.0/0, a principal `*`), together with a verb that
-# changes a setting: no row per provider needed
-_PUBLIC = re.compile(
-    r"(?i)(?:^| )(?:--acl[ =])?public-read(?:-write)?(?: |$)|all(?:Authenticated)?Users"
-    r"|(?:^| )--public-access[ =](?:blob|container)|(?:^| )--publicly-accessible(?:[ =]true)?"
-    r"(?: |$)|(?:^| )--visibility[ =]public(?: |$)|(?:^| )--allow-blob-public-access(?:[ =]"
-    r"true)?(?: |$)|(?:^| |=|,|\[)(?:0\.0\.0\.0/0|::/0)(?: |$|,|\])|--principal[ =]['\"]?\*"
-    r"|\"Principal\" ?: ?\"\*\"|(?:^| )--public(?: |$)|(?:^| )--anonymous(?:-access)?(?: |$)"
-    r"|(?:^| )--public-access-type[ =]\w*(?:Read|Write)|(?:^| )--acl-public(?: |$)"
-    r"|(?:^| )anonymous set (?:download|upload|public)(?: |$)|(?:^| )allPublic(?: |$)")
-_CHANGES = re.compile(
-    r"(?i)(?:^|[ :_-])(?:set|put|add|create|update|modify|authorize|edit|ch|grant|attach|"
-    r"enable|allow|apply|patch|open|expose|share|publish|setacl|setpolicy)(?:[ :_-]|$)")
-
-
 # A build file, script or chart named by its network address, handed to a program that
 # runs what it reads (`gradle --init-script https://…/init.gradle`, `ant -f https://…`,
 # `helm install x oci://…`): code from the network, as `curl … | sh` is
@@ -198,7 +182,7 @@ def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
 def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
                    ) -> list[tuple[float, str]]:
     """The checks of one command that need no effect of its own (see each)."""
-    return [*exposed(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
+    return [*exposed(cmd), *unprotected(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
             *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd)]
 
 
@@ -256,26 +240,6 @@ def endless(cmd: Command, commands: Sequence[Command]) -> list[tuple[float, str]
         return []
     return [(0.6, f"reads or prints without end: the machine's CPU or memory, until "
                   f"something stops it ({cmd.located()})")]
-
-
-def exposed(cmd: Command) -> list[tuple[float, str]]:
-    """A setting changed to let everyone in (see ``_PUBLIC``), by any program that does
-    more than read (`echo`, `grep` and their kind only print the words)."""
-    argv = cmd.argv
-    if len(argv) < 2 or cmd.name in READ_ONLY:
-        return []
-    joined = " ".join([a.text for a in argv[1:]])
-    hint = joined.lower()  # (plain searches first: most commands hold none of these)
-    if not ("public" in hint or "users" in hint or "/0" in hint or "anonymous" in hint
-            or "principal" in hint):
-        return []
-    if len(joined) > MAX_JOINED or _PUBLIC.search(joined) is None:
-        return []
-    if _CHANGES.search(joined) is None:
-        return []  # reads a setting (`get-bucket-acl`, `describe-security-groups`)
-    return [(0.6, f"opens something to everyone ({cmd.located()})")]
-
-
 
 
 def picked(after: Sequence[Command]) -> bool:

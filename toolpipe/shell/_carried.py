@@ -37,12 +37,13 @@ from toolpipe.shell._table import (
     carried_code,
     input_code,
 )
-from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import (
+    acts_off_the_machine,
     named_for_deleting,
     named_for_deleting_data,
     project_program,
 )
+from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
@@ -252,6 +253,10 @@ class _Carriers(_Helpers):
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)
+        acts = acts_off_the_machine(args)
+        if acts is not None:  # `stripe refunds create …`, `amtool silence add …`
+            self.out.problem("destroys", f"{cmd.name} {acts}: a program this wing does not "
+                             "know, acting off this machine", where)
         told = _told(args, self.cwd)
         if told is not None:  # `frob -o /etc/hosts`, `frob --delete /home`, `frob sync ~/ s3:…`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "

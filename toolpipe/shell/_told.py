@@ -4,6 +4,7 @@ no table describes, ``_carried.unknown_program``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -47,7 +48,26 @@ def destroying(args: Sequence[Word]) -> str | None:
     forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
                  a.text in _EVERYTHING or _PRODUCTION.search(a.text)
                  or _CONTAINER_OPTION.match(a.text) for a in args)
+    if not forced and _DELETES.fullmatch(weak):
+        forced = any(_OFF_MACHINE.match(a.text.partition("=")[2] if a.text.startswith("-")
+                                        else a.text) for a in args if a.known)
     return weak if forced else None
+
+
+# Off this machine (a registry's image, a DNS zone, a service's customer): a common verb
+# that deletes needs no flag that skips a question, since a service's command-line client
+# mostly asks none. Known by how such names are spelled: an address with a scheme
+# (`docker://…`, `library://…`), a host with a path (`ghcr.io/acme/api:latest`), a domain
+# (`acme.com`, not a reverse one: `com.example.app` is an app's id), an ARN, a cloud's
+# resource path, a service's object id (`cus_NffrFeUf…`)
+_DELETES = re.compile(r"(?i)(?:[\w-]*[:\-_])?(?:delete|del|rm|rb|remove|revoke)"
+                      r"(?:[:\-_][\w-]*)?")
+_TLD = r"(?:com|net|org|io|dev|app|co|ai|cloud|me|info|biz|us|uk|de|fr|eu|tech|sh|xyz)"
+_OFF_MACHINE = re.compile(
+    r"^(?:[a-z][\w+.-]*://\S|arn:aws[\w-]*:|projects/[\w-]+/"
+    r"|(?:[a-z0-9-]+\.)+[a-z]{2,}(?::[0-9]+)?/[\w.-]"
+    r"|(?!(?:com|org|net|io|de|fr|uk|eu|us|dev|app)\.)(?:[a-z0-9-]+\.)+" + _TLD + r"\.?$"
+    r"|[a-z]{2,8}_[A-Za-z0-9]{10,}$)")
 
 
 def _stem(name: str) -> str:
@@ -171,3 +191,31 @@ def project_program(name: str, args: Sequence[Word]) -> tuple[str, int] | None:
     target = re.split(r"[:/]", texts[first].rstrip("/"))[-1].removesuffix(".go") or name
     start = dash if dash is not None else first + 1
     return target, start
+
+
+# What a service's client is told to do that moves money or changes what a customer pays
+# (`stripe refunds create`, `… payouts create`, `… subscriptions cancel`), or that silences
+# the alerts people rely on (`amtool silence add …`, `… synthetics mute --all`): a noun of
+# the kind, then a verb that acts (a read, `list`, `get`, `query`, is not one)
+_MONEY = re.compile(r"(?i)(?:refunds?|payouts?|transfers?|charges?|payments?|payment_intents?"
+                    r"|invoices?|subscriptions?|credit_notes?|disputes?|balance)$")
+_MONEY_ACTS = re.compile(r"(?i)(?:create|capture|cancel|pay|void|send|confirm|delete|update"
+                         r"|finalize|close|accept|refund|new)$")
+_SILENCE = re.compile(r"(?i)(?:silences?|downtimes?|maintenance(?:[-_]windows?)?|alerts?)$")
+_SILENCE_ACTS = re.compile(r"(?i)(?:add|create|new|set|schedule|start|mute|snooze|expire)$")
+_WATCHES = re.compile(r"(?i)(?:monitors?|synthetics?|alerts?|alarms?|checks?|notifications?"
+                      r"|incidents?|policies|policy|escalations?|pagers?)$")
+_MUTES = re.compile(r"(?i)(?:mute|snooze|silence|pause|disable)(?:[-_]all)?$")
+
+
+def acts_off_the_machine(args: Sequence[Word]) -> str | None:
+    """What an unknown program's subcommand words (the first three that are not options)
+    tell it to do to money or to alerts, if either."""
+    words = [a.text for a in args if a.known and not a.text.startswith("-")][:3]
+    for noun, verb in itertools.pairwise(words):
+        if _MONEY.match(noun) and _MONEY_ACTS.match(verb):
+            return f"{noun} {verb}: moves money or changes what a customer pays"
+        if (_SILENCE.match(noun) and _SILENCE_ACTS.match(verb)) or (
+                _WATCHES.match(noun) and (_MUTES.match(verb) or _DELETES.fullmatch(verb))):
+            return f"{noun} {verb}: silences the alerts people rely on"
+    return None

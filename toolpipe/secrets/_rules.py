@@ -12,6 +12,7 @@ import attrs
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
+from toolpipe.secrets._forms import FORM_RULES
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -272,6 +273,7 @@ RULES: tuple[Rule, ...] = (
     *CODE_RULES,
     *NAMED_RULES,
     *DEVICE_RULES,
+    *FORM_RULES,
     *TABULAR_RULES,
 )
 
@@ -321,7 +323,7 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"""\"kty\"[ \t]*:[ \t]*\"[A-Za-z]{2,3}\"(?:(?!\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:)"""
           r"""[^{}]){0,8192}""", bounded=False),
     _rule("minisign", "minisign public key",
-          r"minisign public key [A-F0-9]{16}[ \t]*(?:\r?\n|\\n)[A-Za-z0-9+/=]{40,120}",
+          r"minisign public key [A-Fa-f0-9]{4,16}[ \t]*(?:\r?\n|\\n)[A-Za-z0-9+/=]{40,120}",
           bounded=False),
     # keys made to be public: Stripe's publishable keys, Supabase's, PostHog's project
     # key, and anything named publishable
@@ -329,6 +331,13 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"""(?:pk_(?:live|test)_|sb_publishable_|phc_)[A-Za-z0-9_\-]{8,256}"""
           r"""|(?i:publishable)[\w\-.]{0,40}["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9_\-]{8,256}""",
           bounded=False),
+    # Bitnami's sealed secrets: `encryptedData:` and its members, each a ciphertext only
+    # the cluster's controller opens
+    _rule("sealed_secret", "encrypteddata:",
+          r"encryptedData:[ \t]*\r?\n(?:[ \t]+[\w.\-]{1,253}:[ \t]*[A-Za-z0-9+/=]{1,65536}"
+          r"[ \t]*(?:\r?\n|$))+", bounded=False),
+    # a ciphertext of Vault's transit engine: only the key the server keeps opens it
+    _rule("vault_ciphertext", "vault:v", r"vault:v[0-9]{1,4}:[A-Za-z0-9+/=]{8,65536}"),
     # a pagination cursor (AWS NextToken, Google nextPageToken): random, and public
     _rule("pagination", PAGINATION_KEYS,
           r"""(?i:(?:next|prev(?:ious)?|page|continuation|pagination|sync|resume)[_\-]?"""

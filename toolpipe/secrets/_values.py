@@ -14,7 +14,9 @@ _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _BOOTSTRAP = re.compile(rb"[a-z0-9]{6}\.[a-z0-9]{16}")  # kubeadm's token: six, a dot, sixteen
 _PATH = re.compile(rb"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
-_FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\.")
+_FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\."
+                     # a key shown masked, its ends kept: sk-...abcd, ghp_…a1b2
+                     rb"|[\w\-]{0,12}(?:\.{3}|\xe2\x80\xa6)[\w\-]{0,8}")
 _PLACEHOLDER = re.compile(
     rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\{[^}]*\}|%\(?\w*\)?s|%s|your[_\-. ]\S*"
     rb"|\S*[_\-]here"
@@ -103,6 +105,37 @@ def _wordy(value: bytes) -> bool:
     return all(len(w) <= 4 or not w.isupper() for w in words)
 
 
+def _expanded(buf: bytes, pos: int) -> bool:
+    """Is the name holding ``pos`` a shell parameter's, inside ``${…}``?"""
+    while pos > 0 and (buf[pos - 1:pos].isalnum() or buf[pos - 1] == 95):  # (95: "_")
+        pos -= 1
+    return buf[max(0, pos - 2):pos] == b"${"
+
+
+_CIPHER_PARENT = re.compile(rb"[ \t]*(?:encryptedData|encrypted_data|sops|"
+                            rb"encrypted_regex)[ \t]*:[ \t]*\r?$")
+
+
+def _under_ciphertext(buf: bytes, pos: int) -> bool:
+    """Is the key at ``pos`` an indented member of a block whose values are ciphertexts
+    (its nearest less indented line, among the 32 before it, is ``encryptedData:``)?"""
+    line = line_start(buf, pos)
+    indent = pos - line
+    if not indent or buf[line:pos].strip(b" \t"):
+        return False
+    end = line - 1
+    for _ in range(32):
+        if end <= 0:
+            return False
+        start = line_start(buf, end)
+        text = buf[start:end]
+        body = text.lstrip(b" \t")
+        if body and len(text) - len(body) < indent:
+            return _CIPHER_PARENT.fullmatch(text) is not None
+        end = start - 1
+    return False
+
+
 def line_start(buf: bytes, pos: int, limit: int = 4096) -> int:
     """Where the line holding ``pos`` starts, looked for at most ``limit`` bytes back (a
     text of one huge line must not be searched again at every trigger)."""
@@ -153,6 +186,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a count, a port, a length
     if value[:1] in (b"&", b"!") and _PROPERTY_THEN.match(buf, match.end()):
         return None  # YAML's anchor or tag, the value after it (`key: !!str [REDACTED…]`)
+    if value[:2] in (b"{{", b"{%") or (value[:1] in (b"?", b"+") and _expanded(
+            buf, match.start())):
+        return None  # a template's expression; `${DB_PASSWORD:?message}`, `${X:+other}`
+    if value[:1].isalnum() and _under_ciphertext(buf, match.start()):
+        return None  # sealed-secrets' `encryptedData:`, sops' `sops:`: encrypted values
     sep = match.group("sep")
     start = match.start()
     suffix = match.group("ksuf") if "ksuf" in match.re.groupindex else None
@@ -327,16 +365,6 @@ def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     if value.lower() in _WORDS or _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value):
         return None
     return kind
-
-
-
-
-
-
-
-
-
-
 
 
 Check = Callable[[str, "re.Match[bytes]", bytes, tuple[str, ...]], "str | None"]

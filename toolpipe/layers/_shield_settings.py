@@ -58,9 +58,13 @@ _UNPROTECT = re.compile(
     r"|(?:^| )--no-(?:enable-)?(?:backups?|automated-backups?|point-in-time-recovery|pitr|"
     r"versioning|termination-protection)(?: |$)"
     r"|(?:^| |,|=)status=suspended(?: |,|$)"
-    r"|(?:^| )--[\w-]*(?:lock|retention|protection)[\w-]*[ =]['\"]?\{\s*\}['\"]?(?: |$)")
+    r"|(?:^| )--[\w-]*(?:lock|retention|protection)[\w-]*[ =]['\"]?\{\s*\}['\"]?(?: |$)"
+    # a repository's guards, through its host's API: force pushes or deletions allowed,
+    # admins exempted, reviews not required
+    r"|(?:^| |=)allow_(?:force_pushes|deletions)=true(?: |$)"
+    r"|(?:^| |=)enforce_admins=false(?: |$)|(?:^| |=)required_approving_review_count=0(?: |$)")
 _UNPROTECT_HINTS = ("protection", "termination", "backup", "retention", "suspended", "pitr",
-                    "recovery", "lock")
+                    "recovery", "lock", "allow_", "enforce_admins", "review_count")
 
 
 def unprotected(cmd: Command) -> list[tuple[float, str]]:
@@ -78,3 +82,54 @@ def unprotected(cmd: Command) -> list[tuple[float, str]]:
     return [(0.6, f"takes a safeguard of data away (deletion protection, backups, "
                   f"versioning or a lock): what it kept can then be lost for good "
                   f"({cmd.located()})")]
+
+
+# A change to what runs in production, by the clients of clusters and clouds: any of their
+# subcommands but those that read (`describe`, `get`, `list`, `status`, `history`…) or run
+# a command (`exec`, judged as the command), with a word that names production (`-n prod`,
+# `--cluster production`, `prod-db`, `acme-prod-eu`), or one that switches what serves
+# users (traffic moved, a rollback, a promotion, slots swapped); and any program told to
+# scale a workload to nothing (`--replicas=0`, `--desired-count 0`, `"replicas":0`)
+_CLUSTER_CLIENTS = frozenset({
+    "kubectl", "oc", "helm", "aws", "gcloud", "az", "doctl", "eksctl", "flyctl", "fly",
+    "heroku", "copilot", "ecs-cli", "argocd", "nomad", "kn", "linode-cli", "hcloud", "scw",
+    "ibmcloud", "oci", "vercel", "netlify", "railway", "render", "kamal", "dokku"})
+_READS = re.compile(
+    r"(?i)(?:describe|get|list|ls|show|view|status|history|logs?|top|explain|diff|plan|"
+    r"preview|wait|inspect|watch|output|lookup|search|query|info|cat|print|version|help|"
+    r"check|validate|lint|template|whoami|can-i|port-forward|proxy|exec|attach|events|"
+    r"api-resources|api-versions|cluster-info|completion|tail|test|estimate|download|"
+    r"read|browse|open|login|auth|configure|config|ssh|scp|cp)(?:-[\w-]*)?")
+# subcommands that switch what serves users, wherever: traffic moved between revisions,
+# a release rolled back or promoted, deployment slots swapped
+_SWITCHES = re.compile(r"(?i)(?:update-traffic|set-traffic|traffic|rollback|undo|promote|swap|"
+                       r"releases:rollback)")
+_PROD = re.compile(r"(?i)(?:^|[-_.:/=,@])(?:prod|production|prd|live)(?:$|[-_.:/,@])")
+_ZERO = re.compile(r"(?:^| )--(?:replicas|desired-count|desired-capacity|max-size|max-count|"
+                   r"max-instances|max-replicas|count)[ =]0(?: |$)|[\"']?replicas[\"']?\s*:\s*0\b")
+
+
+def in_production(cmd: Command) -> list[tuple[float, str]]:
+    """A production workload changed, or any workload scaled to nothing (see above)."""
+    texts = [a.text for a in cmd.args]
+    joined = " ".join(texts)
+    if ("0" in joined and "--dry-run" not in joined and cmd.name not in READ_ONLY
+            and _ZERO.search(joined)):
+        return [(0.6, f"scales a workload to nothing: it stops serving "
+                      f"({cmd.located()})")]
+    if cmd.name not in _CLUSTER_CLIENTS or "--dry-run" in joined:
+        return []
+    words = [t for t in texts if not t.startswith("-")][:4]
+    if not words or any(_READS.fullmatch(part) for w in words for part in w.split(":")):
+        return []
+    switched = next((w for w in words if _SWITCHES.fullmatch(w)), None)
+    if switched is not None:  # what serves users switched: production by its nature
+        return [(0.55, f"switches what serves users ({switched}) ({cmd.located()})")]
+    if not any(_PROD.search(t) for t in texts if a_value(t)):
+        return []
+    return [(0.55, f"changes what runs in production ({cmd.located()})")]
+
+
+def a_value(text: str) -> bool:
+    """A word that could name a place or a thing: not a URL or a path of files."""
+    return "://" not in text and not text.startswith(("./", "/", "~"))

@@ -24,7 +24,13 @@ from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
 from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._model import Command, Redirect
-from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES, alerts, shell_strings
+from toolpipe.shell._oneliners import (
+    ALERT_TEXTS,
+    LANGUAGES,
+    alerts,
+    code_flag,
+    shell_strings,
+)
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
 from toolpipe.shell._table import (
@@ -45,6 +51,7 @@ from toolpipe.shell._told import (
 )
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
+from toolpipe.shell._wipes import wipes
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
@@ -202,6 +209,12 @@ class _Carriers(_Helpers):
         """``read_code``: the wrapper's own reading found the code it runs."""
         name = cmd.name
         self.settings(cmd, where)
+        if name in LANGUAGES and code_flag(name, cmd.args) is None and any(
+                a.known and wipes(a.text) for a in cmd.args):
+            # `python manage.py shell -c "Order.objects.all().delete()"`: code handed to
+            # the script, which runs it (code given to the interpreter is read as code)
+            self.out.problem("destroys", f"{ALERT_TEXTS['destroys']} (handed to a {name} "
+                             "script)", where)
         flags = FOREIGN.get(name)
         if flags is not None:
             # PowerShell, cmd, julia…: code of a language this wing does not read, unless
@@ -253,6 +266,10 @@ class _Carriers(_Helpers):
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)
+        if any(a.known and wipes(a.text) for a in args):  # `rails runner 'User.delete_all'`
+            self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
+                             f"handed code that {ALERT_TEXTS['destroys'].split(' ', 1)[1]}",
+                             where)
         acts = acts_off_the_machine(args)
         if acts is not None:  # `stripe refunds create …`, `amtool silence add …`
             self.out.problem("destroys", f"{cmd.name} {acts}: a program this wing does not "

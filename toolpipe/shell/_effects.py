@@ -52,6 +52,7 @@ DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl"
 
 
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+_MAILERS = frozenset({"mail", "mailx", "mutt", "neomutt", "s-nail"})
 
 
 # Backup tools send what they back up when their repository is not a local folder (an
@@ -85,6 +86,9 @@ def sends(cmd: Command) -> bool:
         return bool(cmd.args) and cmd.args[0].text in _OPENSSL_NETWORK
     if cmd.name in _BACKUPS:
         return _backs_up_remotely(cmd)
+    if cmd.name in _MAILERS and any(a.text == "-f" for a in cmd.args) and not any(
+            "://" in a.text for a in cmd.args):
+        return False  # `mail -f ~/mbox`: a mailbox opened to read, here
     return cmd.name in NETWORK or any(
         r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
         for r in cmd.redirects)

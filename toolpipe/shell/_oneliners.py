@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from toolpipe.shell._wipes import wipes
 from toolpipe.shell._words import Word
 
 # The flag that introduces code, by interpreter ("" : the first operand is the program).
@@ -374,11 +375,13 @@ ALERT_TEXTS = {"reverse-shell": "connects a socket to a shell",
                "socket": "opens a network socket",
                "fork-bomb": "fork bomb (a loop of forks)",
                "schedules": "schedules a command to run later, outside this call",
-               "exhausts": "allocates more memory than a machine has"}
+               "exhausts": "allocates more memory than a machine has",
+               "destroys": "empties a table, a collection or a database from code"}
 
 
 def alerts(name: str, code: str) -> list[str]:
-    """Dangerous shapes with no shell equivalent: a socket wired to a shell, a fork loop."""
+    """Dangerous shapes with no shell equivalent: a socket wired to a shell, a fork loop, a
+    table emptied."""
     found: list[str] = []
     if _SOCKET.search(code):
         if _SHELLISH.search(code):
@@ -389,4 +392,6 @@ def alerts(name: str, code: str) -> list[str]:
         found.append("fork-bomb")
     if _HUGE_ALLOCATION.search(code):
         found.append("exhausts")
+    if wipes(code):
+        found.append("destroys")
     return found

@@ -74,7 +74,7 @@ _SECRET_NAMES = re.compile(
 _CREDENTIAL_WORD = re.compile(
     r"(?i)(?:^|[._-])(?:creds?|credentials?|tokens?|secrets?|passwords?|passwd|auth|"
     r"authinfo|authtoken|cookies?|keyrings?|keychains?|keystores?|wallets?|api[_-]?keys?|"
-    r"private[_-]?keys?)"
+    r"private[_-]?keys?|keys?|identit(?:y|ies))"  # (age's and sops' keys.txt, identity)
     r"(?:$|[._-])|authority$|_history$")
 _TOOL_DIR = re.compile(r"^~/(?:\.config|\.local/share|\.local/state)/([^/]+)/(.+)$"
                        r"|^~/(?!\.config/|\.local/)(\.[^/]+)/(.+)$"

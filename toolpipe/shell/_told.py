@@ -201,6 +201,9 @@ _MONEY = re.compile(r"(?i)(?:refunds?|payouts?|transfers?|charges?|payments?|pay
                     r"|invoices?|subscriptions?|credit_notes?|disputes?|balance)$")
 _MONEY_ACTS = re.compile(r"(?i)(?:create|capture|cancel|pay|void|send|confirm|delete|update"
                          r"|finalize|close|accept|refund|new)$")
+_MESSAGES = re.compile(r"(?i)(?:messages?|emails?|mails?|sms|calls?|notifications?|campaigns?"
+                       r"|broadcasts?|newsletters?)$")
+_MESSAGES_ACTS = re.compile(r"(?i)(?:create|send|publish|post|new|start|schedule|blast)$")
 _SILENCE = re.compile(r"(?i)(?:silences?|downtimes?|maintenance(?:[-_]windows?)?|alerts?)$")
 _SILENCE_ACTS = re.compile(r"(?i)(?:add|create|new|set|schedule|start|mute|snooze|expire)$")
 _WATCHES = re.compile(r"(?i)(?:monitors?|synthetics?|alerts?|alarms?|checks?|notifications?"
@@ -209,12 +212,15 @@ _MUTES = re.compile(r"(?i)(?:mute|snooze|silence|pause|disable)(?:[-_]all)?$")
 
 
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
-    """What an unknown program's subcommand words (the first three that are not options)
-    tell it to do to money or to alerts, if either."""
-    words = [a.text for a in args if a.known and not a.text.startswith("-")][:3]
+    """What an unknown program's subcommand words (the first four that are not options,
+    split at colons) tell it to do to money, to people or to alerts, if any."""
+    words = [w for a in args if a.known and not a.text.startswith("-")
+             for w in a.text.split(":") if w][:4]  # (twilio's `api:core:messages:create`)
     for noun, verb in itertools.pairwise(words):
         if _MONEY.match(noun) and _MONEY_ACTS.match(verb):
             return f"{noun} {verb}: moves money or changes what a customer pays"
+        if _MESSAGES.match(noun) and _MESSAGES_ACTS.match(verb):
+            return f"{noun} {verb}: sends messages to people in the user's name"
         if (_SILENCE.match(noun) and _SILENCE_ACTS.match(verb)) or (
                 _WATCHES.match(noun) and (_MUTES.match(verb) or _DELETES.fullmatch(verb))):
             return f"{noun} {verb}: silences the alerts people rely on"

@@ -1,0 +1,28 @@
+"""Code that empties a table, a collection or a database, in any language an agent's
+one-liner or a framework's runner is written in (``rails runner``, ``manage.py shell
+-c``, ``node -e``): a scan for the calls ORMs and drivers name alike, not a parser."""
+
+from __future__ import annotations
+
+import re
+
+# What empties a table from code, however the ORM spells it: Rails' `delete_all` and
+# `destroy_all`, Ecto's `Repo.delete_all`, Laravel's `::truncate()` and `->delete()`,
+# Django's `.objects.all().delete()`, SQLAlchemy's `drop_all()` and `query.delete()`,
+# Prisma's and Mongo's `deleteMany({})`, a collection or database dropped, or SQL in a
+# string that drops or truncates
+_WIPES = re.compile(
+    r"(?:\.|::)(?:delete_all|destroy_all|drop_all|truncate)\b"
+    r"|\.objects(?:\.all\(\))?\.delete\(\s*\)|\.query(?:\([^()]*\))?\.delete\(\s*\)"
+    r"|->(?:truncate|delete)\(\s*\)|\.(?:deleteMany|removeMany)\(\s*(?:\{\s*\})?\s*\)"
+    r"|\.remove\(\s*\{\s*\}\s*\)"
+    r"|\.drop(?:Database|Collection|Table|Schema)\(|\.dropDatabase\b"
+    r"|(?i:[\"'`]\s*(?:drop\s+(?:table|database|schema|collection)|truncate\s+(?:table\s+)?"
+    r"[\w\"`.]))")
+
+
+def wipes(code: str) -> bool:
+    """Does the code empty a table, a collection or a database (see ``_WIPES``)?"""
+    return ("delete" in code or "destroy" in code or "drop" in code or "truncate" in code
+            or "remove" in code or "DROP" in code or "TRUNCATE" in code) and bool(
+        _WIPES.search(code))

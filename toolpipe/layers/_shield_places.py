@@ -9,7 +9,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from toolpipe.layers._shield_settings import exposed, in_production, unprotected
+from toolpipe.layers._shield_settings import settings
 from toolpipe.shell import (
     CREDENTIAL_HINT,
     ENDLESS_SOURCES,
@@ -182,9 +182,8 @@ def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
 def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
                    ) -> list[tuple[float, str]]:
     """The checks of one command that need no effect of its own (see each)."""
-    return [*exposed(cmd), *unprotected(cmd), *in_production(cmd), *fetched_code(cmd),
-            *foreign_build(cmd, workspace), *endless(cmd, commands), *computed_lookup(cmd),
-            *mining(cmd)]
+    return [*settings(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
+            *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd)]
 
 
 _POOL = re.compile(r"(?i)\bstratum\d?\+(?:tcp|ssl|tls|ws|wss)://")

@@ -209,8 +209,8 @@ class _Carriers(_Helpers):
         """``read_code``: the wrapper's own reading found the code it runs."""
         name = cmd.name
         self.settings(cmd, where)
-        if name in LANGUAGES and code_flag(name, cmd.args) is None and any(
-                a.known and wipes(a.text) for a in cmd.args):
+        if name in LANGUAGES and wipes(" ".join([a.text for a in cmd.args if a.known])) and (
+                code_flag(name, cmd.args) is None):
             # `python manage.py shell -c "Order.objects.all().delete()"`: code handed to
             # the script, which runs it (code given to the interpreter is read as code)
             self.out.problem("destroys", f"{ALERT_TEXTS['destroys']} (handed to a {name} "
@@ -266,7 +266,7 @@ class _Carriers(_Helpers):
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)
-        if any(a.known and wipes(a.text) for a in args):  # `rails runner 'User.delete_all'`
+        if wipes(" ".join([a.text for a in args if a.known])):  # `rails runner 'User.delete_all'`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"handed code that {ALERT_TEXTS['destroys'].split(' ', 1)[1]}",
                              where)

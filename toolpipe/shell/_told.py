@@ -211,11 +211,19 @@ _WATCHES = re.compile(r"(?i)(?:monitors?|synthetics?|alerts?|alarms?|checks?|not
 _MUTES = re.compile(r"(?i)(?:mute|snooze|silence|pause|disable)(?:[-_]all)?$")
 
 
+_ANY_NOUN = re.compile(r"refund|payout|transfer|charge|payment|invoice|subscription|"
+                       r"credit_note|dispute|balance|message|e?mail|sms|call|notification|"
+                       r"campaign|broadcast|newsletter|silence|downtime|maintenance|alert|"
+                       r"monitor|synthetic|alarm|check|incident|polic|escalation|pager")
+
+
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
     """What an unknown program's subcommand words (the first four that are not options,
     split at colons) tell it to do to money, to people or to alerts, if any."""
-    words = [w for a in args if a.known and not a.text.startswith("-")
+    words = [w for a in args[:6] if a.known and not a.text.startswith("-")
              for w in a.text.split(":") if w][:4]  # (twilio's `api:core:messages:create`)
+    if len(words) < 2 or not _ANY_NOUN.search(" ".join(words).lower()):
+        return None
     for noun, verb in itertools.pairwise(words):
         if _MONEY.match(noun) and _MONEY_ACTS.match(verb):
             return f"{noun} {verb}: moves money or changes what a customer pays"

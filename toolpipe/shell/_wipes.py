@@ -23,6 +23,7 @@ _WIPES = re.compile(
 
 def wipes(code: str) -> bool:
     """Does the code empty a table, a collection or a database (see ``_WIPES``)?"""
-    return ("delete" in code or "destroy" in code or "drop" in code or "truncate" in code
-            or "remove" in code or "DROP" in code or "TRUNCATE" in code) and bool(
-        _WIPES.search(code))
+    return _HINT.search(code.lower()) is not None and _WIPES.search(code) is not None
+
+
+_HINT = re.compile(r"delete|destroy|drop|truncate|remove")  # (lower-cased text: see _told)

@@ -12,6 +12,7 @@ when not, blocks when downloaded or decoded. A copy of a secret stays a secret."
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
@@ -166,10 +167,18 @@ def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
             if e.kind in ("read", "send") and e.word is not None and e.word.known:
                 if classify(e.word, c.cwd, workspace).kind == "secret":
                     return True
-                fact = facts.files.get(key(e.word.text, c.cwd, workspace))
-                if fact is not None and fact.origin == "secret":
+                if secret_at(facts, key(e.word.text, c.cwd, workspace)):
                     return True
     return False
+
+
+def secret_at(facts: SessionFacts, path: str) -> bool:
+    """Does the session know ``path`` as a copy of a secret (or as one of the files a glob
+    of copies stands for: ``split``'s `/tmp/part_*` holds `/tmp/part_aa`)?"""
+    fact = facts.files.get(path)
+    if fact is not None:
+        return fact.origin == "secret"
+    return any("*" in k and fnmatch.fnmatchcase(path, k) for k in facts.secrets)
 
 
 def written_by_shell(script: Script, workspace: str, facts: SessionFacts
@@ -351,6 +360,5 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
         for e in effects(cmd):
             if e.kind in ("read", "send") and e.word is not None and e.word.known:
                 k = key(e.word.text, cmd.cwd, workspace)
-                fact = facts.files.get(k)
-                if fact is not None and fact.origin == "secret":
+                if secret_at(facts, k):
                     yield k, cmd

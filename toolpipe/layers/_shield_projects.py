@@ -56,6 +56,8 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     # Nix: a shell's hook, a flake's apps; Vagrant's and Bundler's Ruby
     "nix-shell": (("shell.nix", "default.nix"), "nix"), "nix": (("flake.nix",), "nix"),
     "vagrant": (("Vagrantfile",), "ruby"), "bundle": (("Gemfile",), "ruby"),
+    # Meson's build file: its run_command(…) and a target's command: […] run at setup
+    "meson": (("meson.build",), "calls"), "muon": (("meson.build",), "calls"),
     # a tool that always loads its settings file (cargo: .cargo/config.toml's runner,
     # rustc-wrapper, linker): judged by every command it holds, as the variables they stand
     # for are (RUSTC_WRAPPER=/tmp/w.sh asks)
@@ -85,9 +87,66 @@ def runs_project(name: str, texts: list[str]) -> bool:
     return True
 
 
+# The files each package manager reads for where it installs from (a project's own, or one
+# an environment variable names): written by an earlier call, a source in them is judged
+# as the same source given on the command line (`pip install -i URL`)
+SOURCE_FILES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("pip", "pip3"), ("pip.conf", "pip.ini")),
+    "uv": ("uv.toml", "pip.conf", "pyproject.toml"),
+    **dict.fromkeys(("npm", "pnpm"), (".npmrc",)),
+    "yarn": (".yarnrc.yml", ".yarnrc", ".npmrc"), "bun": ("bunfig.toml", ".npmrc"),
+    "poetry": ("poetry.toml", "pyproject.toml"), "pdm": ("pdm.toml", "pyproject.toml"),
+    "gem": (".gemrc",), "bundle": ("config",), "composer": ("composer.json",),
+    "cargo": ("config.toml", "config"),
+}
+_INSTALLS = frozenset({"install", "i", "ci", "add", "update", "upgrade", "sync", "lock",
+                       "download", "wheel", "fetch", "build", "check", "run", "require"})
+
+
+def installs(name: str, texts: list[str]) -> bool:
+    """Does this run of a package manager fetch packages (yarn alone installs)?"""
+    words = [t for t in texts if not t.startswith("-")]
+    if name == "uv" and words[:1] == ["pip"]:
+        words = words[1:]
+    return (not words and name == "yarn") or (bool(words) and words[0] in _INSTALLS)
+
+
+_SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
+                     r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
+                     r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
+_OFFICIAL = re.compile(r"^(?:sparse\+)?https://(?:pypi\.org|files\.pythonhosted\.org|"
+                       r"registry\.npmjs\.org|registry\.yarnpkg\.com|(?:index\.|static\.)?"
+                       r"crates\.io|rubygems\.org|(?:repo\.)?packagist\.org)(?:[/:]|$)")
+
+
+def _sources_as_options(content: str) -> str:
+    """Each package source a settings file sets that is not the ecosystem's own, as the
+    option that gives it on a command line."""
+    return "\n".join(f"pip install --index-url {shlex.quote(url)} package"
+                     for url in _SOURCE.findall(content) if not _OFFICIAL.match(url))
+
+
+def _calls_as_commands(content: str) -> str:
+    """Meson's and CMake's command lists, as command lines: `run_command('sh', '-c', …)`,
+    `command: ['rm', …]`, `execute_process(COMMAND rm -rf …)`: their quoted words joined."""
+    lines = []
+    for m in _CALL_LIST.finditer(content):
+        words = [a or b for a, b in _QUOTED.findall(m.group(1))]
+        if words:
+            lines.append(shlex.join(words))
+    lines += [m.group(1) for m in _CMAKE_COMMAND.finditer(content)]
+    return "\n".join(lines)
+
+
+_CALL_LIST = re.compile(r"(?:run_command\s*\(|command\s*:\s*\[)([^()\[\]]*)")
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+_CMAKE_COMMAND = re.compile(r"\bCOMMAND\s+([^()\n]+?)\s*(?:\)|$|WORKING_DIRECTORY|"
+                            r"OUTPUT_|RESULT_|ERROR_)", re.M)
+
+
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose", "nix") or how.startswith(
+               "compose", "nix", "calls", "sources") or how.startswith(
             "xargs "):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
@@ -103,9 +162,15 @@ def code_of(content: str, language: str) -> str:
         return "ruby -e " + shlex.quote(content)
     if language.startswith("xargs "):  # the items the file holds, given to the command
         return language + " " + " ".join(shlex.quote(w) for w in content.split())
-    if language == "ini":  # tox.ini: the values (commands = …) are command lines
+    if language == "ini":  # tox.ini: the values (commands = …) are command lines, its
+        # substitutions of the home folder (`{homedir}`, `{env:HOME}`) spelled as the shell's
+        text = _TOX_HOME.sub("~", content)
         return "\n".join(line.split("=", 1)[1] if "=" in line else line
-                         for line in content.splitlines() if not line.startswith("["))
+                         for line in text.splitlines() if not line.startswith("["))
+    if language == "calls":
+        return _calls_as_commands(content)
+    if language == "sources":
+        return _sources_as_options(content)
     if language in ("recipes", "yaml"):  # justfile recipes, Taskfile cmds: - …
         return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
                          for line in content.splitlines()
@@ -131,6 +196,7 @@ def code_of(content: str, language: str) -> str:
     return content
 
 
+_TOX_HOME = re.compile(r"\{(?:homedir|env:HOME(?::[^}]*)?)\}")
 _RULE_THEN = re.compile(r"^[^\t#=:;]+::?[^=;]*;")  # `all: dep ; CMD` (not `x := a;b`)
 _NIX_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|''(.*?)''", re.S)
 _ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")

@@ -16,6 +16,8 @@ from toolpipe.layers._shield_projects import (
     LOADS_NOTHING,
     PROJECT_FILES,
     PROJECT_RUNNERS,
+    SOURCE_FILES,
+    installs,
     key,
     runs_project,
 )
@@ -59,6 +61,10 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
                  if t in ("-f", "--file", "-c", "--config")]
         found += [(key(n, where, workspace), language) for n in named or names]
+    sources = SOURCE_FILES.get(cmd.name)
+    if sources is not None and installs(cmd.name, texts):
+        # where it installs from, as a settings file an earlier call wrote says
+        found += [(p, "sources") for p in facts.files if posixpath.basename(p) in sources]
     if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]

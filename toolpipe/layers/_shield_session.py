@@ -127,20 +127,26 @@ class _SessionReading:
             self._flows.popitem(last=False)
         return found
 
-    def _judge(self, code: str, workspace: str) -> tuple[float, str]:
+    def _judge(self, code: str, workspace: str, facts: SessionFacts, depth: int
+               ) -> tuple[float, str]:
+        """A session file's commands, judged as a line of their own, with the files of
+        the session they run in turn (a Makefile's `sh tools/lint.sh`, downloaded by an
+        earlier call), two files deep."""
         script = self.script(code, workspace)
-        best = strongest(self._pattern_findings(script) + findings(script, workspace,
-                                                                   self.options))
+        found = self._pattern_findings(script) + findings(script, workspace, self.options)
+        if depth < 2 and facts.files:
+            found += self._flow(script, workspace, facts, depth=depth + 1)
+        best = strongest(found)
         return best.score, best.reason
 
     def _flow(self, script: Script, workspace: str, facts: SessionFacts,
-              own: frozenset[str] = frozenset()) -> list[Finding]:
+              own: frozenset[str] = frozenset(), depth: int = 0) -> list[Finding]:
         """Files earlier calls (or this line: ``own``) wrote, run or sent by this one."""
         out: list[Finding] = []
         for cmd in script.commands:
             for path, fact, how in runs(cmd, workspace, facts):
-                found = judged(path, fact, how, lambda code, _how: self._judge(code,
-                                                                               workspace),
+                found = judged(path, fact, how, lambda code, _how: self._judge(
+                    code, workspace, facts, depth),
                                "earlier on this line" if path in own else "by an earlier call")
                 if found is not None:
                     out.append(Finding(found[0], f"{found[1]} ({cmd.located()})"))

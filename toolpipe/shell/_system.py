@@ -308,7 +308,7 @@ def _find(cmd: Command) -> list[Effect]:
 @handles("gpg", "gpg2")
 def _gpg(cmd: Command) -> list[Effect]:
     """Exporting secret keys reads ~/.gnupg; -o/--output is a file gpg writes (encrypting,
-    decrypting, exporting)."""
+    decrypting, exporting); encrypting or signing reads the file it is given last."""
     args = cmd.args
     out: list[Effect] = []
     if {a.text for a in args} & {"--export-secret-keys", "--export-secret-subkeys"}:
@@ -316,7 +316,11 @@ def _gpg(cmd: Command) -> list[Effect]:
     out += [Effect("write", cmd, w) for option in ("-o", "--output")
             for w in _given(args, option)]
     texts = [a.text for a in args]
-    if not out and set(texts) & _GPG_WRITES_BESIDE and not texts[-1].startswith("-") and (
+    if set(texts) & _GPG_WRITES_BESIDE and not texts[-1].startswith("-") and (
+            len(texts) < 2 or texts[-2] not in _GPG_VALUED | {"-o", "--output"}):
+        out.append(Effect("read", cmd, args[-1]))  # `gpg -c -o n.gpg ~/.netrc`: ~/.netrc
+    if not any(e.kind == "write" for e in out) and set(texts) & _GPG_WRITES_BESIDE and not (
+            texts[-1].startswith("-")) and (
             len(texts) < 2 or texts[-2] not in _GPG_VALUED):
         last = args[-1]  # `gpg -c FILE` writes FILE.gpg beside it
         out.append(Effect("write", cmd, Word(last.text + ".gpg", last.raw + ".gpg", last.glob,
@@ -359,3 +363,28 @@ def _set(cmd: Command) -> list[Effect]:
     texts = [a.text for a in cmd.args]
     return [Effect("history", cmd)] if any(
         t == "+o" and v == "history" for t, v in itertools.pairwise(texts)) else []
+
+
+_SPLIT_VALUED = frozenset({"-a", "--suffix-length", "-b", "--bytes", "-C", "--line-bytes",
+                           "-l", "--lines", "-n", "--number", "-t", "--separator",
+                           "--additional-suffix", "--filter"})
+
+
+@handles("split")
+def _split_file(cmd: Command) -> list[Effect]:
+    """``split [OPTIONS] [INPUT [PREFIX]]`` reads INPUT and writes PREFIXaa, PREFIXab…: a
+    glob of them (``PREFIX*``) stands for them all."""
+    operands: list[Word] = []
+    skip = False
+    for a in cmd.args:
+        if skip:
+            skip = False
+        elif a.text in _SPLIT_VALUED:
+            skip = True
+        elif a.text == "-" or not a.text.startswith("-"):
+            operands.append(a)
+    out = [Effect("read", cmd, operands[0])] if operands and operands[0].text != "-" else []
+    prefix = operands[1] if len(operands) > 1 else literal("x")
+    out.append(Effect("write", cmd, Word(prefix.text + "*", prefix.raw + "*", True,
+                                         prefix.tame, prefix.sources)))
+    return out

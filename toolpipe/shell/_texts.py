@@ -49,6 +49,10 @@ _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
 # a list of strings, the first a program (run_command('rm', '-rf', …), commandLine 'rm', …,
 # ["sh", "-c", "…"]): the command line it amounts to
 _ARGV = re.compile(r"""(["'])([\w./+-]+)\1(?:\s*,\s*(["'])[^"'\n]*\3)+(?P<more>\s*,)?""")
+# a command built by chained calls: Rust's std::process::Command (and its async twins)
+_CHAIN = re.compile(r"""Command::new\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)((?:\s*\.args?\(\s*&?"""
+                    r"""(?:\[(?:\s*"(?:[^"\\\n]|\\.)*"\s*,?)*\s*\]|"(?:[^"\\\n]|\\.)*")"""
+                    r"""\s*\))*)""")
 MAX_LINES = 4096
 _XML_EXEC = re.compile(r"""<exec\b[^>]*?\bexecutable\s*=\s*(["'])(?P<exe>[^"']+)\1[^>]*?"""
                        r"""(?P<closed>/)?>""")
@@ -82,6 +86,9 @@ def commands_in(path: str, content: str) -> str:
         out += [next(g for g in m.groups() if g is not None)
                 for line in content.splitlines()[:MAX_LINES]
                 if (m := _EX_BANG.match(line) or _VIM_SYSTEM.search(line))]
+    for m in _CHAIN.finditer(content):  # Rust's Command::new("sh").arg("-c").arg("…")
+        words = [m.group(1)] + [a or b for a, b in _STRING.findall(m.group(2))]
+        out.append(" ".join(_quoted(w) for w in words))
     for m in _ARGV.finditer(content):
         words = [a or b for a, b in _STRING.findall(m.group(0))]
         if words and posixpath.basename(words[0]) in RUNNABLE:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import CHECKS, line_start
 
 # --- a key as an array of bytes ----------------------------------------------------------
@@ -105,6 +106,70 @@ def hook_path(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     return kind
 
 
+# --- a field a vault's export marks as concealed -----------------------------------------
+
+_CONCEALED = rb"\"type\"[ \t]*:[ \t]*\"(?i:concealed|secret|hidden)\""
+_VALUE_MEMBER = re.compile(rb"\"value\"[ \t]*:[ \t]*\"(?P<v>(?:[^\"\\\n]|\\.){1,4096})\"")
+
+
+def _concealed(buf: bytes, start: int, found: re.Match[bytes], floor: int
+               ) -> tuple[Spans, int]:
+    """1Password's `"type": "CONCEALED"`, Postman's `"type": "secret"`: the `"value"` of
+    the object the marker is in, before it or after it."""
+    lo = buf.rfind(b"{", max(floor, start - 4096), start)
+    hi = buf.find(b"}", found.end(), found.end() + 4096)
+    if lo < 0 or hi < 0:
+        return [], found.end()
+    value = _VALUE_MEMBER.search(buf, lo, hi)
+    if value is None or not value.group("v").strip() or b"[REDACTED:" in value.group("v"):
+        return [], found.end()
+    return [value.span("v")], hi
+
+
+# --- Pulumi's secret settings -------------------------------------------------------------
+
+_PULUMI = rb"pulumi[ \t]+config[ \t]+set[ \t][^\n|;&]{1,1024}"
+_PULUMI_VALUED = frozenset({b"-s", b"--stack", b"-C", b"--cwd", b"--config-file"})
+
+
+def _pulumi_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                   ) -> tuple[Spans, int]:
+    """`pulumi config set [--secret] KEY VALUE [--secret]`: VALUE, when --secret is there."""
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(buf, found.start(), found.end())]
+    if not any(w == b"--secret" for _, w in words):
+        return [], found.end()
+    operands: list[tuple[int, bytes]] = []
+    skip = False
+    for at, w in words[3:]:
+        if skip:
+            skip = False
+        elif w in _PULUMI_VALUED:
+            skip = True
+        elif not w.startswith(b"-"):
+            operands.append((at, w))
+    if len(operands) < 2 or b"[REDACTED:" in operands[1][1]:
+        return [], found.end()
+    at, value = operands[1]
+    inner = value[1:-1] if value[:1] in (b"'", b'"') and value[-1:] == value[:1] else value
+    skip_quote = (len(value) - len(inner)) // 2
+    return [(at + skip_quote, at + skip_quote + len(inner))], found.end()
+
+
+_WORD = re.compile(rb"'[^'\n]*'|\"[^\"\n]*\"|\S+")
+
+SEVERAL.update({"concealed": _concealed, "pulumi_secret": _pulumi_secret})
+
+# --- Redis' ACL rules, installers' generated passwords, XML private keys -------------------
+
+_ACL = (r"(?i:acl[ \t]+setuser|user)[ \t]+[^\s>]{1,128}(?:[ \t]+[^\s>]{1,256}){0,16}?"
+        r"[ \t]+>(?P<v>[^\s]{1,256})")
+_GENERATED = r"PASSWORD[ \t]+[\w.@\-]{1,64}[ \t]+=[ \t]+(?P<v>[^\s(]\S{0,255})"
+_RSA_PRIVATE = (r"<(?P<tag>D|P|Q|DP|DQ|InverseQ)>(?P<v>[A-Za-z0-9+/=\s]{16,4096})"
+                r"</(?P=tag)>")
+# a session or an authentication in a URL's query, by the names servers give it
+_QUERY = (r"[?&;](?i:sid|session|sessionid|session_id|auth|authtoken|auth_token|jwt)="
+          r"(?P<v>[A-Za-z0-9%+/=_\-.~]{16,2048})")
+
 CHECKS.update({"keyed_bytes": keyed_bytes, "defaulted": defaulted, "hook_path": hook_path})
 
 FORM_RULES: tuple[Rule, ...] = (
@@ -124,4 +189,21 @@ FORM_RULES: tuple[Rule, ...] = (
     rule("service_token", "/webhook/", _TEAMS_PATH, value=("v",), bounded=False),
     rule("service_token", ("/hooks/", "/webhook/", "/webhooks/"), _HOOK, value=("v",),
          check="hook_path", bounded=False),
+    rule("password", ('"type": "concealed"', '"type":"concealed"', '"type": "secret"',
+                      '"type":"secret"', '"type": "hidden"', '"type":"hidden"'),
+         _CONCEALED.decode(), check="concealed", bounded=False, priority=CONTEXT),
+    rule("password", "pulumi config set", _PULUMI.decode(), check="pulumi_secret",
+         bounded=False, priority=CONTEXT),
+    rule("password", ("acl setuser ", "user "), _ACL, value=("v",), check="url_password",
+         bounded=False, priority=CONTEXT,
+         shape=r"[^\s>]{1,64}[ \t]+(?:[^\s>]{1,64}[ \t]+){0,8}>"),
+    rule("password", (), _GENERATED, value=("v",), check="url_password", bounded=False,
+         priority=CONTEXT, case_triggers=("PASSWORD ",)),
+    rule("private_key", ("<d>", "<p>", "<q>", "<dp>", "<dq>", "<inverseq>"), _RSA_PRIVATE,
+         value=("v",), bounded=False, case_triggers=()),
+    rule("session_cookie", ("?sid=", "&sid=", ";sid=", "?session=", "&session=", "?sessionid=",
+                           "&sessionid=", "?session_id=", "&session_id=", "?auth=", "&auth=",
+                           "?authtoken=", "&authtoken=", "?auth_token=", "&auth_token=",
+                           "?jwt=", "&jwt="),
+         _QUERY, value=("v",), check="url_password", bounded=False),
 )

@@ -331,6 +331,13 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"""(?:pk_(?:live|test)_|sb_publishable_|phc_)[A-Za-z0-9_\-]{8,256}"""
           r"""|(?i:publishable)[\w\-.]{0,40}["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9_\-]{8,256}""",
           bounded=False),
+    # a value encrypted where it is written: dotenvx's `encrypted:…`, Jasypt's `ENC(…)`,
+    # sops' `ENC[…]` (the key that opens it is elsewhere, and is the secret)
+    _rule("ciphertext", ("encrypted:", "enc(", "enc["),
+          r"(?:encrypted:|ENC\(|ENC\[)[A-Za-z0-9+/=_\-:,.]{8,65536}", bounded=False),
+    # an RSA key's public members in .NET's XML (its private ones are private_key's)
+    _rule("xml_public_rsa", ("<modulus>", "<exponent>"),
+          r"<(?P<tag>Modulus|Exponent)>[A-Za-z0-9+/=\s]{1,4096}</(?P=tag)>", bounded=False),
     # Bitnami's sealed secrets: `encryptedData:` and its members, each a ciphertext only
     # the cluster's controller opens
     _rule("sealed_secret", "encrypteddata:",

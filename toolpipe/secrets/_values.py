@@ -16,7 +16,9 @@ _BOOTSTRAP = re.compile(rb"[a-z0-9]{6}\.[a-z0-9]{16}")  # kubeadm's token: six, 
 _PATH = re.compile(rb"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
 _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\."
                      # a key shown masked, its ends kept: sk-...abcd, ghp_…a1b2
-                     rb"|[\w\-]{0,12}(?:\.{3}|\xe2\x80\xa6)[\w\-]{0,8}")
+                     rb"|[\w\-]{0,12}(?:\.{3}|\xe2\x80\xa6)[\w\-]{0,8}"
+                     # a note in brackets where a value would be: (hidden), (not set)
+                     rb"|\([\w \-.,']{0,40}\)")
 _PLACEHOLDER = re.compile(
     rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\{[^}]*\}|%\(?\w*\)?s|%s|your[_\-. ]\S*"
     rb"|\S*[_\-]here"
@@ -105,6 +107,10 @@ def _wordy(value: bytes) -> bool:
     return all(len(w) <= 4 or not w.isupper() for w in words)
 
 
+_CIPHERTEXT = re.compile(rb"[\"']?(?:encrypted:|ENC\[|ENC\(|vault:v[0-9]|\$ANSIBLE_VAULT;)")
+_CONFIG_VERB = re.compile(rb"\bconfig[ \t]+(?:get|set|rm)\b[^\n]*[ \t]--$")
+
+
 def _expanded(buf: bytes, pos: int) -> bool:
     """Is the name holding ``pos`` a shell parameter's, inside ``${…}``?"""
     while pos > 0 and (buf[pos - 1:pos].isalnum() or buf[pos - 1] == 95):  # (95: "_")
@@ -191,6 +197,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # a template's expression; `${DB_PASSWORD:?message}`, `${X:+other}`
     if value[:1].isalnum() and _under_ciphertext(buf, match.start()):
         return None  # sealed-secrets' `encryptedData:`, sops' `sops:`: encrypted values
+    if _CIPHERTEXT.match(value):
+        return None  # dotenvx's `encrypted:…`, Jasypt's `ENC(…)`, sops', Vault's, Ansible's
+    at = match.start()
+    if _flag_start(buf, at) and _CONFIG_VERB.search(buf, line_start(buf, at), at):
+        return None  # `pulumi config get --secret NAME`: a switch, then a setting's name
     sep = match.group("sep")
     start = match.start()
     suffix = match.group("ksuf") if "ksuf" in match.re.groupindex else None

@@ -14,7 +14,8 @@ from toolpipe.shell import MAX_JOINED, READ_ONLY, Command
 _HINTS = re.compile(
     r"public|users|/0|anonymous|principal|protection|termination|backup|retention|"
     r"suspended|pitr|recovery|lock|allow_|enforce_admins|review_count|replicas|count|"
-    r"capacity|max-size|max-instances")
+    r"capacity|max-size|max-instances|unauth|insecure|untrusted|gpg|signature|digest|"
+    r"dangerous|skip-verify")
 
 # Any program told to open something to everyone, by the words every cloud and host spells
 # alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,
@@ -44,7 +45,8 @@ def settings(cmd: Command) -> list[tuple[float, str]]:
     hint = _HINTS.search(joined.lower())
     if hint is None and cmd.name not in _CLUSTER_CLIENTS:
         return []
-    return [*exposed(cmd, joined), *unprotected(cmd, joined), *in_production(cmd, joined)]
+    return [*exposed(cmd, joined), *unprotected(cmd, joined), *unverified(cmd, joined),
+            *in_production(cmd, joined)]
 
 
 def exposed(cmd: Command, joined: str) -> list[tuple[float, str]]:
@@ -79,6 +81,23 @@ _UNPROTECT = re.compile(
     # admins exempted, reviews not required
     r"|(?:^| |=)allow_(?:force_pushes|deletions)=true(?: |$)"
     r"|(?:^| |=)enforce_admins=false(?: |$)|(?:^| |=)required_approving_review_count=0(?: |$)")
+
+
+# A package installed with its signature or digest unchecked, by any package manager:
+# whoever serves it, or stands on the way, chooses what runs as its install scripts
+_UNVERIFIED = re.compile(
+    r"(?:^| )--(?:allow-unauthenticated|allow-insecure-repositories|allow-untrusted|"
+    r"nogpgcheck|no-gpg-checks?|no-gpg-verify|nosignature|nodigest|"
+    r"dangerous|skip-signature-check|no-verify-signature|force-signature|"
+    r"insecure-skip-signature|skip-verify)(?: |=|$)")
+
+
+def unverified(cmd: Command, joined: str) -> list[tuple[float, str]]:
+    """A package installed with its signature unchecked (see ``_UNVERIFIED``)."""
+    if _UNVERIFIED.search(joined) is None:
+        return []
+    return [(0.6, f"installs a package whose signature it does not check: whoever serves "
+                  f"it chooses what its install runs ({cmd.located()})")]
 
 
 def unprotected(cmd: Command, joined: str) -> list[tuple[float, str]]:

@@ -40,9 +40,13 @@ CODE_RULES: tuple[Rule, ...] = (
     # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
     # (Kubernetes env, ECS task definitions, app settings)
     # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
+    # (and the CLIs' shorthand, `Key=DBPassword,Value=…`, CloudFormation's ParameterKey and
+    # ParameterValue, an option's or a setting's value)
     rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
-                      "\tvalue=", " value =", "\tvalue ="),  # (HCL's `value = "…"`)
-         rf"""[\s"'](?i:value)(?P<close>["']?)(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
+                      "\tvalue=", " value =", "\tvalue =", ",value=",  # (HCL's `value = "…"`)
+                      "parametervalue", "optionvalue", "settingvalue"),
+         rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value)(?P<close>["']?)"""
+         rf"""(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
     # a Terraform variable named for a credential: its default
@@ -95,7 +99,7 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,64})""")
+    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-/]{1,128})""")
 _SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(

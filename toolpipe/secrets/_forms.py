@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans
-from toolpipe.secrets._values import CHECKS, line_start
+from toolpipe.secrets._values import CHECKS, line_start, plain_word
 
 # --- a key as an array of bytes ----------------------------------------------------------
 
@@ -157,7 +159,69 @@ def _pulumi_secret(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 _WORD = re.compile(rb"'[^'\n]*'|\"[^\"\n]*\"|\S+")
 
-SEVERAL.update({"concealed": _concealed, "pulumi_secret": _pulumi_secret})
+# --- a call that sets a credential, its new value by name ---------------------------------
+
+_SETS = r"(?i:(?:change|reset|set|update|rotate)_?(?:password|passwd|secret|token|credentials?))"
+_SETS_CALL = _SETS + r"\((?P<args>[^()]{0,1024})\)"
+_NEW_ARG = re.compile(rb"(?i)\b(?:new\w{0,24}|value|to)[ \t]*[:=][ \t]*(?P<q>\\?[\"'])"
+                      rb"(?P<v>(?:[^\"'\\\n]|\\[^\"'\n]){1,256})(?P=q)")
+
+
+def _new_value(buf: bytes, start: int, found: re.Match[bytes], floor: int
+               ) -> tuple[Spans, int]:
+    """GraphQL's `changePassword(old: "…", new: "…")`, `resetPassword(token: t, newPassword:
+    "…")`: the argument that holds the new value."""
+    lo, hi = found.span("args")
+    out = [m.span("v") for m in _NEW_ARG.finditer(buf, lo, hi)
+           if not plain_word(m.group("v")) and b"[REDACTED:" not in m.group("v")]
+    return out, found.end()
+
+
+# --- a credential's line in base64 ----------------------------------------------------------
+
+def _b64_fragments(word: bytes) -> list[str]:
+    """What ``word`` looks like inside base64, at each of the three alignments (the
+    characters its bytes alone decide)."""
+    out = []
+    for pad in range(3):
+        enc = base64.b64encode(b"\0" * pad + word).decode()
+        out.append(enc[(pad * 8 + 5) // 6:((pad + len(word)) * 8) // 6])
+    return out
+
+
+_B64_WORDS = (b"password", b"PASSWORD", b"Password", b"passwd", b"secret", b"SECRET",
+              b"token", b"TOKEN", b"api_key", b"API_KEY", b"apikey", b"ApiKey")
+_B64_FRAGMENTS = tuple(dict.fromkeys(f for w in _B64_WORDS for f in _b64_fragments(w)))
+_B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_DECODED_PAIR = re.compile(rb"(?i)(?:pass(?:word|wd)?|secret|token|api_?key)[\w.\-]{0,32}"
+                           rb"[ \t]*[=:][ \t]*[\"']?(?P<v>[^\s\"']{4,256})")
+
+
+def _b64_credential(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                    ) -> tuple[Spans, int]:
+    """A base64 run that decodes to text holding `password=…` (a .env or a line of one,
+    encoded to be put in a variable): the whole run is the secret."""
+    lo = start
+    while lo > max(floor, start - 4096) and buf[lo - 1] in _B64_CHARS:
+        lo -= 1
+    hi = found.end()
+    while hi < min(len(buf), start + 65536) and buf[hi] in _B64_CHARS:
+        hi += 1
+    run = buf[lo:hi]
+    try:
+        plain = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
+    except (binascii.Error, ValueError):
+        return [], hi
+    printable = sum(1 for c in plain if 32 <= c < 127 or c in (9, 10, 13))
+    pair = _DECODED_PAIR.search(plain)
+    if printable < 0.9 * len(plain) or pair is None or plain_word(pair.group("v")):
+        return [], hi
+    end = hi + len(buf[hi:hi + 2]) - len(buf[hi:hi + 2].lstrip(b"="))  # its padding too
+    return [(lo, end)], end
+
+
+SEVERAL.update({"concealed": _concealed, "pulumi_secret": _pulumi_secret,
+                "new_value": _new_value, "b64_credential": _b64_credential})
 
 # --- Redis' ACL rules, installers' generated passwords, XML private keys -------------------
 
@@ -201,6 +265,12 @@ FORM_RULES: tuple[Rule, ...] = (
          priority=CONTEXT, case_triggers=("PASSWORD ",)),
     rule("private_key", ("<d>", "<p>", "<q>", "<dp>", "<dq>", "<inverseq>"), _RSA_PRIVATE,
          value=("v",), bounded=False, case_triggers=()),
+    rule("password", tuple(f"{v}{w}(" for v in ("change", "reset", "set", "update", "rotate")
+                           for w in ("password", "passwd", "secret", "token", "credential",
+                                     "credentials", "_password", "_secret", "_token")),
+         _SETS_CALL, check="new_value", bounded=False, priority=CONTEXT),
+    rule("password", (), r"[A-Za-z0-9+/]{4,64}", check="b64_credential", bounded=False,
+         priority=CONTEXT, case_triggers=_B64_FRAGMENTS),
     rule("session_cookie", ("?sid=", "&sid=", ";sid=", "?session=", "&session=", "?sessionid=",
                            "&sessionid=", "?session_id=", "&session_id=", "?auth=", "&auth=",
                            "?authtoken=", "&authtoken=", "?auth_token=", "&auth_token=",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from interpreters.asyncio import AsyncioInterpreter
 from toolpipe import DispatchContext, ToolContext, ToolPipeline
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
-from toolpipe.layers._shield_rules import clear_caches
+from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _carried, _helpers, _wrappers
 from toolpipe.tools import workspace_registry

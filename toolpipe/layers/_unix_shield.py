@@ -31,11 +31,10 @@ from toolpipe.layers._shield_patterns import (
     PathPattern,
     ShellPattern,
 )
+from toolpipe.layers._shield_readings import _analysed, _mentions
 from toolpipe.layers._shield_rules import (
     Finding,
     RuleOptions,
-    _analysed,
-    _mentions,
     findings,
     strongest,
 )

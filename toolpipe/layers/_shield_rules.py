@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 import attrs
@@ -64,6 +65,8 @@ class RuleOptions:
 # A rule: (effect, its place or None, the script, options) → a finding or None.
 Rule = Callable[[Effect, Place | None, Script, RuleOptions], Finding | None]
 
+# the workspace's own version control folder, or what is in it (not a vendored one's)
+_OWN_HISTORY = re.compile(r"^\.(?:git|hg|svn|jj|bzr)(?:/|$)")
 _DESTROYED = {"root": 1.0, "device": 1.0, "system": 0.95, "secret": 0.9, "persistence": 0.95,
               "outside": 0.9, "workspace-root": 0.9}
 _OVERWRITTEN = {"device": 1.0, "persistence": 0.9, "system": 0.9, "secret": 0.9, "root": 0.9,
@@ -84,6 +87,11 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
     if p is None:
         return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
     if p.kind in ("workspace", "scratch"):
+        if p.kind == "workspace" and e.recursive and _OWN_HISTORY.match(
+                posixpath.normpath(p.path)):
+            # the workspace's own repository (`rm -rf .git`): what was never pushed is gone
+            return Finding(0.6, _at(e, p, "deletes the repository's history (what was "
+                                          "never pushed is lost),"))
         if p.kind == "workspace" and e.recursive and e.forced and o.workspace_deletions:
             return Finding(o.workspace_deletions, _at(e, p, "deletes recursively"))
         if p.kind == "scratch" and e.recursive:  # a folder in /tmp may be anyone's work

@@ -79,7 +79,8 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""(?P<sep>:[ \t]*\r?\n-{3,}[ \t]*\r?\n"""
         # a type between a name and its value (`API_KEY: &str = …`, `apiKey: string = …`)
         # (a type has no blank, but for a union with nothing: `str | None`)
-        r"""|\s{0,8}:\s{0,8}(?!//)[&\w<>\[\].,*?]{1,40}"""
+        # (not a token: 16 letters and digits, a digit among them, is a value before `=`)
+        r"""|\s{0,8}:\s{0,8}(?!//)(?!(?=[A-Za-z0-9]{16})[A-Za-z]*[0-9])[&\w<>\[\].,*?]{1,40}"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""

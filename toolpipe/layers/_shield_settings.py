@@ -42,8 +42,10 @@ def settings(cmd: Command) -> list[tuple[float, str]]:
     joined = " ".join([a.text for a in cmd.args])
     if len(joined) > MAX_JOINED:
         return []
-    hint = _HINTS.search(joined.lower())
-    if hint is None and cmd.name not in _CLUSTER_CLIENTS:
+    lowered = joined.lower()
+    hint = _HINTS.search(lowered)
+    if hint is None and cmd.name not in _CLUSTER_CLIENTS and not (
+            "prod" in lowered or "prd" in lowered or "live" in lowered):
         return []
     return [*exposed(cmd, joined), *unprotected(cmd, joined), *unverified(cmd, joined),
             *in_production(cmd, joined)]
@@ -119,7 +121,14 @@ def unprotected(cmd: Command, joined: str) -> list[tuple[float, str]]:
 _CLUSTER_CLIENTS = frozenset({
     "kubectl", "oc", "helm", "aws", "gcloud", "az", "doctl", "eksctl", "flyctl", "fly",
     "heroku", "copilot", "ecs-cli", "argocd", "nomad", "kn", "linode-cli", "hcloud", "scw",
-    "ibmcloud", "oci", "vercel", "netlify", "railway", "render", "kamal", "dokku"})
+    "ibmcloud", "oci", "vercel", "netlify", "railway", "render", "kamal", "dokku",
+    # code hosts' and CI's clients, and deployment tools, whose runs go to production
+    "gh", "glab", "jenkins-cli", "argo", "circleci", "bk", "tkn", "flux", "spin",
+    "skaffold", "helmfile", "waypoint", "octo", "cap", "shipit", "mina", "dep"})
+# a program no table knows whose own name or subcommand says it deploys (`./deploy.sh`,
+# `shipit … deploy`): a production word handed to it is a change in production
+_DEPLOYS = re.compile(r"(?i)(?:^|[-_.:/])(?:deploy|release|ship|promote|rollout|publish|"
+                      r"migrate|rollback)(?:s|er|ment)?(?:$|[-_.:/])")
 _READS = re.compile(
     r"(?i)(?:describe|get|list|ls|show|view|status|history|logs?|top|explain|diff|plan|"
     r"preview|wait|inspect|watch|output|lookup|search|query|info|cat|print|version|help|"
@@ -142,10 +151,15 @@ def in_production(cmd: Command, joined: str) -> list[tuple[float, str]]:
     if "0" in joined and _ZERO.search(joined):
         return [(0.6, f"scales a workload to nothing: it stops serving "
                       f"({cmd.located()})")]
-    if cmd.name not in _CLUSTER_CLIENTS:
-        return []
     texts = [a.text for a in cmd.args]
     words = [t for t in texts if not t.startswith("-")][:4]
+    if cmd.name not in _CLUSTER_CLIENTS:
+        deploys = _DEPLOYS.search(cmd.name.rsplit(".", 1)[0]) or any(
+            _DEPLOYS.search(w) for w in words)
+        if not deploys or "--help" in texts or not any(
+                _PROD.search(t) for t in texts if a_value(t)):
+            return []
+        return [(0.55, f"deploys to production ({cmd.located()})")]
     if not words or any(_READS.fullmatch(part) for w in words for part in w.split(":")):
         return []
     switched = next((w for w in words if _SWITCHES.fullmatch(w)), None)

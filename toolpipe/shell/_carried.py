@@ -51,7 +51,7 @@ from toolpipe.shell._told import (
 )
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
-from toolpipe.shell._wipes import wipes
+from toolpipe.shell._wipes import drops, wipes
 from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
@@ -266,7 +266,8 @@ class _Carriers(_Helpers):
         if verb is not None:  # `flyctl apps destroy x --yes`, `mc rb --force s3/b`
             self.out.problem("destroys", f"{cmd.name} {verb}: a program this wing does not "
                              "know, told to delete or destroy", where)
-        if wipes(" ".join([a.text for a in args if a.known])):  # `rails runner 'User.delete_all'`
+        if wipes(" ".join([a.text for a in args if a.known])) or any(
+                a.known and drops(a.text) for a in args):  # `rails runner 'User.delete_all'`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"handed code that {ALERT_TEXTS['destroys'].split(' ', 1)[1]}",
                              where)

@@ -15,8 +15,9 @@ from toolpipe.shell._words import Word
 # Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an
 # aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
 # common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
-_STRONG = r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
-_WEAK = (r"delete|del|remove|rm|rb|uninstall|revoke|reset|flush|truncate|prune|kill|shutdown"
+_STRONG = (r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
+           r"|revoke")  # (a certificate or a key revoked cannot be trusted again)
+_WEAK = (r"delete|del|remove|rm|rb|uninstall|reset|flush|truncate|prune|kill|shutdown"
          r"|down")  # (`railway down -y`, `azd down --force`: a deployment torn down)
 _VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_vhost
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
@@ -97,12 +98,13 @@ _PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.:/]\S*)?$"
 
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",
                            "--write", "--save", "--dest", "--destination", "--target"})
-_DELETE_FLAG = re.compile(r"--?(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
+_DELETE_FLAG = re.compile(r"--?(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|revoke)"
                           r"(?:[-_=][\w-]*)?$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # a verb that deletes, joined to what holds data: delete_queue, remove-bucket, drop_tables
 _CONTAINER = (r"(?:queue|topic|table|index|indices|indexes|bucket|stream|database|db|vhost|"
               r"collection|keyspace|namespace|volume|snapshot|backup|repo|repository|schema|"
+              r"storage|disks?|data|"
               r"records?|messages?|objects?|rows?|documents?|entries)")
 _CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:delete|del|remove|rm|truncate|flush|drop|"
                              r"purge|wipe|erase)[:\-_]?(?:all[:\-_]?)?" + _CONTAINER
@@ -114,7 +116,7 @@ _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|
 _MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
 _ANY_TOLD = re.compile(
     r"(?:^| )(?:" + "|".join(re.escape(f) for f in sorted(_OUTPUT_FLAGS)) + r")(?:[ =]|$)"
-    r"|(?:^| )--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean)"
+    r"|(?:^| )--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|revoke)"
     r"|(?:^| )(?:[a-z0-9]+://|[\w.-]+@[\w.-]+:)")
 
 

@@ -27,3 +27,14 @@ def wipes(code: str) -> bool:
 
 
 _HINT = re.compile(r"delete|destroy|drop|truncate|remove")  # (lower-cased text: see _told)
+
+
+# A SQL statement that empties or drops, given whole as an argument (`mycli -e "DROP
+# DATABASE shop"`, `trino --execute 'DROP TABLE …'`): to any client, whatever its name
+_SQL = re.compile(r"(?i)^\s*(?:drop\s+(?:table|database|schema|keyspace|collection|index)\b"
+                  r"|truncate\s+(?:table\s+)?[\w\"`.]|delete\s+from\s+[\w.\"`]+\s*;?\s*$)")
+
+
+def drops(argument: str) -> bool:
+    """Is the argument a SQL statement that drops or empties what holds data?"""
+    return _SQL.match(argument) is not None

@@ -1,5 +1,7 @@
-"""Settings any program may change, judged by the words every cloud and host spells alike
-(no row per provider): something opened to everyone, or a safeguard of data taken away."""
+"""What any program may be told to change, judged by the words every cloud, host and package
+manager spells alike (no row per provider): something opened to everyone, a safeguard of
+data taken away, a package installed unverified, a change in production (a workload
+scaled to nothing, a cluster's or a deployment tool's change where production is named)."""
 
 from __future__ import annotations
 
@@ -43,9 +45,9 @@ def settings(cmd: Command) -> list[tuple[float, str]]:
     if len(joined) > MAX_JOINED:
         return []
     lowered = joined.lower()
-    hint = _HINTS.search(lowered)
-    if hint is None and cmd.name not in _CLUSTER_CLIENTS and not (
-            "prod" in lowered or "prd" in lowered or "live" in lowered):
+    names_production = "prod" in lowered or "prd" in lowered or "live" in lowered
+    if _HINTS.search(lowered) is None and cmd.name not in _CLUSTER_CLIENTS and not (
+            names_production):
         return []
     return [*exposed(cmd, joined), *unprotected(cmd, joined), *unverified(cmd, joined),
             *in_production(cmd, joined)]
@@ -145,7 +147,9 @@ _ZERO = re.compile(r"(?:^| )--(?:replicas|desired-count|desired-capacity|max-siz
 
 
 def in_production(cmd: Command, joined: str) -> list[tuple[float, str]]:
-    """A production workload changed, or any workload scaled to nothing (see above)."""
+    """Any workload scaled to nothing; a cluster's or a cloud's client changing what runs
+    in production, or switching what serves users; a program named for deploying handed
+    production (see above)."""
     if "--dry-run" in joined:
         return []
     if "0" in joined and _ZERO.search(joined):

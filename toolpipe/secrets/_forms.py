@@ -7,7 +7,14 @@
   Sprig's ``default "…" .Values.password``);
 - impacket's target, ``DOMAIN/user:password@host`` (the password split at the last ``@``);
 - a chat server's incoming hook, whose path is its credential (Mattermost's and
-  Rocket.Chat's ``/hooks/…``, Microsoft Teams' ``…/IncomingWebhook/…``).
+  Rocket.Chat's ``/hooks/…``, Microsoft Teams' ``…/IncomingWebhook/…``);
+- a field a vault's export marks concealed (1Password's ``"type": "CONCEALED"``, Postman's
+  ``"secret"``), Pulumi's ``config set … --secret``, a Redis ACL rule's ``>password``, an
+  installer's ``PASSWORD user = …``, the private members of an RSA key in .NET's XML, a
+  session in a URL's query;
+- a call that sets a credential given its new value by name (``changePassword(…, new:
+  "…")``), and a credential's line in base64 (found by what the credential words look like
+  in base64, at each of the three alignments).
 """
 
 from __future__ import annotations

@@ -267,7 +267,7 @@ FORM_RULES: tuple[Rule, ...] = (
          bounded=False, priority=CONTEXT),
     rule("password", ("acl setuser ", "user "), _ACL, value=("v",), check="url_password",
          bounded=False, priority=CONTEXT,
-         shape=r"[^\s>]{1,64}[ \t]+(?:[^\s>]{1,64}[ \t]+){0,8}>"),
+         shape=r"[\w.@\-]{1,64}[ \t]+(?:on|off|ON|OFF|reset|>|~|&|\+)"),
     rule("password", (), _GENERATED, value=("v",), check="url_password", bounded=False,
          priority=CONTEXT, case_triggers=("PASSWORD ",)),
     rule("private_key", ("<d>", "<p>", "<q>", "<dp>", "<dq>", "<inverseq>"), _RSA_PRIVATE,

@@ -377,14 +377,13 @@ def unescaped(buf: bytes) -> bytes:
 
 # quoted-printable's `=` (a mail's `password=3DHunter2`): read as `=` and two blanks, three
 # bytes for three, so a key's value is found where it stands
-_QP = re.compile(rb"(?<=[A-Za-z0-9_\-\"'\]])=3D")
 
 
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
     buf = unescaped(buf)
-    if b"=3D" in buf:
-        buf = _QP.sub(b"=  ", buf)
+    if b"=3D" in buf:  # (one C pass: `=3D` stands for `=` wherever it is, in a mail)
+        buf = buf.replace(b"=3D", b"=  ")
     spans, public = rule_spans(_TRIGGERS, buf)
     if not builtin:
         spans = []

@@ -32,7 +32,7 @@ from toolpipe import (
     ToolPipeline,
     ToolRegistry,
 )
-from toolpipe.layers import _shield_rules
+from toolpipe.layers import _shield_readings
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import Command, Word, analyse
 from toolpipe.shell._parse import parse_tree
@@ -65,7 +65,7 @@ def one_liners(shield: UnixShield, repeats: int) -> tuple[float, float, float, f
     lines = [render(line) for line in TLDR.read_text().splitlines()]
     best: tuple[float, float, float, float] | None = None
     for r in range(repeats):
-        _shield_rules.clear_caches()  # every pass reads the texts anew
+        _shield_readings.clear_caches()  # every pass reads the texts anew
         evals = sorted(timed(lambda c=f"{c} # {r}": shield.evaluate(
             "Bash", {"command": c}, ())) for c in lines)
         parses = sorted(timed(lambda c=c: parse_tree(c)) for c in lines)

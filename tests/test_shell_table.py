@@ -94,7 +94,7 @@ def test_every_flag_of_every_credential_row_is_read_on_its_programs_line():
             for flag in row.flags:
                 pw = "Zq8-Fake-Pw-77"
                 value = (f"alice%{pw}" if row.percent else f"alice,{pw}" if row.comma
-                         else pw)
+                         else f"alice:{pw}" if row.colon else pw)
                 line = f"{program} {flag}{'' if row.attached else ' '}{value} x"
                 assert pw not in patterns.redact(line), line
 

@@ -29,7 +29,8 @@ def _flag_rule(row: Credential) -> Rule:
                                        else "[ \t]*")
                        for f in sorted(row.flags, key=len, reverse=True))
     value = (r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else
-             r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else _PW)
+             r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else
+             r"['\"]?[^\s:'\"]{1,128}:(?P<v>[^\s'\"]{1,256})" if row.colon else _PW)
     made = rule("password", row.programs,
                 rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
                 value=("v",), check="flags", shape=r"[ \t]", priority=CONTEXT)

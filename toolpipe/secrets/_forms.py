@@ -227,7 +227,42 @@ def _b64_credential(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return [(lo, end)], end
 
 
+# --- keys given by position --------------------------------------------------------------
+
+# where the secrets stand among the words from the trigger on (options not counted): MinIO's
+# `mc alias set NAME URL ACCESS SECRET`, Backblaze's `b2 authorize-account ID KEY`,
+# Poetry's and Composer's `config http-basic.NAME USER PASSWORD`, `config
+# github-oauth.HOST TOKEN`
+_POSITIONS: dict[bytes, tuple[int, ...]] = {
+    b"mc alias set": (5, 6), b"mc config host add": (6, 7), b"mc admin user add": (6,),
+    b"b2 authorize-account": (2, 3), b"b2 account authorize": (3, 4),
+    b"http-basic.": (2,), b"github-oauth.": (1,), b"gitlab-oauth.": (1,),
+    b"gitlab-token.": (1,), b"bearer.": (1,), b"pypi-token.": (1,)}
+_LINE_WORDS = rb"[^\n|;&]{1,1024}"
+
+
+def _positional(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                ) -> tuple[Spans, int]:
+    """The words at a trigger's positions (see ``_POSITIONS``), each a value a credential
+    could be."""
+    lead = next((k for k in _POSITIONS if buf[start:start + len(k)].lower() == k), None)
+    if lead is None:
+        return [], found.end()
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(buf, start, found.end())
+             if not m.group(0).startswith(b"-")]
+    out: Spans = []
+    for index in _POSITIONS[lead]:
+        if index < len(words):
+            at, word = words[index]
+            inner = word.strip(b"'\"")
+            if len(inner) >= 4 and not plain_word(inner) and b"[REDACTED:" not in inner:
+                lo = at + word.index(inner)
+                out.append((lo, lo + len(inner)))
+    return out, found.end()
+
+
 SEVERAL.update({"concealed": _concealed, "pulumi_secret": _pulumi_secret,
+                "positional": _positional,
                 "new_value": _new_value, "b64_credential": _b64_credential})
 
 # --- Redis' ACL rules, installers' generated passwords, XML private keys -------------------
@@ -278,6 +313,8 @@ FORM_RULES: tuple[Rule, ...] = (
          _SETS_CALL, check="new_value", bounded=False, priority=CONTEXT),
     rule("password", (), r"[A-Za-z0-9+/]{4,64}", check="b64_credential", bounded=False,
          priority=CONTEXT, case_triggers=_B64_FRAGMENTS),
+    rule("password", tuple(k.decode() for k in _POSITIONS), _LINE_WORDS.decode(),
+         check="positional", bounded=False, priority=CONTEXT),
     rule("session_cookie", ("?sid=", "&sid=", ";sid=", "?session=", "&session=", "?sessionid=",
                            "&sessionid=", "?session_id=", "&session_id=", "?auth=", "&auth=",
                            "?authtoken=", "&authtoken=", "?auth_token=", "&auth_token=",

@@ -86,6 +86,7 @@ class Credential:
     example: str = ""
     harmless: str = ""
     comma: bool = False  # the value is USER,PASSWORD (lftp -u)
+    colon: bool = False  # the value is USER:PASSWORD (skopeo --creds)
 
 
 def _pattern(text: object, where: str) -> re.Pattern[str]:
@@ -163,7 +164,7 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
     return Credential(_names(row.get("program"), where + " program"), flags,
                       bool(row.get("attached", False)), bool(row.get("percent", False)),
                       str(row.get("example", "")), str(row.get("harmless", "")),
-                      bool(row.get("comma", False)))
+                      bool(row.get("comma", False)), bool(row.get("colon", False)))
 
 
 def load(text: str) -> dict[str, Any]:

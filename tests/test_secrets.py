@@ -146,6 +146,10 @@ SECRET_LINES = [line for line in CORPUS if line.secrets and not any(
 # the same line: each rule of several secrets keeps its own region (found by the suite)
 @example([next(line for line in CORPUS if line.source == f"corpus.txt:{n}")
           for n in (30, 213)], " ", "")
+# two credential rows on one command line (sshpass's, read to the command's end, then
+# redis-cli's): each row its own region (found by the suite, 2026-12-05)
+@example([next(line for line in CORPUS if line.source == f"corpus.txt:{n}")
+          for n in (213, 214)], " ", "")
 def test_no_secret_survives_in_company(lines, separator, prefix):
     """Secrets side by side, after non-ASCII text (offsets are the text's, not the
     bytes'): none survives, and the text around them is kept."""

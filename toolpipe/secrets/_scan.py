@@ -162,9 +162,10 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     # of a token that a later trigger's rule would cover (merge unites them). The budget,
     # not skipping, keeps a text made of triggers linear.
     zone = 0
-    # where the last region read by each rule of several secrets ends (each its own: a
-    # command's assignments read to its end must not hide a credential flag after them)
-    region_end: dict[str, int] = {}
+    # where the last region read by each rule of several secrets ends (each rule its own,
+    # not each check: a command's assignments read to its end must not hide a credential
+    # flag after them, nor sshpass's row, read to the command's end, redis-cli's after it)
+    region_end: dict[bytes, int] = {}
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
     match = triggers.regex.Match
@@ -214,10 +215,10 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
             if rule.check in SEVERAL:
                 # a rule that finds several secrets at once (a table's column, a list of
                 # user:password lines): each region is read once
-                floor = region_end.get(rule.check, 0)
+                own = rule.regex.pattern
+                floor = region_end.get(own, 0)
                 if start >= floor:
-                    cells, region_end[rule.check] = SEVERAL[rule.check](buf, start, found,
-                                                                        floor)
+                    cells, region_end[own] = SEVERAL[rule.check](buf, start, found, floor)
                     spans += [(lo, hi, rule.kind, rule.priority) for lo, hi in cells]
                 continue
             kind = rule.kind

@@ -120,7 +120,8 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
 # `helm install x oci://…`): code from the network, as `curl … | sh` is
 _REMOTE_CODE = re.compile(
     r"^(?:[\w-]+=)?(?:(?:https?|ftp)://\S+\.(?:gradle|kts|xml|sh|bash|zsh|py|js|mjs|cjs|ts|rb|"
-    r"pl|cmake|mk|ps1|bat|php|lua|jar|groovy|tgz|tar\.gz|nix)(?:[?#]\S*)?|(?:https?|ftp)://"
+    r"pl|cmake|mk|ps1|bat|php|lua|jar|groovy|tgz|tar\.gz|nix|ipynb|qmd|Rmd)(?:[?#]\S*)?"
+    r"|(?:https?|ftp)://"
     r"\S+/(?:Makefile|GNUmakefile|Rakefile|Justfile|Vagrantfile)|oci://\S+)$")
 _OPENERS = NETWORK | frozenset({
     "git", "hg", "svn", "xdg-open", "open", "firefox", "chromium", "google-chrome",

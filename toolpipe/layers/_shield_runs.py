@@ -26,6 +26,7 @@ from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled
 _SHELL_READERS = SHELLS | {"busybox"}
 
 
+_NOTEBOOK_RUNNERS = frozenset({"jupyter", "papermill", "quarto", "jupytext", "nbclient"})
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
@@ -69,6 +70,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]
                   if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
+    if cmd.name in _NOTEBOOK_RUNNERS and (cmd.name == "papermill" or set(texts) & {
+            "--execute", "execute", "run", "render"}):
+        # a notebook executed: its cells run (`jupyter nbconvert --execute x.ipynb`)
+        found += [(key(t, where, workspace), "file") for t in texts
+                  if t.endswith((".ipynb", ".qmd", ".Rmd"))]
     if cmd.name in ("at", "batch") and "-f" in texts[:-1]:
         found.append((key(texts[texts.index("-f") + 1], where, workspace), "file"))
     for r in cmd.redirects:  # bash < cmds.txt, python3 < job.py, xargs rm < list.txt

@@ -56,8 +56,9 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     # Nix: a shell's hook, a flake's apps; Vagrant's and Bundler's Ruby
     "nix-shell": (("shell.nix", "default.nix"), "nix"), "nix": (("flake.nix",), "nix"),
     "vagrant": (("Vagrantfile",), "ruby"), "bundle": (("Gemfile",), "ruby"),
-    # Meson's build file: its run_command(…) and a target's command: […] run at setup
-    "meson": (("meson.build",), "calls"), "muon": (("meson.build",), "calls"),
+    # Meson's build file: its run_command(…) and a target's command: […] run at setup (the
+    # commands the shell wing reads in it, as in any settings file: `commands_in`)
+    "meson": (("meson.build",), "settings"), "muon": (("meson.build",), "settings"),
     # a tool that always loads its settings file (cargo: .cargo/config.toml's runner,
     # rustc-wrapper, linker): judged by every command it holds, as the variables they stand
     # for are (RUSTC_WRAPPER=/tmp/w.sh asks)
@@ -126,27 +127,9 @@ def _sources_as_options(content: str) -> str:
                      for url in _SOURCE.findall(content) if not _OFFICIAL.match(url))
 
 
-def _calls_as_commands(content: str) -> str:
-    """Meson's and CMake's command lists, as command lines: `run_command('sh', '-c', …)`,
-    `command: ['rm', …]`, `execute_process(COMMAND rm -rf …)`: their quoted words joined."""
-    lines = []
-    for m in _CALL_LIST.finditer(content):
-        words = [a or b for a, b in _QUOTED.findall(m.group(1))]
-        if words:
-            lines.append(shlex.join(words))
-    lines += [m.group(1) for m in _CMAKE_COMMAND.finditer(content)]
-    return "\n".join(lines)
-
-
-_CALL_LIST = re.compile(r"(?:run_command\s*\(|command\s*:\s*\[)([^()\[\]]*)")
-_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
-_CMAKE_COMMAND = re.compile(r"\bCOMMAND\s+([^()\n]+?)\s*(?:\)|$|WORKING_DIRECTORY|"
-                            r"OUTPUT_|RESULT_|ERROR_)", re.M)
-
-
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose", "nix", "calls", "sources") or how.startswith(
+               "compose", "nix", "sources") or how.startswith(
             "xargs "):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
@@ -167,8 +150,6 @@ def code_of(content: str, language: str) -> str:
         text = _TOX_HOME.sub("~", content)
         return "\n".join(line.split("=", 1)[1] if "=" in line else line
                          for line in text.splitlines() if not line.startswith("["))
-    if language == "calls":
-        return _calls_as_commands(content)
     if language == "sources":
         return _sources_as_options(content)
     if language in ("recipes", "yaml"):  # justfile recipes, Taskfile cmds: - …

@@ -61,8 +61,7 @@ def destroying(args: Sequence[Word]) -> str | None:
 # (`docker://…`, `library://…`), a host with a path (`ghcr.io/acme/api:latest`), a domain
 # (`acme.com`, not a reverse one: `com.example.app` is an app's id), an ARN, a cloud's
 # resource path, a service's object id (`cus_NffrFeUf…`)
-_DELETES = re.compile(r"(?i)(?:[\w-]*[:\-_])?(?:delete|del|rm|rb|remove|revoke)"
-                      r"(?:[:\-_][\w-]*)?")
+_DELETES = re.compile(_VERB.format(r"delete|del|rm|rb|remove|revoke"))
 _TLD = r"(?:com|net|org|io|dev|app|co|ai|cloud|me|info|biz|us|uk|de|fr|eu|tech|sh|xyz)"
 _OFF_MACHINE = re.compile(
     r"^(?:[a-z][\w+.-]*://\S|arn:aws[\w-]*:|projects/[\w-]+/"
@@ -98,8 +97,9 @@ _PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.:/]\S*)?$"
 
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file",
                            "--write", "--save", "--dest", "--destination", "--target"})
-_DELETE_FLAG = re.compile(r"--?(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|revoke)"
-                          r"(?:[-_=][\w-]*)?$")
+# the option names that delete (one list for the flag and for the quick scan below)
+_DELETING_OPTIONS = r"(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|revoke)"
+_DELETE_FLAG = re.compile(r"--?" + _DELETING_OPTIONS + r"(?:[-_=][\w-]*)?$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # a verb that deletes, joined to what holds data: delete_queue, remove-bucket, drop_tables
 _CONTAINER = (r"(?:queue|topic|table|index|indices|indexes|bucket|stream|database|db|vhost|"
@@ -116,7 +116,7 @@ _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|
 _MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
 _ANY_TOLD = re.compile(
     r"(?:^| )(?:" + "|".join(re.escape(f) for f in sorted(_OUTPUT_FLAGS)) + r")(?:[ =]|$)"
-    r"|(?:^| )--(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|revoke)"
+    r"|(?:^| )--" + _DELETING_OPTIONS +
     r"|(?:^| )(?:[a-z0-9]+://|[\w.-]+@[\w.-]+:)")
 
 

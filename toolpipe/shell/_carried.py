@@ -269,8 +269,7 @@ class _Carriers(_Helpers):
         if wipes(" ".join([a.text for a in args if a.known])) or any(
                 a.known and drops(a.text) for a in args):  # `rails runner 'User.delete_all'`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
-                             f"handed code that {ALERT_TEXTS['destroys'].split(' ', 1)[1]}",
-                             where)
+                             f"handed code that {ALERT_TEXTS['destroys']}", where)
         acts = acts_off_the_machine(args)
         if acts is not None:  # `stripe refunds create …`, `amtool silence add …`
             self.out.problem("destroys", f"{cmd.name} {acts}: a program this wing does not "

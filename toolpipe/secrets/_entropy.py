@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
-from toolpipe.secrets._rule import GUESS, Span
+from toolpipe.secrets._rule import GUESS, Span, b64_plain
 
 # Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
 # TRIGGER_BUDGET in _scan (a count, so a second pass stays under it).
@@ -180,11 +180,8 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
 
 def _plain_text(token: bytes) -> bool:
     """Base64 of ordinary text (words and spaces) is data, not a credential."""
-    try:
-        plain = binascii.a2b_base64(token + b"=" * (-len(token) % 4))
-    except (binascii.Error, ValueError):
-        return False
-    if len(plain) < 16 or plain.count(b" ") < 2:
+    plain = b64_plain(token)
+    if plain is None or len(plain) < 16 or plain.count(b" ") < 2:
         return False
     letters = sum(1 for c in plain if 65 <= c <= 90 or 97 <= c <= 122)
     return all(32 <= c < 127 or c in (9, 10) for c in plain) and letters >= 0.6 * len(plain)

@@ -20,10 +20,9 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 
-from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._rule import CONTEXT, Rule, b64_plain, rule
 from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import CHECKS, line_start, plain_word
 
@@ -214,10 +213,8 @@ def _b64_credential(buf: bytes, start: int, found: re.Match[bytes], floor: int
     hi = found.end()
     while hi < min(len(buf), start + 65536) and buf[hi] in _B64_CHARS:
         hi += 1
-    run = buf[lo:hi]
-    try:
-        plain = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
-    except (binascii.Error, ValueError):
+    plain = b64_plain(buf[lo:hi])
+    if plain is None:
         return [], hi
     printable = sum(1 for c in plain if 32 <= c < 127 or c in (9, 10, 13))
     pair = _DECODED_PAIR.search(plain)

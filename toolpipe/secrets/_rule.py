@@ -16,6 +16,7 @@ before the trigger (``xAKIA…`` is not an AWS key).
 
 from __future__ import annotations
 
+import binascii
 import re
 
 import attrs
@@ -59,6 +60,14 @@ def rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
     return Rule(kind, tuple(dict.fromkeys(ascii_lower(t) for t in trig)),
                 re.compile(regex.encode()), value, check, priority, bounded, shape,
                 case_triggers, back)
+
+
+def b64_plain(token: bytes) -> bytes | None:
+    """What a run of base64 decodes to, its padding restored (``None``: it does not)."""
+    try:
+        return binascii.a2b_base64(token + b"=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        return None
 
 
 B64 = r"A-Za-z0-9+/"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import binascii
 import re
 
+from toolpipe.secrets._rule import b64_plain
 from toolpipe.secrets._values import (
     _PLACEHOLDER,
     CHECKS,
@@ -40,10 +41,7 @@ def auth_scheme(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
 def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
           ) -> str | None:
     value = match.group("v")
-    try:
-        plain = binascii.a2b_base64(value + b"=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
-        plain = b""
+    plain = b64_plain(value) or b""
     user, colon, password = plain.partition(b":")
     if colon and user and password and all(32 <= c < 127 for c in plain):
         return kind

@@ -50,6 +50,9 @@ def test_row(row, example, harmless):
     ('[[code]]\nprogram = 3\n', "[[code]] #1 program: expected a name"),
     ('[[code]]\nprogram = "x"\noperands = "words"\n', "operands must be 'code' or 'argv'"),
     ('not toml = = =', "programs.toml"),
+    # a command is looked up by its lower-cased name: a capital could never match
+    ('[[irreversible]]\nprogram = ["zkCli.sh"]\nargs = "y"\nscore = 0.6\nreason = "r"\n',
+     "'zkCli.sh' is never matched"),
 ])
 def test_a_malformed_table_names_the_row(text, said):
     with pytest.raises(ConfigError, match=__import__("re").escape(said)):

@@ -105,6 +105,17 @@ def _names(value: object, where: str) -> tuple[str, ...]:
     return tuple(items)
 
 
+def _programs(value: object, where: str) -> tuple[str, ...]:
+    """A row's programs: commands are matched by their lower-cased name, so a name with a
+    capital could never match (`zkCli.sh` is looked up as `zkcli.sh`)."""
+    names = _names(value, where)
+    for name in names:
+        if name != name.lower():
+            raise ConfigError(f"{TABLE.name}: {where}: {name!r} is never matched: program "
+                              f"names are compared lower-cased ({name.lower()!r})")
+    return names
+
+
 def _grammar(row: Mapping[str, Any]) -> Grammar:
     return Grammar(str(row.get("short", "")), frozenset(str(row.get("long", "")).split()),
                    bool(row.get("assignments", False)), int(row.get("operands", 0)),
@@ -115,7 +126,7 @@ def _grammar(row: Mapping[str, Any]) -> Grammar:
 
 def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
     where = f"[[code]] #{i + 1}"
-    programs = _names(row.get("program"), where + " program")
+    programs = _programs(row.get("program"), where + " program")
     options = []
     for opt in row.get("options", []):
         if not isinstance(opt, dict) or not isinstance(opt.get("option"), str):
@@ -142,7 +153,7 @@ def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
     if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
         raise ConfigError(f"{TABLE.name}: {where}: score must be in (0, 1]")
     unless = row.get("unless")
-    return Irreversible(_names(row.get("program"), where + " program"),
+    return Irreversible(_programs(row.get("program"), where + " program"),
                         _pattern(row.get("args", ""), where + " args"),
                         _pattern(unless, where + " unless") if unless else None,
                         float(score), str(row.get("reason", "cannot be undone")),
@@ -161,7 +172,7 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
     flags = _names(row.get("flags"), where + " flags")
     if not all(f.startswith(("-", "/")) for f in flags):
         raise ConfigError(f"{TABLE.name}: {where}: a flag starts with - or /")
-    return Credential(_names(row.get("program"), where + " program"), flags,
+    return Credential(_programs(row.get("program"), where + " program"), flags,
                       bool(row.get("attached", False)), bool(row.get("percent", False)),
                       str(row.get("example", "")), str(row.get("harmless", "")),
                       bool(row.get("comma", False)), bool(row.get("colon", False)))

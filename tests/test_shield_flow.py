@@ -481,3 +481,41 @@ def test_a_web_server_of_a_folder_with_a_copied_secret_in_it_sends_it(server, co
     out = play([("Bash", {"command": f"cp ~/.ssh/id_ed25519 {copy_to}"}),
                 ("Bash", {"command": server.format(d=served)})])
     assert (out[-1][0] == "blocked") == stopped, (server, copy_to, served, out)
+
+
+# A file handed to the program that acts on what it holds is judged as its text given
+# inline: a database script under its client, as the same client told the same text.
+_SCRIPTS = st.sampled_from([
+    "DROP DATABASE app;", "drop table users;", "TRUNCATE TABLE orders;",
+    "DELETE FROM events;", "UPDATE users SET admin = true;", "SELECT 1;",
+    "INSERT INTO t VALUES (1);", "db.dropDatabase()", "db.users.deleteMany({})",
+    "db.users.find({})"])
+_HANDED = st.sampled_from([
+    ("psql", "psql -f {f}"), ("psql", "psql --file={f}"), ("mysql", "mysql app < {f}"),
+    ("mariadb", "mariadb < {f}"), ("sqlite3", "sqlite3 app.db '.read {f}'"),
+    ("mongosh", "mongosh --file {f}"), ("cqlsh", "cqlsh -f {f}"),
+    ("clickhouse-client", "clickhouse-client --queries-file {f}")])
+_INLINE = {"psql": "psql -c {t}", "mysql": "mysql app -e {t}", "mariadb": "mariadb -e {t}",
+           "sqlite3": "sqlite3 app.db {t}", "mongosh": "mongosh --eval {t}",
+           "cqlsh": "cqlsh -e {t}", "clickhouse-client": "clickhouse-client -q {t}"}
+_RANK = {"ran": 0, "asked": 1, "blocked": 2}
+
+
+@settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow])
+@given(text=_SCRIPTS, handed=_HANDED)
+def test_a_script_handed_to_its_client_is_judged_as_its_text_inline(text, handed):
+    import shlex
+    client, template = handed
+    inline = play([("Bash", {"command": _INLINE[client].format(t=shlex.quote(text))})])
+    as_file = play([("Write", {"file_path": "job.sql", "content": text + "\n"}),
+                    ("Bash", {"command": template.format(f="job.sql")})])
+    assert _RANK[as_file[-1][0]] >= _RANK[inline[-1][0]], (text, template, inline, as_file)
+
+
+def test_the_check_catches_a_shield_that_reads_no_client_script(monkeypatch):
+    """With the client's script files not found, the property fails: it can."""
+    monkeypatch.setattr("toolpipe.layers._shield_runs.client_files", lambda *a: [])
+    monkeypatch.setattr("toolpipe.layers._shield_runs.CLIENTS", {})
+    with pytest.raises(AssertionError):
+        test_a_script_handed_to_its_client_is_judged_as_its_text_inline()

@@ -362,3 +362,8 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                 k = key(e.word.text, cmd.cwd, workspace)
                 if secret_at(facts, k):
                     yield k, cmd
+                    continue
+                # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`)
+                held = sorted(c for c in facts.secrets if _under(c, k.rstrip("/") or "/"))
+                if held:
+                    yield held[0], cmd

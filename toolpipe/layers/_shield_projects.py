@@ -17,6 +17,12 @@ import re
 import shlex
 from collections.abc import Callable
 
+from toolpipe.layers._shield_handed import (
+    client_code,
+    manifest_as_run,
+    playbook_commands,
+    requirement_sources,
+)
 from toolpipe.shell import Command
 
 # Programs that load no file of a project (they read, list, copy or print what they are
@@ -123,14 +129,19 @@ _OFFICIAL = re.compile(r"^(?:sparse\+)?https://(?:pypi\.org|files\.pythonhosted\
 def _sources_as_options(content: str) -> str:
     """Each package source a settings file sets that is not the ecosystem's own, as the
     option that gives it on a command line."""
-    return "\n".join(f"pip install --index-url {shlex.quote(url)} package"
-                     for url in _SOURCE.findall(content) if not _OFFICIAL.match(url))
+    urls = _SOURCE.findall(content) + requirement_sources(content)
+    # (Cargo's `sparse+http://…` and a `git+https://…` are judged by the address itself)
+    return "\n".join(f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
+                     for url in urls if not _OFFICIAL.match(url))
+
+
+_TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")
 
 
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose", "nix", "sources") or how.startswith(
-            "xargs "):
+               "compose", "nix", "sources", "manifest", "playbook") or how.startswith(
+            ("xargs ", "client ")):
         return how
     if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
         return "python"
@@ -145,6 +156,12 @@ def code_of(content: str, language: str) -> str:
         return "ruby -e " + shlex.quote(content)
     if language.startswith("xargs "):  # the items the file holds, given to the command
         return language + " " + " ".join(shlex.quote(w) for w in content.split())
+    if language.startswith("client "):  # a database script: its client given it inline
+        return client_code(language[len("client "):], content)
+    if language == "manifest":  # a pod's host access, as docker run reads it
+        return manifest_as_run(content)
+    if language == "playbook":  # Ansible's tasks, as the commands they amount to
+        return playbook_commands(content)
     if language == "ini":  # tox.ini: the values (commands = …) are command lines, its
         # substitutions of the home folder (`{homedir}`, `{env:HOME}`) spelled as the shell's
         text = _TOX_HOME.sub("~", content)

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterable
 
 from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
+from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,
@@ -29,6 +30,9 @@ _SHELL_READERS = SHELLS | {"busybox"}
 _NOTEBOOK_RUNNERS = frozenset({"jupyter", "papermill", "quarto", "jupytext", "nbclient"})
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
+_ORCHESTRATORS = frozenset({"kubectl", "oc", "kubectl.exe", "microk8s.kubectl", "k3s",
+                            "podman", "minikube"})
+_APPLIES = frozenset({"apply", "create", "replace", "play", "run"})
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci", "publish",
                        "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})
@@ -53,6 +57,25 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found.append((key("package.json", where, workspace), "npm"))
     elif cmd.name == "git" and set(texts) & _HOOKED:
         found += [(p, "file") for p in facts.special if git_hook(p)]
+    if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)
+        found.append((key(".git/config", where, workspace), "settings"))
+    if cmd.name in CLIENTS:  # psql -f reset.sql, mongosh wipe.js
+        found += [(key(n, where, workspace), f"client {cmd.name}")
+                  for n in client_files(cmd.name, texts)]
+    if cmd.name in _ORCHESTRATORS and set(texts) & _APPLIES:
+        # kubectl apply -f pod.yaml, podman kube play pod.yaml: the pods it asks for
+        named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--filename")]
+        named += [t.split("=", 1)[1] for t in texts if t.startswith("--filename=")]
+        named += [t for t in texts if t.endswith((".yaml", ".yml", ".json"))]
+        found += [(key(n, where, workspace), "manifest") for n in dict.fromkeys(named)]
+    if cmd.name == "ansible-playbook":
+        found += [(key(t, where, workspace), "playbook") for t in texts
+                  if t.endswith((".yml", ".yaml")) and not t.startswith("-")]
+    if cmd.name in ("pip", "pip3", "uv") and installs(cmd.name, texts):
+        # pip install -r requirements.txt: the sources its lines give (--index-url …)
+        found += [(key(texts[i + 1], where, workspace), "sources")
+                  for i, t in enumerate(texts[:-1])
+                  if t in ("-r", "--requirement", "-c", "--constraint")]
     name, run_texts = cmd.name, texts
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
@@ -84,6 +107,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
                 found.append((fed, "file"))
             elif cmd.name.startswith("python"):
                 found.append((fed, "python"))
+            elif cmd.name in CLIENTS:  # mysql app < clean.sql
+                found.append((fed, f"client {cmd.name}"))
             elif cmd.name == "xargs":
                 found.append((fed, "xargs " + " ".join(shlex.quote(t) for t in texts)))
     if cmd.name in ("pytest", "py.test", "tox") or (

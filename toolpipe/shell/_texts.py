@@ -78,6 +78,8 @@ def commands_in(path: str, content: str) -> str:
     if ext in _SCRIPT or name == ".envrc" or (first.startswith("#!") and any(
             s in first for s in ("sh", "bash", "zsh"))):
         return content  # a script: its lines are the commands
+    if name in _GIT_CONFIGS or path.endswith((".git/config", ".git/config.worktree")):
+        return _git_config_commands(content)
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
     if ext == ".xml" or "<exec" in content or "<executable>" in content:
@@ -116,6 +118,36 @@ def commands_in(path: str, content: str) -> str:
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
+
+
+# git's settings files: the keys whose value git runs (core.fsmonitor, core.pager,
+# core.sshCommand, diff.external, a filter's clean and smudge, a credential helper…), and
+# an alias that starts with `!`
+_GIT_CONFIGS = frozenset({".gitconfig", "gitconfig", ".gitmodules"})
+_GIT_RUNS = re.compile(r"(?i)^\s*(?P<key>fsmonitor|pager|editor|sshcommand|askpass|gitproxy|"
+                       r"external|textconv|clean|smudge|process|program|helper|"
+                       r"packobjectshook|command|cmd|[\w.-]+)\s*=\s*(?P<value>.*?)\s*$")
+_GIT_PROGRAM_KEYS = frozenset({"fsmonitor", "pager", "editor", "sshcommand", "askpass",
+                               "gitproxy", "external", "textconv", "clean", "smudge",
+                               "process", "program", "helper", "packobjectshook", "command",
+                               "cmd"})
+
+
+def _git_config_commands(content: str) -> str:
+    out = []
+    for line in content.splitlines()[:MAX_LINES]:
+        m = _GIT_RUNS.match(line)
+        if m is None:
+            continue
+        value = m.group("value")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1].replace('\\"', '"')
+        key = m.group("key").lower()
+        if value.startswith("!"):  # an alias run by the shell
+            out.append(value[1:])
+        elif key in _GIT_PROGRAM_KEYS and value.lower() not in ("true", "false", ""):
+            out.append(value)
+    return "\n".join(out)
 
 
 def _xml_commands(content: str) -> list[str]:

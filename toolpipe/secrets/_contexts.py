@@ -153,6 +153,23 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"|y\$[./A-Za-z0-9]{1,32}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}"
          r"|argon2(?:id|i|d)\$v=[0-9]{1,4}\$m=[0-9]{1,9},t=[0-9]{1,4},p=[0-9]{1,4}"
          r"\$[A-Za-z0-9+/]{8,128}\$[A-Za-z0-9+/]{16,512})", bounded=False),
+    # password hashes as dumping tools print them, each a password to a cracker: Kerberos
+    # tickets and AS-REP replies (`$krb5tgs$23$…`), a pwdump line's NT hash (and its LM hash
+    # unless the empty one: `NAME:RID:LM:NT:::`), a NetNTLM challenge's response
+    rule("password", ("$krb5tgs$", "$krb5asrep$", "$krb5pa$"),
+         r"\$krb5(?:tgs|asrep|pa)\$[0-9]{1,2}\$[^\s'\"]{16,16384}", bounded=False),
+    rule("password", ":::", r"(?<=[0-9]:[0-9a-fA-F]{32}:)(?!31d6cfe0d16ae931b73c59d7e0c089c0)"
+         r"[0-9a-fA-F]{32}(?=:::)", bounded=False, back=(32, 32)),
+    rule("password", ":::", r"(?<=[0-9]:)(?!aad3b435b51404eeaad3b435b51404ee)[0-9a-fA-F]{32}"
+         r"(?=:[0-9a-fA-F]{32}:::)", bounded=False, back=(65, 65)),
+    rule("password", "::", r"::[^:\s]{1,64}:[0-9a-fA-F]{16}:(?P<v>[0-9a-fA-F]{32}:"
+         r"[0-9a-fA-F]{32,16384}|[0-9a-fA-F]{48}:[0-9a-fA-F]{48})(?![0-9a-fA-F])",
+         value=("v",), bounded=False),
+    # DB2's `CONNECT TO DB USER NAME USING PW`, Teradata's `.logon HOST/USER,PW`
+    rule("password", ("user ",), r"(?i:user)[ \t]+[^\s\"']{1,64}[ \t]+(?i:using)[ \t]+"
+         r"(?P<v>[^\s\"';)]{1,256})", value=("v",), check="url_password", bounded=False),
+    rule("password", ".logon", r"\.(?i:logon)[ \t]+[^\s,/]{1,128}/[^\s,]{1,128},"
+         r"(?P<v>[^\s;'\"]{1,256})", value=("v",), check="url_password", bounded=False),
     # PuTTY's private key file: the lines after Private-Lines
     rule("pem_private_key", "private-lines:",
          r"(?i:private-lines):[ \t]*[0-9]{1,3}[ \t]*\r?\n"

@@ -234,7 +234,9 @@ _POSITIONS: dict[bytes, tuple[int, ...]] = {
     b"mc alias set": (5, 6), b"mc config host add": (6, 7), b"mc admin user add": (6,),
     b"b2 authorize-account": (2, 3), b"b2 account authorize": (3, 4),
     b"http-basic.": (2,), b"github-oauth.": (1,), b"gitlab-oauth.": (1,),
-    b"gitlab-token.": (1,), b"bearer.": (1,), b"pypi-token.": (1,)}
+    b"gitlab-token.": (1,), b"bearer.": (1,), b"pypi-token.": (1,),
+    # unixODBC's `isql DSN USER PASSWORD`
+    b"isql ": (3,)}
 _LINE_WORDS = rb"[^\n|;&]{1,1024}"
 
 

@@ -316,6 +316,11 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
     # an extended public key of a wallet (BIP32's xpub and its kin), Nostr's npub
     _rule("public_wallet_key", ("xpub", "ypub", "zpub", "tpub", "npub1"),
           r"(?:[xyzt]pub[0-9A-Za-z]{100,112}|npub1[a-z0-9]{58})(?![A-Za-z0-9])"),
+    # a wallet's receiving address, labelled so (Bitcoin's base58 and bech32, Ethereum's):
+    # public by design, and as random-looking as a key
+    _rule("public_wallet_address", ("address", "addr"),
+          r"""(?i:address|addr)["']?[ \t]*[:=][ \t]*["']?(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}"""
+          r"""|bc1[02-9ac-hj-np-z]{11,71}|0x[0-9a-fA-F]{40})(?![A-Za-z0-9])""", bounded=False),
     _rule("public_key_value", ("publickey", "public_key", "public-key", "pubkey"),
           r"""(?i:public[_\-]?key|pubkey)["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/=_\-]{16,4096}""",
           bounded=False),

@@ -158,10 +158,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # unless the empty one: `NAME:RID:LM:NT:::`), a NetNTLM challenge's response
     rule("password", ("$krb5tgs$", "$krb5asrep$", "$krb5pa$"),
          r"\$krb5(?:tgs|asrep|pa)\$[0-9]{1,2}\$[^\s'\"]{16,16384}", bounded=False),
-    rule("password", ":::", r"(?<=[0-9]:[0-9a-fA-F]{32}:)(?!31d6cfe0d16ae931b73c59d7e0c089c0)"
-         r"[0-9a-fA-F]{32}(?=:::)", bounded=False, back=(32, 32)),
-    rule("password", ":::", r"(?<=[0-9]:)(?!aad3b435b51404eeaad3b435b51404ee)[0-9a-fA-F]{32}"
-         r"(?=:[0-9a-fA-F]{32}:::)", bounded=False, back=(65, 65)),
+    rule("password", ":::", r"(?<=[0-9]:)(?:aad3b435b51404eeaad3b435b51404ee:(?P<v>"
+         r"(?!31d6cfe0d16ae931b73c59d7e0c089c0)[0-9a-fA-F]{32})|(?P<w>(?!aad3b435b51404eeaad3b435b51404ee)[0-9a-fA-F]{32}:"
+         r"[0-9a-fA-F]{32}))(?=:::)", value=("v", "w"), bounded=False, back=(65, 65)),
     rule("password", "::", r"::[^:\s]{1,64}:[0-9a-fA-F]{16}:(?P<v>[0-9a-fA-F]{32}:"
          r"[0-9a-fA-F]{32,16384}|[0-9a-fA-F]{48}:[0-9a-fA-F]{48})(?![0-9a-fA-F])",
          value=("v",), bounded=False),

@@ -102,7 +102,9 @@ _TEAMS = rule("service_token", ("webhook.office.com/webhookb2/", "outlook.office
 
 # what must follow a trigger before its rule is tried (the C scan checks it): most
 # prefixes are short words that ordinary text has too (`pat` in `path/to`)
-_SHAPES = {"pat": r"[A-Za-z0-9]{14}\.", "re_": r"[A-Za-z0-9]{8}_", "sl.": rf"(?:u\.)?[{_W}=]{{64}}"}
+# (Amazon's refresh token may hold `|` past its prefix: hypothesis found `Atzr|IwEBIA|…`)
+_SHAPES = {"pat": r"[A-Za-z0-9]{14}\.", "re_": r"[A-Za-z0-9]{8}_", "sl.": rf"(?:u\.)?[{_W}=]{{64}}",
+           "Atzr|": rf"[{_W}+/=|]{{8}}"}
 _SHAPE = r"[A-Za-z0-9_\-+/=.~%]{8}"
 
 PROVIDER_RULES: tuple[Rule, ...] = (

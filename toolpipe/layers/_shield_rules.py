@@ -232,6 +232,8 @@ def _force_push(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Findin
     where = e.command.located()
     if e.detail == "--force-with-lease":
         return Finding(0.45, f"force-pushes with a lease ({where})")
+    if e.detail.endswith(" tag"):  # a release's tag: others fetched what it named
+        return Finding(0.6, f"moves a release tag others may have fetched ({where})")
     if e.detail.endswith(" feature"):  # a branch of one's own: warned about
         return Finding(0.45, f"rewrites a feature branch's history ({where})")
     if e.detail.endswith(" protected") or "rewrites history" in e.detail:

@@ -18,6 +18,9 @@ _GIT_READS = frozenset({"add", "commit", "push", "archive", "bundle", "stash", "
                         "send-email", "diff", "show", "log", "grep", "cat-file"})
 
 
+_RELEASE_TAG = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+.][\w.]+)?")
+
+
 @handles("git")
 def _git(cmd: Command) -> list[Effect]:
     args = list(cmd.args)
@@ -49,8 +52,11 @@ def _git(cmd: Command) -> list[Effect]:
         # the branches it pushes to: protected ones, others, or not known (no refspec)
         refs = [o.text.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/")
                 for o in ops[1:]]
+        # (a release's tag moved: what others fetched as v1.2.0 is now other code)
         target = ("" if not refs or any(not o.known for o in ops[1:]) else
-                  "protected" if any(_PROTECTED.fullmatch(r) for r in refs) else "feature")
+                  "protected" if any(_PROTECTED.fullmatch(r) for r in refs) else
+                  "tag" if any(r.startswith("refs/tags/") or _RELEASE_TAG.fullmatch(r)
+                               for r in refs) else "feature")
         if any(t in ("-f", "--force", "--mirror") or re.fullmatch(r"-[a-z]*f[a-z]*", t)
                for t in texts):
             out.append(Effect("force-push", cmd, detail=f"--force {target}".strip()))
@@ -59,7 +65,7 @@ def _git(cmd: Command) -> list[Effect]:
         if any(t.startswith(("--force-with-lease", "--force-if-includes")) for t in texts):
             # a lease guards against others' pushes, not against rewriting main's history
             out.append(Effect("force-push", cmd, detail=f"--force-with-lease {target}".strip()
-                              if target == "protected" else "--force-with-lease"))
+                              if target in ("protected", "tag") else "--force-with-lease"))
         if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
                 t.startswith(":") and len(t) > 1 for t in texts):
             out.append(Effect("remote-delete", cmd))

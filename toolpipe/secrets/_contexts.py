@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._letters import wordy as _wordy
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL
-from toolpipe.secrets._values import CHECKS, _value, _wordy, url_password
+from toolpipe.secrets._values import CHECKS, _value, url_password
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value

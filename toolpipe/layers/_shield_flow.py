@@ -20,9 +20,12 @@ from typing import Any, Literal
 import attrs
 
 from toolpipe.layers._shield_projects import (
+    BUILDERS,
+    built_image,
     code_of,
     key,
     language_of,
+    under,
     unpacked,
 )
 from toolpipe.shell import (
@@ -215,6 +218,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
         out.update({k: FileFact("download") for k in unpacked(
             cmd, workspace, lambda k: _fetched(k, facts))})
+        image = built_image(cmd, workspace, facts.secrets)
+        if image is not None:  # an image built from a folder holding a copy of a secret
+            out[image] = FileFact("secret")
         if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
@@ -327,15 +333,6 @@ def served_folder(cmd: Command) -> str | None:
     return operands[-1] if operands else "."
 
 
-def _under(path: str, root: str) -> bool:
-    """Is the session's file ``path`` in the folder ``root`` (both as ``key`` gives)?"""
-    if root == "/":
-        return True
-    if root == ".":
-        return not path.startswith(("/", "~", ".."))
-    return path.startswith(root + "/")
-
-
 def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                  ) -> Iterable[tuple[str, Command]]:
     """Copies of secrets (made by earlier calls) this line reads or sends while it talks
@@ -343,7 +340,13 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
     if not facts.secrets:
         return
     for cmd in script.commands:
-        if cmd.name == "git" and "push" in [a.text for a in cmd.args]:
+        texts = [a.text for a in cmd.args]
+        if cmd.name in BUILDERS and texts[:1] == ["push"] and len(texts) > 1:
+            pushed = f"image:{texts[-1]}"
+            if pushed in facts.secrets:  # an image built with a copy of a secret in it
+                yield pushed, cmd
+                continue
+        if cmd.name == "git" and "push" in texts:
             inside = sorted(k for k in facts.secrets if not k.startswith(("/", "~", "..")))
             if inside:  # the repository goes out, with the copy in it
                 yield inside[0], cmd
@@ -351,7 +354,7 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
         folder = served_folder(cmd)
         if folder is not None:  # a web server handing out a folder with the copy in it
             root = key(folder, cmd.cwd, workspace).rstrip("/") or "/"
-            held = sorted(k for k in facts.secrets if _under(k, root))
+            held = sorted(k for k in facts.secrets if under(k, root))
             if held:
                 yield held[0], cmd
                 continue
@@ -364,6 +367,7 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                     yield k, cmd
                     continue
                 # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`)
-                held = sorted(c for c in facts.secrets if _under(c, k.rstrip("/") or "/"))
+                held = sorted(c for c in facts.secrets if not c.startswith("image:")
+                              and under(c, k.rstrip("/") or "/"))
                 if held:
                     yield held[0], cmd

@@ -53,7 +53,9 @@ def client_code(name: str, content: str) -> str:
     inline = CLIENTS[name][2]
     if name == "redis-cli":
         return "\n".join(f"redis-cli {line}" for line in content.splitlines() if line.strip())
-    return f"{name} {inline} {shlex.quote(content)}"
+    # (a script that starts with a comment, `-- reset`, is no option of the client)
+    text = "\n" + content if content.startswith("-") else content
+    return f"{name} {inline} {shlex.quote(text)}"
 
 
 # Kubernetes (and Podman's `kube play`): what a pod's spec gives its containers of the host

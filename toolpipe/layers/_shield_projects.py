@@ -227,6 +227,38 @@ def key(path: str, cwd: str | None, workspace: str) -> str:
     return joined
 
 
+def under(path: str, root: str) -> bool:
+    """Is the session's file ``path`` in the folder ``root`` (both as ``key`` gives)?"""
+    if root == "/":
+        return True
+    if root == ".":
+        return not path.startswith(("/", "~", ".."))
+    return path.startswith(root + "/")
+
+
+BUILDERS = frozenset({"docker", "podman", "nerdctl", "buildah"})  # of images
+_VALUED = frozenset({"-t", "--tag", "-f", "--file", "--build-arg", "--target", "--platform",
+                     "--label", "--secret", "--ssh", "--network", "--cache-from", "-o",
+                     "--output"})
+
+
+def built_image(cmd: Command, workspace: str, secrets: frozenset[str]) -> str | None:
+    """``image:NAME`` for ``docker build -t NAME DIR`` (and its kin) when DIR holds one of
+    ``secrets`` (copies of secrets earlier calls made): the image carries it, and ``docker
+    push NAME`` sends it."""
+    texts = [a.text for a in cmd.args]
+    if cmd.name not in BUILDERS or not secrets or not set(texts) & {"build", "bud"}:
+        return None
+    names = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-t", "--tag")]
+    names += [t.split("=", 1)[1] for t in texts if t.startswith("--tag=")]
+    operands = [t for i, t in enumerate(texts) if not t.startswith("-") and t not in (
+        "build", "bud", "buildx", "image") and (i == 0 or texts[i - 1] not in _VALUED)]
+    root = key(operands[-1] if operands else ".", cmd.cwd, workspace).rstrip("/") or "/"
+    if names and any(under(s, root) for s in secrets if not s.startswith("image:")):
+        return f"image:{names[0]}"
+    return None
+
+
 ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
 
 

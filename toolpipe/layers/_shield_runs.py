@@ -33,6 +33,22 @@ _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", 
 _ORCHESTRATORS = frozenset({"kubectl", "oc", "kubectl.exe", "microk8s.kubectl", "k3s",
                             "podman", "minikube"})
 _APPLIES = frozenset({"apply", "create", "replace", "play", "run"})
+_PACKAGE_INSTALLERS = frozenset({"apt", "apt-get", "dpkg", "gdebi", "dnf", "yum", "zypper",
+                                 "rpm", "pacman", "snap", "flatpak", "installer", "pkg",
+                                 "apk", "msiexec", "code", "codium", "cursor"})
+_PACKAGE_FILES = (".deb", ".rpm", ".pkg.tar.zst", ".pkg.tar.xz", ".snap", ".flatpak",
+                  ".flatpakref", ".pkg", ".apk", ".msi", ".vsix")
+_CI_FILES = (".gitlab-ci.yml", ".circleci/config.yml", "bitbucket-pipelines.yml",
+             "azure-pipelines.yml", ".drone.yml", "Jenkinsfile", ".travis.yml")
+
+
+def ci_file(path: str) -> bool:
+    """A CI pipeline's file: it runs on the CI's machines, with the repository's secrets,
+    once pushed."""
+    return path.startswith((".github/workflows/", ".gitea/workflows/", ".forgejo/workflows/",
+                            ".buildkite/")) or path.endswith(_CI_FILES)
+
+
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci", "publish",
                        "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})
@@ -59,6 +75,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found += [(p, "file") for p in facts.special if git_hook(p)]
     if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)
         found.append((key(".git/config", where, workspace), "settings"))
+        if "push" in texts:  # a CI pipeline written this session runs where it is pushed
+            found += [(p, "project") for p in sorted(facts.files) if ci_file(p)]
+    if cmd.name in _PACKAGE_INSTALLERS:  # apt install ./tool.deb: its scripts run as root
+        found += [(key(t, where, workspace), "file") for t in texts
+                  if t.endswith(_PACKAGE_FILES) and not t.startswith("-")]
     if cmd.name in CLIENTS:  # psql -f reset.sql, mongosh wipe.js
         found += [(key(n, where, workspace), f"client {cmd.name}")
                   for n in client_files(cmd.name, texts)]

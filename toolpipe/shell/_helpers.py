@@ -26,7 +26,7 @@ _COMMAND_INPUT = frozenset({"tclsh", "wish", "expect", "jimsh", "ed", "red", "ex
 # `cargo --config target.….runner=…`) whose value is a program another runs for it: the
 # class, not a list (`FZF_DEFAULT_COMMAND`, `RUSTC_WRAPPER`, `--compress-program`)
 _PROGRAM_KEY = re.compile(
-    r"(?i)(?:^|[._-])(?:command|cmd|program|prog|pager|editor|visual|shell|wrapper|launcher|"
+    r"(?i)(?:^|[._-])(?:command|cmd|run|program|prog|pager|editor|visual|shell|wrapper|launcher|"
     r"runner|executable|askpass|helper|rsh|exec|sshcommand|proxycommand|localcommand|"
     r"rsync-path|upload-pack|receive-pack)$|^(?:CC|CXX|CPP|LD|AR|AS|FC|MAKE)$")
 _SETTING = re.compile(r"(?:--?|-[DP])?(?P<name>[A-Za-z_][\w.-]*)=(?P<value>.+)", re.DOTALL)

@@ -2,11 +2,14 @@
 compiler plugin, a module required first, a debugger's command file, a build tool's init
 script, an editor's script (``vim -S``, ``emacs -l``). Each counts as a file the command
 runs (an ``exec`` effect), so that the session's flow judges one an earlier call wrote,
-and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is."""
+and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is.
+And the file of code a program is named to run (``java -jar F``, ``wine F``, ``awk -f F``:
+the program table's ``[[file]]`` rows)."""
 
 from __future__ import annotations
 
 from toolpipe.shell._model import Command
+from toolpipe.shell._table import FILE_RUNNERS
 from toolpipe.shell._words import Word
 
 _COMPILERS = ("gcc", "g++", "cc", "c++", "clang", "clang++")
@@ -67,4 +70,24 @@ def option_loads(cmd: Command) -> list[Word]:
         if name.startswith("clang") and t == "-load" and i >= 1 and args[i - 1].text == (
                 "-Xclang") and i + 2 < len(args) and args[i + 1].text == "-Xclang":
             out.append(args[i + 2])  # clang -Xclang -load -Xclang /x.so
+    return out
+
+
+def file_runs(cmd: Command) -> list[Word]:
+    """The files of code a ``[[file]]`` row of the program table says this command runs:
+    the word after one of its options, or its first operand."""
+    row = FILE_RUNNERS.get(cmd.name)
+    if row is None:
+        return []
+    args = cmd.args
+    out = []
+    for i, a in enumerate(args):
+        if a.text in row.options:  # (the first word after it that is not an option)
+            named = next((b for b in args[i + 1:] if not b.text.startswith("-")), None)
+            if named is not None:
+                out.append(named)
+    if row.operand:
+        ops = [a for a in args if not a.text.startswith("-")]
+        if ops and (not row.endings or ops[0].text.endswith(row.endings)):
+            out.append(ops[0])
     return out

@@ -161,6 +161,32 @@ def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
                         bool(row.get("secret", False)))
 
 
+@attrs.frozen
+class FileRunner:
+    """A program that runs a file of code: named after one of ``options`` (``java -jar
+    F``, ``deno run F``, ``awk -f F``) or, with ``operand``, its first operand (ending
+    with one of ``endings``, if any: ``dotnet app.dll`` but not ``dotnet build``)."""
+
+    programs: tuple[str, ...]
+    options: frozenset[str]
+    operand: bool
+    endings: tuple[str, ...]
+    example: str
+    harmless: str
+
+
+def _file_runner(i: int, row: Mapping[str, Any]) -> FileRunner:
+    where = f"[[file]] #{i + 1}"
+    options = frozenset(_names(row["options"], where + " options")) if "options" in row else (
+        frozenset())
+    operand = bool(row.get("operand", False))
+    if not options and not operand:
+        raise ConfigError(f"{TABLE.name}: {where}: give options, operand = true, or both")
+    endings = tuple(_names(row["endings"], where + " endings")) if "endings" in row else ()
+    return FileRunner(_programs(row.get("program"), where + " program"), options, operand,
+                      endings, str(row.get("example", "")), str(row.get("harmless", "")))
+
+
 def _flags(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{TABLE.name}: {where}: expected a list of options")
@@ -194,6 +220,8 @@ def load(text: str) -> dict[str, Any]:
         made_i = _irreversible(i, row)
         for p in made_i.programs:
             irreversible.setdefault(p, []).append(made_i)
+    files = {p: made_f for i, row in enumerate(data.get("file", []))
+             for made_f in (_file_runner(i, row),) for p in made_f.programs}
     env = data.get("code_env", {})
     credentials = tuple(_credential(i, row) for i, row in enumerate(data.get("credential", [])))
     foreign = {name: frozenset(f.lower() for f in _flags(flags, f"[foreign] {name}"))
@@ -201,7 +229,7 @@ def load(text: str) -> dict[str, Any]:
                if name not in ("example", "harmless")}
     return {
         "credentials": credentials, "foreign": foreign,
-        "wrappers": wrappers, "code": code, "irreversible": irreversible,
+        "wrappers": wrappers, "code": code, "irreversible": irreversible, "file": files,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
         "inert": frozenset(_names(data.get("inert", {}).get("names", []), "[inert] names")),
@@ -213,6 +241,7 @@ _LOADED = load(TABLE.read_text(encoding="utf-8"))
 WRAPPERS: dict[str, Grammar] = _LOADED["wrappers"]
 CODE: dict[str, CodeRow] = _LOADED["code"]
 IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]
+FILE_RUNNERS: dict[str, FileRunner] = _LOADED["file"]
 CODE_ENV: frozenset[str] = _LOADED["code_env"]
 FILE_ENV: frozenset[str] = _LOADED["file_env"]
 INERT: frozenset[str] = _LOADED["inert"]

@@ -72,6 +72,8 @@ def commands_in(path: str, content: str) -> str:
     program whose effects the wing models (another word is a setting, not a command)."""
     name = posixpath.basename(path)
     ext = posixpath.splitext(name)[1].lower()
+    if "secrets." in content:  # a CI's secret (`${{ secrets.KEY }}`) stands as a secret file
+        content = _CI_SECRET.sub(r"$(cat /run/secrets/\1)", content)
     if (ext in _PROSE and name not in _SETTINGS_NAMES) or not content.strip():
         return ""
     first = content.split("\n", 1)[0]
@@ -131,6 +133,9 @@ _GIT_PROGRAM_KEYS = frozenset({"fsmonitor", "pager", "editor", "sshcommand", "as
                                "gitproxy", "external", "textconv", "clean", "smudge",
                                "process", "program", "helper", "packobjectshook", "command",
                                "cmd"})
+
+
+_CI_SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 def _git_config_commands(content: str) -> str:

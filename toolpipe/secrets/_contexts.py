@@ -148,8 +148,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"(?P<v>[^\s(<]\S{3,255})", value=("v",), check="network"),
     # crypt(3) hashes: shadow and htpasswd lines, bcrypt in a database dump
     rule("password", ("$1$", "$5$", "$6$", "$apr1$", "$2a$", "$2b$", "$2y$", "$2x$", "$y$",
-                      "$argon2"),
+                      "$argon2", "$7$"),
          r"\$(?:(?:1|5|6|apr1)\$(?:rounds=[0-9]{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}"
+         # Mosquitto's PBKDF2-SHA512 (`$7$ITERATIONS$SALT$HASH`, base64)
+         r"|7\$[0-9]{1,7}\$[A-Za-z0-9+/]{8,64}={0,2}\$[A-Za-z0-9+/]{40,172}={0,2}"
          r"|2[abxy]\$[0-9]{2}\$[./A-Za-z0-9]{53}"
          r"|y\$[./A-Za-z0-9]{1,32}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}"
          r"|argon2(?:id|i|d)\$v=[0-9]{1,4}\$m=[0-9]{1,9},t=[0-9]{1,4},p=[0-9]{1,4}"
@@ -165,6 +167,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", "::", r"::[^:\s]{1,64}:[0-9a-fA-F]{16}:(?P<v>[0-9a-fA-F]{32}:"
          r"[0-9a-fA-F]{32,16384}|[0-9a-fA-F]{48}:[0-9a-fA-F]{48})(?![0-9a-fA-F])",
          value=("v",), bounded=False),
+    # ZooKeeper's super user: `superDigest=super:BASE64(SHA1(super:PW))`
+    rule("password", "superdigest=", r"(?i:superdigest)=[^:\s\"']{1,64}:"
+         r"(?P<v>[A-Za-z0-9+/]{20,64}={0,2})", value=("v",), bounded=False),
     # DB2's `CONNECT TO DB USER NAME USING PW`, Teradata's `.logon HOST/USER,PW`
     rule("password", ("user ",), r"(?i:user)[ \t]+[^\s\"']{1,64}[ \t]+(?i:using)[ \t]+"
          r"(?P<v>[^\s\"';)]{1,256})", value=("v",), check="url_password", bounded=False),

@@ -33,6 +33,11 @@ _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _ENCODED = re.compile(rb"[A-Za-z0-9+/=_\-]{16,}")
 
 
+def _key_shaped(value: bytes) -> bool:
+    return not plain_word(value) and (token_shaped(value) or (
+        _ENCODED.fullmatch(value) is not None and not value.isalpha()))
+
+
 def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                 ) -> str | None:
     """``STRIPE_KEY=…``, ``REDIS_AUTH=…``, ``set_var("STRIPE_KEY", "…")``: an upper-case
@@ -47,6 +52,13 @@ def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     if match.group("sep").strip().startswith(b",") and buf[start - 1:start] not in (b'"', b"'"):
         return None  # f(A_KEY, "x"): a quoted name only (os.Setenv("A_KEY", "…"))
     value = _value(match, groups)[0]
+    if name.endswith(b"AUTH") and value.count(b"/") == 1:
+        # USER/PASSWORD in one variable (NEO4J_AUTH=neo4j/PW)
+        user, _, password = value.partition(b"/")
+        value = password if user and credential_like(password) else value
+    if b"," in value and name.endswith(b"KEYS"):  # a list of keys (APP_KEYS=k1,k2,k3)
+        parts = value.split(b",")
+        return kind if all(_key_shaped(p) for p in parts) else None
     if plain_word(value) or b"/" in value or b"[REDACTED:" in value or value.startswith(
             PUBLIC_PREFIXES):
         return None
@@ -172,13 +184,17 @@ NAMED_RULES: tuple[Rule, ...] = (
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
     # [A-Z0-9] in the trigger union slowed its scan 5x)
     rule("api_key_kv", tuple(f"_auth{s}" for s in ("=", ":", " =", '"', "'", "]")),
-         r"""_(?:KEY|AUTH)(?P<tail>["']?\]?)(?P<sep>[ \t]*[=:][ \t]*"""
+         r"""_(?:KEYS?|AUTH)(?P<tail>["']?\]?)(?P<sep>[ \t]*[=:][ \t]*"""
          r"""|[ \t]*,[ \t]*)(?:"(?P<dq>[^"\n]{8,512})"|'(?P<sq>[^'\n]{8,512})'"""
-         r"""|(?P<bare>[^\s"'`,;<>(){}\[\]\\|&$%#*][^\s"'`,;<>(){}\[\]\\|&]{7,511}))""",
+         # (a list of keys: APP_KEYS=k1,k2)
+         r"""|(?P<bare>(?:(?<=S=)|(?<=S= )|(?<=S=  )|(?<=S: ))"""
+         r"""[^\s"'`,;<>(){}\[\]\\|&$%#*][^\s"'`;<>(){}\[\]\\|&]{7,2047}"""
+         r"""|[^\s"'`,;<>(){}\[\]\\|&$%#*][^\s"'`,;<>(){}\[\]\\|&]{7,511}))""",
          value=("dq", "sq", "bare"), check="vendor_name", bounded=False, priority=CONTEXT,
          # (_AUTH by literals: a literal trigger at a place hides a fragment there, and
          # npmrc's `_auth` is one)
-         case_triggers=tuple(f"_KEY{s}" for s in ("=", ":", " =", '"', "'", "]"))),
+         case_triggers=tuple(f"_KEY{s}" for s in ("=", ":", " =", '"', "'", "]"))
+         + tuple(f"_KEYS{s}" for s in ("=", ":", '"'))),
     rule("session_cookie", ("cookie:", "set-cookie:"), r"""(?i:set-)?(?i:cookie):[ \t]*""",
          check="cookie_header", bounded=False, priority=CONTEXT),
     # a sentence that gives one: "Your new API key is …", "the password for alice is …",

@@ -56,7 +56,10 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          "account_key", "shared_access_key", "stored_key", "server_key", "macaroon",
          # HashiCorp's: Consul's and Nomad's ACL token (`SecretID`, `Secret ID = …`),
          # Vault AppRole's secret_id (its `accessor` is a public handle)
-         "secret_id", "secret id")
+         "secret_id", "secret id",
+         # a Rails application's generated keys (GitLab's db_key_base, otp_key_base…) and a
+         # vendor's application key (Datadog's DD-APPLICATION-KEY)
+         "key_base", "application_key")
 
 
 def _spellings(word: str) -> tuple[str, ...]:

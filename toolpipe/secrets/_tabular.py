@@ -176,9 +176,11 @@ TABULAR_RULES: tuple[Rule, ...] = (
          value=("v",), check="serialized_value", bounded=False, priority=CONTEXT),
     # an element named for a credential whose <Value> child holds it (Windows' answer
     # files: <Password><Value>…</Value><PlainText>true</PlainText></Password>)
-    rule("password", ("password>", "passwd>", "secret>", "token>"),
-         r"""(?i:password|passwd|secret|token)>\s{0,64}<(?i:value)>(?P<v>[^<\s][^<\n]{0,255})"""
-         r"""</(?i:value)>""",
+    # (and a name in a <Key> element, its <Value> after it: KeePass' XML export)
+    rule("password", ("password>", "passwd>", "secret>", "token>", "password</", "passwd</",
+                      "secret</", "token</", "passphrase</", "pin</"),
+         r"""(?i:password|passwd|secret|token|passphrase|pin)(?:>|</(?i:key|name)>)\s{0,64}"""
+         r"""<(?i:value)(?:\s[^<>/]{0,128})?>(?P<v>[^<\s][^<\n]{0,255})</(?i:value)>""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     rule("password", ("var ",),
          r"""var[ \t]+(?P<name>\w{1,64})[ \t]+[\w.*\[\]]{1,24}[ \t]*=[ \t]*"""

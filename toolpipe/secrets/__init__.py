@@ -34,8 +34,10 @@ import attrs
 
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
+from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._memo import TextMemo
+from toolpipe.secrets._rule import CONTEXT
 from toolpipe.secrets._rules import RULES as _RULES
 from toolpipe.secrets._scan import merge as _merge
 from toolpipe.secrets._scan import scan as _scan
@@ -199,8 +201,10 @@ class SecretPatternSet:
         if not (self.builtin or self.entropy) or not text:
             return []
         buf = _encode(text)
-        found = _merge(_scan(buf, builtin=self.builtin, entropy=self.entropy,
-                             min_length=self.min_length, min_entropy=self.min_entropy))
+        found = _scan(buf, builtin=self.builtin, entropy=self.entropy,
+                      min_length=self.min_length, min_entropy=self.min_entropy)
+        # hex dumps and wrapped base64: the bytes they stand for, judged as text
+        found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
         if not found or len(buf) == len(text):
             return [(lo, hi, kind) for lo, hi, kind, _ in found]
         # offsets into the bytes → offsets into the text, in one pass

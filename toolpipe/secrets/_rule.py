@@ -84,7 +84,9 @@ VALUE = (
     r"""|\"\"\"[ \t]*\r?\n(?P<tq>[^"\n]{1,4096})\r?\n[ \t]*\"\"\""""
     r"""|'''[ \t]*\r?\n(?P<ts>[^'\n]{1,4096})\r?\n[ \t]*'''"""
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
-    r"""|\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096})\\"|`(?P<bq>[^`\n]{1,4096})`"""
+    # (escaped once, or twice: a JSON string inside a JSON string, `\\\"…\\\"`)
+    r'|(?:\\\\){0,3}\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096}?)(?:\\\\){0,3}\\"'
+    r"""|`(?P<bq>[^`\n]{1,4096})`"""
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     # (or a label: a value redacted before is read as one, so the key's regex does not
     # settle for a shorter reading, `key: 000A = [REDACTED:…]`, the second time)

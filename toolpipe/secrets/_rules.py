@@ -77,7 +77,7 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
-_SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
+_SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # kubectl describe's `NAME:`, a rule of dashes, then the value on its own line
         r"""(?P<sep>:[ \t]*\r?\n-{3,}[ \t]*\r?\n"""
         # a type between a name and its value (`API_KEY: &str = …`, `apiKey: string = …`)
@@ -92,6 +92,8 @@ _SEP = (r"""(?P<close>\\?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
         r"""|[ \t]*(?:—|–)[ \t]*"""
+        # (Windows' `reg query`: `    DefaultPassword    REG_SZ    VALUE`)
+        r"""|[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)[ \t]{2,}"""
         r"""|[ \t]+(?!\?\?|\|\||\?:)|>"""
         r"""|[ \t]*(?:\*\*|__)?[ \t]*(?:\||│|┃|║)[ \t]*"""  # | password | VALUE | (a table row)
         r"""|[ \t]*,[ \t]*"""  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
@@ -238,9 +240,18 @@ RULES: tuple[Rule, ...] = (
           bounded=False, back=(36, 36)),
     *PROVIDER_RULES,
     # --- tokens and credentials by shape ---------------------------------------------------
+    # (and a JWE: five parts, the second an encrypted key, empty for `dir`, not JSON)
     _rule("jwt", "eyj",
-          rf"eyJ[{URLSAFE}]{{8,4096}}\.eyJ[{URLSAFE}]{{8,8192}}\.[{URLSAFE}]{{0,4096}}",
-          shape=rf"[{URLSAFE}]{{8}}[{URLSAFE}]*\.eyJ"),
+          rf"eyJ[{URLSAFE}]{{8,4096}}\.(?:eyJ[{URLSAFE}]{{8,8192}}\.[{URLSAFE}]{{0,4096}}"
+          rf"|[{URLSAFE}]{{0,4096}}\.[{URLSAFE}]{{8,4096}}\.[{URLSAFE}]{{8,65536}}\."
+          rf"[{URLSAFE}]{{8,4096}})",
+          shape=rf"[{URLSAFE}]{{8}}[{URLSAFE}]*\.(?:eyJ|[{URLSAFE}]*\.[{URLSAFE}]{{8}})"),
+    # Discord's bot and user tokens: the user's id (digits) in base64, a time, an HMAC;
+    # found from how an id's first digits read in base64 (`MT…` for 1…, `Nz` for 7…)
+    _rule("service_token", (),
+          r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,40}"
+          r"(?![A-Za-z0-9_\-])", bounded=False,
+          case_triggers=("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")),
     _rule("bearer", "bearer",
           r"(?i:bearer)\s{1,8}(?P<v>[A-Za-z0-9\-._~+/=]{1,4096})",
           value=("v",), check="bearer", bounded=False, shape=r"\s{1,8}[A-Za-z0-9\-._~+/=]"),

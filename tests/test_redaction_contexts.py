@@ -176,3 +176,46 @@ def test_base64_of_a_certificate_or_public_key_is_public_a_private_key_is_not(na
     text = f'"material": "{opening}{tail}"'
     redacted = SecretPatternSet().redact(text)
     assert (redacted == text) == public, (name, redacted[:80])
+
+
+def _xxd(data: bytes) -> str:
+    """What ``xxd`` prints for ``data``."""
+    lines = []
+    for i in range(0, len(data), 16):
+        chunk = data[i:i + 16]
+        hexes = " ".join(chunk[j:j + 2].hex() for j in range(0, len(chunk), 2))
+        text = "".join(chr(c) if 32 <= c < 127 else "." for c in chunk)
+        lines.append(f"{i:08x}: {hexes:<39}  {text}")
+    return "\n".join(lines)
+
+
+_CAUGHT = st.sampled_from(["token=ghp_{}", "password: {}", 'API_KEY="{}"',
+                           "Authorization: Bearer {}"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(_CAUGHT, st.text(alphabet="ghijkmnopqrstuvwxyzGHJKLMNPQRSTUVWXYZ", min_size=30,
+                        max_size=30).map(lambda s: s[:10] + "7" + s[10:20] + "Q4" + s[20:]),
+       st.text(alphabet="xy \n", max_size=20))
+def test_a_secret_caught_as_text_is_caught_in_its_hex_dump(form, secret, before):
+    """What the redactor catches as text it catches in the text's xxd dump: no 12 letters of
+    the secret survive anywhere in it (echoed inputs are hex-dumped too; the secret's
+    letters are no hex digits, so its hex is not mistaken for it)."""
+    text = before + form.format(secret) + "\n"
+    assert secret not in S.redact(text)
+    dumped = S.redact(_xxd(text.encode()))
+    # (the text column cuts it every 16 letters: pieces of 12 in one line, or across two)
+    joined = "".join(line[51:] if "REDACTED" not in line else line for line in
+                     dumped.splitlines())
+    assert not any(secret[i:i + 12] in joined for i in range(len(secret) - 11)), dumped
+
+
+def test_the_dump_check_can_fail(monkeypatch):
+    """With dumps not read, the property fails."""
+    from toolpipe import secrets
+
+    monkeypatch.setattr(secrets, "dump_spans", lambda *a: [])
+    patterns = SecretPatternSet.default_common()
+    text = "token=ghp_" + "Ab3" * 12 + "\n"
+    dumped = patterns.redact(_xxd(text.encode()))
+    assert ("Ab3" * 4) in "".join(line[51:] for line in dumped.splitlines())

@@ -202,9 +202,11 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     # told to destroy, clocks and mounts, the trash emptied, accounts deleted or expired
     # (tldr's userdel, deluser and chage -E pages, asked since the thirty-first fresh set);
     # since the forty-first, the pages of tools that capture traffic, spoof ARP, record the
-    # microphone or write firmware (25 lines: those tools' purpose, asked by class):
-    # 4.67% today, under the issue's 5% with a margin kept small so that drift shows
-    assert len(asked) / benign < 0.048, asked[:40]
+    # microphone or write firmware (25 lines: those tools' purpose, asked by class), and
+    # since the forty-third and forty-fourth, the pages that trace other programs, open a
+    # router's ports or relax SELinux (12 lines):
+    # 4.81% today, under the issue's 5% with a margin kept small so that drift shows
+    assert len(asked) / benign < 0.049, asked[:40]
 
 
 def pipeline(shield_layer, *inner):

@@ -286,7 +286,8 @@ def _firewall(cmd: Command) -> list[Effect]:
     words = [t for t in texts if not t.startswith("-")]
     flush = {"-F", "--flush", "-X", "--delete-chain"} & set(texts) or (
         name == "nft" and texts[:2] == ["flush", "ruleset"]) or (
-        name == "ufw" and texts[:1] in (["disable"], ["reset"])) or (
+        name == "ufw" and words[:1] in (["disable"], ["reset"]) and "--dry-run" not in texts
+    ) or (  # (`ufw --force reset`: its option first)
         name == "pfctl" and any(t == "-d" or t.startswith("-F") for t in texts)) or (
         name == "ipfw" and (words[:1] == ["flush"] or words[:2] in (
             ["disable", "firewall"], ["firewall", "disable"]))) or (

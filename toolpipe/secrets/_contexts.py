@@ -167,6 +167,15 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", "::", r"::[^:\s]{1,64}:[0-9a-fA-F]{16}:(?P<v>[0-9a-fA-F]{32}:"
          r"[0-9a-fA-F]{32,16384}|[0-9a-fA-F]{48}:[0-9a-fA-F]{48})(?![0-9a-fA-F])",
          value=("v",), bounded=False),
+    # a crypt hash with its dollars doubled, as docker compose needs them written
+    # (Traefik's basic auth: `admin:$$apr1$$SALT$$HASH`)
+    rule("password", ("$$apr1$$", "$$1$$", "$$5$$", "$$6$$", "$$2a$$", "$$2b$$", "$$2y$$"),
+         r"\$\$(?:apr1|1|5|6|2[abxy])\$\$[./A-Za-z0-9]{1,53}(?:\$\$[./A-Za-z0-9]{8,86})?",
+         bounded=False),
+    # Werkzeug's hashes (`scrypt:N:r:p$SALT$HEX`, `pbkdf2:sha256:N$SALT$HEX`)
+    rule("password", ("scrypt:", "pbkdf2:"),
+         r"(?:scrypt|pbkdf2):[a-z0-9:]{1,32}\$[A-Za-z0-9./+]{4,64}\$[0-9a-f]{32,256}",
+         bounded=False),
     # ZooKeeper's super user: `superDigest=super:BASE64(SHA1(super:PW))`
     rule("password", "superdigest=", r"(?i:superdigest)=[^:\s\"']{1,64}:"
          r"(?P<v>[A-Za-z0-9+/]{20,64}={0,2})", value=("v",), bounded=False),

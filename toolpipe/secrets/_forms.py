@@ -236,7 +236,12 @@ _POSITIONS: dict[bytes, tuple[int, ...]] = {
     b"http-basic.": (2,), b"github-oauth.": (1,), b"gitlab-oauth.": (1,),
     b"gitlab-token.": (1,), b"bearer.": (1,), b"pypi-token.": (1,),
     # unixODBC's `isql DSN USER PASSWORD`
-    b"isql ": (3,)}
+    b"isql ": (3,),
+    # Oracle's wallet (`mkstore … -createCredential DB USER PASSWORD`: counted from the
+    # option, which is no word), SAP HANA's `hdbuserstore SET KEY HOST:PORT USER PASSWORD`,
+    # `ansible-vault encrypt_string 'SECRET'`, Mosquitto's `mosquitto_passwd -b FILE USER PW`
+    b"-createcredential": (2,), b"-modifycredential": (2,), b"hdbuserstore set": (5,),
+    b"ansible-vault encrypt_string": (2,), b"mosquitto_passwd -b": (3,)}
 _LINE_WORDS = rb"[^\n|;&]{1,1024}"
 
 
@@ -247,8 +252,10 @@ def _positional(buf: bytes, start: int, found: re.Match[bytes], floor: int
     lead = next((k for k in _POSITIONS if buf[start:start + len(k)].lower() == k), None)
     if lead is None:
         return [], found.end()
-    words = [(m.start(), m.group(0)) for m in _WORD.finditer(buf, start, found.end())
-             if not m.group(0).startswith(b"-")]
+    # (a word after a long option is that option's value: `--stdin-name NAME`)
+    every = [(m.start(), m.group(0)) for m in _WORD.finditer(buf, start, found.end())]
+    words = [(at, w) for k, (at, w) in enumerate(every) if not w.startswith(b"-") and not (
+        k and every[k - 1][1].startswith(b"--") and b"=" not in every[k - 1][1])]
     out: Spans = []
     for index in _POSITIONS[lead]:
         if index < len(words):

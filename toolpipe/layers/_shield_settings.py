@@ -17,7 +17,8 @@ _HINTS = re.compile(
     r"public|users|/0|anonymous|principal|protection|termination|backup|retention|"
     r"suspended|pitr|recovery|lock|allow_|enforce_admins|review_count|replicas|count|"
     r"capacity|max-size|max-instances|unauth|insecure|untrusted|gpg|signature|digest|"
-    r"dangerous|skip-verify")
+    r"dangerous|skip-verify|auth|protected-mode|grant-tables|empty_password|empty-password|"
+    r"security\.enabled")
 
 # Any program told to open something to everyone, by the words every cloud and host spells
 # alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,
@@ -50,7 +51,31 @@ def settings(cmd: Command) -> list[tuple[float, str]]:
             names_production):
         return []
     return [*exposed(cmd, joined), *unprotected(cmd, joined), *unverified(cmd, joined),
-            *in_production(cmd, joined)]
+            *in_production(cmd, joined), *unguarded(cmd, lowered)]
+
+
+# A service started (or run in a container) with its authentication off, where other
+# machines reach it: any server, by the words servers spell alike (`--noauth`, `--auth
+# none`, `--skip-grant-tables`, `security.enabled=false`, `ALLOW_EMPTY_PASSWORD=yes`,
+# `POSTGRES_HOST_AUTH_METHOD=trust`), with an address of every interface or a port
+# published (`0.0.0.0`, `--bind_ip_all`, `-p 5432:5432`); Redis' `protected-mode no` is both
+_GUARDS_OFF = re.compile(
+    r"(?:^| )--?(?:no-?auth|disable-auth\w*|skip-grant-tables|no-password|allow-empty-password)"
+    r"(?:[ =]|$)|(?:^| )--auth(?:entication)?[ =](?:none|false|off|disabled?|no)(?: |$)"
+    r"|(?:^|[ .])(?:security|auth\w*)\.enabled=false(?: |$)|allow_empty_password=(?:yes|true|1)"
+    r"|_auth_method=trust(?: |$)|(?:^| )--?protected-mode[ =]no(?: |$)")
+_EVERYWHERE = re.compile(
+    r"(?:^|[ =:'\"])0\.0\.0\.0(?:[: '\"]|$)|(?:^| )--bind[_-]ip[_-]all(?: |$)"
+    r"|(?:^| )(?:-p|--publish)[ =]\d+:\d+(?: |$)|(?:^| )--(?:network|net)[ =]host(?: |$)"
+    r"|(?:^| )--?protected-mode[ =]no(?: |$)|(?:^|[ =])\[?::\]?(?::\d+)?(?: |$)")
+
+
+def unguarded(cmd: Command, lowered: str) -> list[tuple[float, str]]:
+    """A server's authentication switched off where other machines reach it."""
+    if _GUARDS_OFF.search(lowered) is None or _EVERYWHERE.search(lowered) is None:
+        return []
+    return [(0.6, f"starts a service with its authentication off, reachable from other "
+                  f"machines ({cmd.located()})")]
 
 
 def exposed(cmd: Command, joined: str) -> list[tuple[float, str]]:

@@ -420,3 +420,18 @@ def test_calls_alike_but_for_a_message_are_read_once_and_still_judged():
         analyse(script)
     assert walks == ["log"]
     assert bash('f() { rm -rf "$1"; }\nf "a b $X"\nf "$Y/.."').action == "block"
+
+
+@pytest.mark.parametrize(("path", "content", "action"), [
+    ("pgdata/pg_hba.conf", "host all all 0.0.0.0/0 trust\n", "ask"),
+    ("pgdata/pg_hba.conf", "host all all 127.0.0.1/32 scram-sha-256\n", "allow"),
+    ("config/redis.conf", "port 6380\nprotected-mode no\n", "ask"),
+    ("config/redis.conf", "port 6380\nmaxmemory 256mb\n", "allow"),
+    ("db/postgresql.conf", "listen_addresses = '*'\n", "ask"),
+    ("deploy/mongod.conf", "net:\n  bindIpAll: true\n", "ask"),
+])
+def test_a_servers_settings_written_to_open_it_asks(path, content, action):
+    """A server's own settings file, written with the Write tool to open the server to
+    everyone (by its name, wherever it is), asks; the same file written tight does not."""
+    assert UnixShield().evaluate("Write", {"file_path": path, "content": content},
+                                 ()).action == action

@@ -9,7 +9,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from toolpipe.layers._shield_settings import settings
+from toolpipe.layers._shield_settings import opens_server, settings
 from toolpipe.shell import (
     CREDENTIAL_HINT,
     ENDLESS_SOURCES,
@@ -24,6 +24,7 @@ from toolpipe.shell import (
     Script,
     Word,
     classify,
+    echoed,
     effects,
     irreversible,
     literal_prefix,
@@ -184,7 +185,22 @@ def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
                    ) -> list[tuple[float, str]]:
     """The checks of one command that need no effect of its own (see each)."""
     return [*settings(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
-            *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd)]
+            *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd),
+            *server_opened(cmd)]
+
+
+def server_opened(cmd: Command) -> list[tuple[float, str]]:
+    """A line printed into a server's settings file that opens the server to everyone
+    (`echo "host all all 0.0.0.0/0 trust" >> pg_hba.conf`)."""
+    targets = [r.target.text for r in cmd.redirects
+               if not r.reads and r.target is not None and r.target.known]
+    if not targets:
+        return []
+    text = echoed(cmd)
+    if text is None:
+        return []
+    opened = next((o for t in targets if (o := opens_server(t, text)) is not None), None)
+    return [(0.6, f"opens a server to everyone: {opened} ({cmd.located()})")] if opened else []
 
 
 _POOL = re.compile(r"(?i)\bstratum\d?\+(?:tcp|ssl|tls|ws|wss)://")

@@ -202,3 +202,31 @@ def in_production(cmd: Command, joined: str) -> list[tuple[float, str]]:
 def a_value(text: str) -> bool:
     """A word that could name a place or a thing: not a URL or a path of files."""
     return "://" not in text and not text.startswith(("./", "/", "~"))
+
+
+# A server's own settings file written to open it to everyone: PostgreSQL trusting any
+# address (pg_hba.conf) or listening on every interface, Redis without its protected mode,
+# sshd letting root or a blank password in, MongoDB on every interface or without
+# authorization, MySQL without its grant tables (by the file's name, wherever it is)
+_SERVER_FILES: dict[str, re.Pattern[str]] = {
+    "pg_hba.conf": re.compile(r"(?im)^[ \t]*host\w*[ \t]+\S+[ \t]+\S+[ \t]+"
+                              r"(?:0\.0\.0\.0/0|::/0|all|0\.0\.0\.0/\d+)[ \t]+trust\b"),
+    "postgresql.conf": re.compile(r"(?im)^[ \t]*listen_addresses[ \t]*=[ \t]*'\*'"),
+    "redis.conf": re.compile(r"(?im)^[ \t]*(?:protected-mode[ \t]+no|bind[ \t]+0\.0\.0\.0)\b"),
+    "sshd_config": re.compile(r"(?im)^[ \t]*(?:PermitRootLogin[ \t]+yes|PermitEmptyPasswords"
+                              r"[ \t]+yes)\b"),
+    "mongod.conf": re.compile(r"(?im)^[ \t]*(?:bindIpAll:[ \t]*true|bindIp:[ \t]*0\.0\.0\.0|"
+                              r"authorization:[ \t]*disabled)"),
+    "my.cnf": re.compile(r"(?im)^[ \t]*skip[-_]grant[-_]tables\b"),
+}
+_SERVER_FILES["mysqld.cnf"] = _SERVER_FILES["my.cnf"]
+
+
+def opens_server(path: str, text: str) -> str | None:
+    """What a server's settings file, written with ``text``, opens (None: nothing)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if "/sshd_config.d/" in path:
+        name = "sshd_config"
+    pattern = _SERVER_FILES.get(name)
+    found = pattern.search(text) if pattern is not None else None
+    return None if found is None else f"{name}: {found.group(0).strip()}"

@@ -41,6 +41,7 @@ from toolpipe.layers._shield_rules import (
 from toolpipe.layers._shield_session import DECISIONS as DECISIONS
 from toolpipe.layers._shield_session import CallRecord as CallRecord
 from toolpipe.layers._shield_session import _command_text, _paths, _SessionReading
+from toolpipe.layers._shield_settings import opens_server
 from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
 from toolpipe.shell import MAX_COMMANDS, Place, Script, classify, start_file
@@ -225,6 +226,10 @@ class UnixShield(_SessionReading):
                     found.append(Finding(path_pattern.score,
                                          f"path matches '{path_pattern.text}'"))
             if self.is_write(tool):
+                text = input.get("content", input.get("new_string"))
+                opened = opens_server(path, text) if isinstance(text, str) else None
+                if opened:  # (a server's settings file, written to open it to everyone)
+                    found.append(Finding(0.6, f"opens a server to everyone: {opened} ({tool})"))
                 starts = start_file(path)
                 if starts:  # (a file that changes what runs later, wherever it is)
                     found.append(Finding(0.6, f"writes {starts}: {path} ({tool})"))

@@ -108,6 +108,12 @@ _CREDENTIAL_NAME = re.compile(
     rb"(?:[_\-.]?(?:key|value|str|string))?$")
 
 
+# a session cookie's name (a browser's export: {"name": "sessionid", "value": …})
+_SESSION_NAME = re.compile(
+    rb"(?i)(?:^|[_\-.])(?:session(?:[_\-.]?(?:id|token|key))?|sessid|sid|connect\.sid|"
+    rb"phpsessid|jsessionid|remember[_\-]?(?:me|token))$")
+
+
 def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                 ) -> str | None:
     """A ``value`` member whose sibling ``name`` (or ``key``), just before it in the same
@@ -124,7 +130,8 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     if b"cookie" in window.lower() and names:  # a cookie object: a session's value is the
         value = match.group(match.lastgroup or 0)  # login (`theme: dark` is a preference)
         return key_value(kind, match, buf, groups) if len(value.strip(b"'\"")) >= 16 else None
-    if not names or not _CREDENTIAL_NAME.search(names[-1].group(1)):
+    if not names or not (_CREDENTIAL_NAME.search(names[-1].group(1))
+                         or _SESSION_NAME.search(names[-1].group(1))):
         return None
     if b"value" in window[names[-1].end():].lower():
         return None  # another value came between

@@ -9,6 +9,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from toolpipe.layers._shield_guarded import guarded_edits
 from toolpipe.layers._shield_settings import opens_server, settings
 from toolpipe.shell import (
     CREDENTIAL_HINT,
@@ -186,7 +187,7 @@ def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
     """The checks of one command that need no effect of its own (see each)."""
     return [*settings(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
             *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd),
-            *server_opened(cmd)]
+            *server_opened(cmd), *guarded_edits(cmd)]
 
 
 def server_opened(cmd: Command) -> list[tuple[float, str]]:

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from toolpipe.layers._shield_flow import (
+    BLOCKED,
     EMPTY,
     SessionFacts,
     judged,
@@ -20,12 +21,13 @@ from toolpipe.layers._shield_flow import (
     written_by_shell,
     written_by_tool,
 )
+from toolpipe.layers._shield_guarded import agent_file, instruction_commands
 from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
 from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
-from toolpipe.shell import Script
+from toolpipe.shell import READ_ONLY, Script, modelled
 
 DECISIONS = 1024  # command lines whose findings a shield keeps
 
@@ -59,6 +61,11 @@ def _command_text(input: Mapping[str, Any]) -> str | None:
 
 def _paths(input: Mapping[str, Any]) -> list[str]:
     return [v for f in PATH_FIELDS if isinstance(v := input.get(f), str)]
+
+
+def _program(word: str) -> bool:
+    """Is this word of a sentence a program's name (`run: cat …`, `then curl …`)?"""
+    return modelled(word) or word in READ_ONLY
 
 
 class _SessionReading:
@@ -116,6 +123,9 @@ class _SessionReading:
             own or facts.files) else []
         if own.keys() & facts.files.keys():  # a file it overwrites may run first, as it was
             found += self._flow(script, workspace, facts)
+        for path, fact in own.items():  # (instructions that every later agent reads)
+            if fact.content and agent_file(path):
+                found += self.instructed(path, fact.content, workspace)
         if "tmp" in command or "shm" in command:  # (a scratch path is spelled so: one C scan)
             found += [Finding(0.55, f"runs {path}, a file in a scratch folder that no call "
                                     f"of this session wrote: what it holds is not known "
@@ -126,6 +136,16 @@ class _SessionReading:
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)
         return found
+
+    def instructed(self, path: str, text: str, workspace: str) -> list[Finding]:
+        """An instruction file for coding agents (AGENTS.md, CLAUDE.md…) written with a
+        command that would be blocked: every later session's agent reads it as its task."""
+        for line in instruction_commands(text, _program):
+            score, reason = self._judge(line, workspace, SessionFacts(), 2)
+            if score >= BLOCKED:
+                return [Finding(0.6, f"writes an instruction for coding agents to run what "
+                                     f"is blocked, in {path}: {reason}")]
+        return []
 
     def _judge(self, code: str, workspace: str, facts: SessionFacts, depth: int
                ) -> tuple[float, str]:

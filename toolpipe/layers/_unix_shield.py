@@ -22,6 +22,7 @@ from toolpipe.layers._shield_flow import (
     EMPTY,
     SessionFacts,
 )
+from toolpipe.layers._shield_guarded import agent_file
 from toolpipe.layers._shield_patterns import (
     DEFAULT_BASH,
     DEFAULT_COMBOS,
@@ -230,6 +231,8 @@ class UnixShield(_SessionReading):
                 opened = opens_server(path, text) if isinstance(text, str) else None
                 if opened:  # (a server's settings file, written to open it to everyone)
                     found.append(Finding(0.6, f"opens a server to everyone: {opened} ({tool})"))
+                if isinstance(text, str) and agent_file(path):
+                    found += self.instructed(path, text, ws)
                 starts = start_file(path)
                 if starts:  # (a file that changes what runs later, wherever it is)
                     found.append(Finding(0.6, f"writes {starts}: {path} ({tool})"))

@@ -46,6 +46,10 @@ _CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VER
                          r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+|GOSUMDB=off"
                          r"|GOFLAGS=.*-insecure.*|PIP_TRUSTED_HOST=.+|CURL_CA_BUNDLE="
                          r"|REQUESTS_CA_BUNDLE=|SSL_CERT_FILE=/dev/null)$")
+# the secret scanners a repository's commit hooks run (pre-commit's SKIP=… names them)
+_SCANNERS = re.compile(r"(?i)(?:^|,)(?:gitleaks|detect-secrets|trufflehog|ggshield|talisman|"
+                       r"git-secrets|secretlint|detect-private-key|detect-aws-credentials|"
+                       r"ripsecrets)(?:,|$)")
 # variables that choose whom every later program trusts, or whom its traffic goes through
 _TRUST_VAR = frozenset({"REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR",
                         "NODE_EXTRA_CA_CERTS", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT",
@@ -223,6 +227,10 @@ class _Helpers(_Functions):
                 text.lower() in ("true", "1", "yes", "on")))):
             self.out.problem("dynamic-code", f"turns TLS checks off ({name}={text})",
                              self.where, value.sources)
+        if value.known and name == "SKIP" and _SCANNERS.search(text):
+            # pre-commit's SKIP naming a secret scanner: the commit goes out unscanned
+            self.out.problem("dynamic-code", f"skips the commit hooks' secret scanners "
+                             f"({name}={text})", self.where, value.sources)
         if value.known and ((_INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
                             or _CHECKS_OFF.match(f"{name}={text}")):
             self.out.problem("dynamic-code", f"fetches code it cannot trust: {name}={text}",

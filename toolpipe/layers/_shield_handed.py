@@ -58,27 +58,34 @@ def client_code(name: str, content: str) -> str:
     return f"{name} {inline} {shlex.quote(text)}"
 
 
-# Kubernetes (and Podman's `kube play`): what a pod's spec gives its containers of the host
-_MANIFEST_FLAGS = (
+# What a container's spec gives it of the host, as `docker run`'s options would: a compose
+# file's services (`privileged: true`, `pid: host`, `- /:/host`) and a pod's manifest
+# (`hostPID: true`, `hostPath: {path: /}`, capabilities added), read alike
+_HOST_SWITCHES = (
     (re.compile(r"(?m)^\s*(?:-\s*)?privileged:\s*['\"]?true"), "--privileged"),
-    (re.compile(r"(?m)^\s*(?:-\s*)?hostPID:\s*['\"]?true"), "--pid=host"),
-    (re.compile(r"(?m)^\s*(?:-\s*)?hostIPC:\s*['\"]?true"), "--ipc=host"),
-    (re.compile(r"(?m)^\s*(?:-\s*)?hostNetwork:\s*['\"]?true"), "--net=host"),
     (re.compile(r"(?m)^\s*(?:-\s*)?allowPrivilegeEscalation:\s*['\"]?true"), "--privileged"),
+    (re.compile(r"(?m)^\s*(?:pid:\s*['\"]?host|(?:-\s*)?hostPID:\s*['\"]?true)"), "--pid=host"),
+    (re.compile(r"(?m)^\s*(?:ipc:\s*['\"]?host|(?:-\s*)?hostIPC:\s*['\"]?true)"), "--ipc=host"),
+    (re.compile(r"(?m)^\s*(?:network_mode:\s*['\"]?host|(?:-\s*)?hostNetwork:\s*['\"]?true)"),
+     "--net=host"),
+    (re.compile(r"(?m)^\s*userns_mode:\s*['\"]?host"), "--userns=host"),
     (re.compile(r"(?i)\b(?:SYS_ADMIN|SYS_PTRACE|SYS_MODULE|['\"\[\s-]ALL['\"\],\s])"),
      "--cap-add=SYS_ADMIN"),
 )
+# a compose file's bind mount (`- /:/host`, `~/.ssh:/root/.ssh`), a pod's hostPath
+_BIND = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")
 _HOST_PATH = re.compile(r"(?m)^\s*(?:-\s*)?hostPath:\s*(?:\n\s+[\w]+:.*)*?\n\s+path:\s*['\"]?"
                         r"([^\s'\"#]+)|hostPath:\s*\{[^}]*\bpath:\s*['\"]?([^\s'\",}]+)")
 
 
-def manifest_as_run(content: str) -> str:
-    """A manifest's pods as one ``docker run`` line: the host folders they mount
-    (``hostPath: {path: /}``) and the host's namespaces and rights they take."""
-    flags = [f"-v {shlex.quote((m.group(1) or m.group(2)) + ':/host')}"
-             for m in _HOST_PATH.finditer(content)]
-    flags += [flag for pattern, flag in _MANIFEST_FLAGS if pattern.search(content)]
-    return f"docker run {' '.join(dict.fromkeys(flags))} pod" if flags else ""
+def container_as_run(content: str) -> str:
+    """A compose file's services or a manifest's pods as one ``docker run`` line: the host
+    folders they mount, and the host's namespaces and rights they take."""
+    flags = [f"-v {shlex.quote(m.group(0))}" for m in _BIND.finditer(content)]
+    flags += [f"-v {shlex.quote((m.group(1) or m.group(2)) + ':/host')}"
+              for m in _HOST_PATH.finditer(content)]
+    flags += [flag for pattern, flag in _HOST_SWITCHES if pattern.search(content)]
+    return f"docker run {' '.join(dict.fromkeys(flags))} service" if flags else ""
 
 
 # Ansible: a task's module and its arguments, read line by line (a task starts at `- `)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from toolpipe.layers._shield_handed import (
     client_code,
-    manifest_as_run,
+    container_as_run,
     playbook_commands,
     requirement_sources,
 )
@@ -158,8 +158,6 @@ def code_of(content: str, language: str) -> str:
         return language + " " + " ".join(shlex.quote(w) for w in content.split())
     if language.startswith("client "):  # a database script: its client given it inline
         return client_code(language[len("client "):], content)
-    if language == "manifest":  # a pod's host access, as docker run reads it
-        return manifest_as_run(content)
     if language == "playbook":  # Ansible's tasks, as the commands they amount to
         return playbook_commands(content)
     if language == "ini":  # tox.ini: the values (commands = …) are command lines, its
@@ -175,8 +173,8 @@ def code_of(content: str, language: str) -> str:
                          if line[:1].isspace() or line.startswith("- "))
     if language == "precommit":  # a local hook's entry is a command line
         return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
-    if language == "compose":  # the services' host access, as docker run reads it
-        return _compose_as_run(content)
+    if language in ("compose", "manifest"):  # the host access of the services or pods
+        return container_as_run(content)
     if language == "nix":  # its strings, where a shellHook's or an app's commands are
         return "\n".join(m.group(1) or m.group(2) for m in _NIX_STRING.finditer(content))
     if language == "make":  # a recipe's lines, and one after its rule (`all: ; CMD`)
@@ -198,25 +196,6 @@ _TOX_HOME = re.compile(r"\{(?:homedir|env:HOME(?::[^}]*)?)\}")
 _RULE_THEN = re.compile(r"^[^\t#=:;]+::?[^=;]*;")  # `all: dep ; CMD` (not `x := a;b`)
 _NIX_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|''(.*?)''", re.S)
 _ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
-_HOST_PATH = re.compile(r"""(?<![\w.:/-])((?:/|~)[^\s:"',\]]*):[^\s"',\]]+""")
-COMPOSE_FLAGS = (
-    (re.compile(r"(?m)^\s*privileged:\s*['\"]?true"), "--privileged"),
-    (re.compile(r"(?m)^\s*pid:\s*['\"]?host"), "--pid=host"),
-    (re.compile(r"(?m)^\s*ipc:\s*['\"]?host"), "--ipc=host"),
-    (re.compile(r"(?m)^\s*network_mode:\s*['\"]?host"), "--net=host"),
-    (re.compile(r"(?m)^\s*userns_mode:\s*['\"]?host"), "--userns=host"),
-    (re.compile(r"(?i)\b(?:SYS_ADMIN|['\"\[\s-]ALL['\"\],\s])"), "--cap-add=SYS_ADMIN"),
-)
-
-
-def _compose_as_run(content: str) -> str:
-    """A compose file's services as one ``docker run`` line: its host paths mounted
-    (`- /:/host`), and its switches (`privileged: true`, `pid: host`, `SYS_ADMIN`…)."""
-    flags = [f"-v {shlex.quote(m.group(0))}" for m in _HOST_PATH.finditer(content)]
-    flags += [flag for pattern, flag in COMPOSE_FLAGS if pattern.search(content)]
-    return f"docker run {' '.join(flags)} service" if flags else ""
-
-
 def key(path: str, cwd: str | None, workspace: str) -> str:
     """A file's name as the session knows it: relative to the workspace when inside."""
     joined = posixpath.normpath(posixpath.join(cwd or ".", path))

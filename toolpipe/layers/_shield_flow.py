@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
+from toolpipe.layers._shield_held import EXPANDED, applied_patch, secret_variables
 from toolpipe.layers._shield_projects import (
     BUILDERS,
     built_image,
@@ -44,7 +45,7 @@ from toolpipe.shell import (
 )
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
-Origin = Literal["write", "download", "decoded", "secret", "edit"]
+Origin = Literal["write", "download", "decoded", "secret", "edit", "patched"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
 BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
@@ -218,6 +219,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
         out.update({k: FileFact("download") for k in unpacked(
             cmd, workspace, lambda k: _fetched(k, facts))})
+        patch = applied_patch(cmd, workspace)
+        if patch is not None and _fetched(patch, facts):
+            out[patch] = FileFact("patched")  # what it put into the project is not known
+        for name in secret_variables(script, cmd, lambda c: _reads_secret(c, workspace, facts)):
+            out[f"${name}"] = FileFact("secret")  # a shell of later calls may still hold it
         image = built_image(cmd, workspace, facts.secrets)
         if image is not None:  # an image built from a folder holding a copy of a secret
             out[image] = FileFact("secret")
@@ -274,6 +280,8 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
         return 1.0, f"runs {path}, downloaded {by}"
     if fact.origin == "decoded":
         return 0.9, f"runs {path}, decoded {by}"
+    if fact.origin == "patched":
+        return 0.6, f"runs the project after {path}, a downloaded patch, changed it {by}"
     if how == "project":
         return _holds_blocked(path, fact, judge, by)
     if fact.origin == "edit":  # the project's own file: what the edit put in is judged
@@ -339,22 +347,31 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
     to the network."""
     if not facts.secrets:
         return
+    variables = {v for v in facts.secrets if v.startswith("$")}
+    # (the copies that are files: not a variable, `$K`, nor an image, `image:NAME`)
+    files = [k for k in facts.secrets if not k.startswith(("$", "image:"))]
     for cmd in script.commands:
         texts = [a.text for a in cmd.args]
+        if variables and script.networked:
+            named = variables & {f"${n}" for a in cmd.argv if "$" in a.raw
+                                 for n in EXPANDED.findall(a.raw)}
+            if named:  # a variable an earlier call gave a secret, sent by this line
+                yield min(named), cmd
+                continue
         if cmd.name in BUILDERS and texts[:1] == ["push"] and len(texts) > 1:
             pushed = f"image:{texts[-1]}"
             if pushed in facts.secrets:  # an image built with a copy of a secret in it
                 yield pushed, cmd
                 continue
         if cmd.name == "git" and "push" in texts:
-            inside = sorted(k for k in facts.secrets if not k.startswith(("/", "~", "..")))
+            inside = sorted(k for k in files if not k.startswith(("/", "~", "..")))
             if inside:  # the repository goes out, with the copy in it
                 yield inside[0], cmd
                 continue
         folder = served_folder(cmd)
         if folder is not None:  # a web server handing out a folder with the copy in it
             root = key(folder, cmd.cwd, workspace).rstrip("/") or "/"
-            held = sorted(k for k in facts.secrets if under(k, root))
+            held = sorted(k for k in files if under(k, root))
             if held:
                 yield held[0], cmd
                 continue
@@ -367,7 +384,6 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                     yield k, cmd
                     continue
                 # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`)
-                held = sorted(c for c in facts.secrets if not c.startswith("image:")
-                              and under(c, k.rstrip("/") or "/"))
+                held = sorted(c for c in files if under(c, k.rstrip("/") or "/"))
                 if held:
                     yield held[0], cmd

@@ -42,7 +42,10 @@ LOADS_NOTHING = frozenset({
 # (`hatch run test`, `pdm run lint`, `pipenv run serve`: the command peeled is the name)
 PROJECT_RUNNERS = frozenset({"pdm", "hatch", "rye", "pipenv", "poetry", "uv", "conda", "mamba",
                              "micromamba", "npm", "pnpm", "yarn", "bun", "direnv"})
-COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
+# (the override files compose reads, unnamed, with the file itself)
+COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml",
+           "docker-compose.override.yml", "docker-compose.override.yaml",
+           "compose.override.yml", "compose.override.yaml")
 # programs that run a project file of the workspace: the files, and how to read them
 PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "tox": (("tox.ini",), "ini"), "nox": (("noxfile.py",), "python"),

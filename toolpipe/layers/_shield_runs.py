@@ -148,6 +148,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # a name the shell finds on PATH: a file an earlier call put in a bin folder
         found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
                   if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
+    if cmd.name not in LOADS_NOTHING and cmd.name not in ("git", "patch"):
+        # a downloaded patch applied to the project: whatever runs the project runs it
+        found += [(p, "file") for p, f in facts.files.items() if f.origin == "patched"]
     if facts.pending and (cmd.name not in LOADS_NOTHING or PROJECT_RUNNERS & {*cmd.wrappers}):
         # any other program (or a project's runner: `hatch run test` runs pyproject's
         # `test`) may load a file an earlier call wrote: judged by the commands it holds

@@ -104,8 +104,10 @@ _BARE = re.compile(r"""\b(unlink|rmdir|rmtree|remove_tree|system|exec|sh)\s+(?:g
                    r"""(?:\s*,\s*(?:"[^"]*"|'[^']*'))*)""")
 _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]"
                  r"|/([^/]*)/|<([^>]*)>)")
-_READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|fs\.readFileSync|"
-                   r"fs\.readFile|file_get_contents|Deno\.readTextFile|io\.open)\s*\(")
+# (node's reads however the module is reached: `require('fs').readFileSync(…)`)
+_READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|\breadFileSync|"
+                   r"\breadFile|file_get_contents|Deno\.readTextFile|Deno\.readFile|Bun\.file|"
+                   r"io\.open)\s*\(")
 _PATH_READ = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:read_text|read_bytes)""")
 # Calls that talk to the network: the one-liner counts as a downloader (curl) for the rules.
 _NETWORK = re.compile(r"urllib\.request|urllib2|urlopen|\brequests\.(?:get|post|put)|"

@@ -11,6 +11,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from toolpipe.layers._shield_projects import PACKAGE_INDEXES
 from toolpipe.shell import READ_ONLY, Command, edit_inserts, effects
 
 _LOCKFILES = frozenset({
@@ -21,14 +22,18 @@ _LOCKFILES = frozenset({
 # a host named in the text put in (an address, or a domain with a letter TLD: not 1.2.1)
 _HOST = re.compile(r"(?i)(?:[a-z][a-z0-9+.-]*://)?(?P<host>(?:\d{1,3}\.){3}\d{1,3}|"
                    r"(?:[a-z0-9-]+\.)+[a-z]{2,})(?=[:/\s'\"#]|$)")
-_REGISTRIES = frozenset({
-    "registry.npmjs.org", "registry.yarnpkg.com", "files.pythonhosted.org", "pypi.org",
-    "crates.io", "static.crates.io", "index.crates.io", "proxy.golang.org",
-    "sum.golang.org", "github.com", "gitlab.com", "rubygems.org", "repo.packagist.org",
-    "packagist.org", "repo1.maven.org", "repo.maven.apache.org", "pub.dev",
-    "cdn.cocoapods.org", "api.nuget.org", "hex.pm", "repo.hex.pm", "npm.pkg.github.com"})
-_CI = (".github/workflows/", ".gitea/workflows/", ".forgejo/workflows/")
-_CI_NAMES = frozenset({".gitlab-ci.yml", "bitbucket-pipelines.yml", "azure-pipelines.yml"})
+# where a lockfile may fetch from: the package indexes, and the hosts of Go's modules,
+# Maven's, Dart's, CocoaPods', NuGet's and Hex's
+_REGISTRIES = PACKAGE_INDEXES | frozenset({
+    "proxy.golang.org", "sum.golang.org", "github.com", "gitlab.com", "repo1.maven.org",
+    "repo.maven.apache.org", "pub.dev", "cdn.cocoapods.org", "api.nuget.org", "hex.pm",
+    "repo.hex.pm", "npm.pkg.github.com"})
+# a CI pipeline's file: it runs on the CI's machines, with the repository's secrets, once
+# pushed (a folder of workflows, or a file by its name)
+_CI_FOLDERS = (".github/workflows/", ".gitea/workflows/", ".forgejo/workflows/",
+               ".buildkite/")
+_CI_FILES = (".gitlab-ci.yml", ".circleci/config.yml", "bitbucket-pipelines.yml",
+             "azure-pipelines.yml", ".drone.yml", "Jenkinsfile", ".travis.yml")
 # what widens a workflow: strangers' pull requests with the repository's secrets, write
 # rights for its token, the secrets handed to a step
 _WIDENS = re.compile(r"pull_request_target|workflow_run|write-all|\b(?:contents|packages|"
@@ -36,8 +41,10 @@ _WIDENS = re.compile(r"pull_request_target|workflow_run|write-all|\b(?:contents|
                      r"|secrets\s*[:=]\s*\\?[\"']?inherit|\bsecrets\.")
 
 
-def _ci(path: str) -> bool:
-    return any(c in "/" + path for c in _CI) or posixpath.basename(path) in _CI_NAMES
+def ci_file(path: str) -> bool:
+    """A CI pipeline's file (`.github/workflows/x.yml`, `.gitlab-ci.yml`…)."""
+    return any(c in "/" + path for c in _CI_FOLDERS) or ("/" + path).endswith(
+        tuple("/" + f for f in _CI_FILES))
 
 
 def guarded_edits(cmd: Command) -> list[tuple[float, str]]:
@@ -58,7 +65,7 @@ def guarded_edits(cmd: Command) -> list[tuple[float, str]]:
             what = ", ".join(strange) if strange else "text it cannot read"
             out.append((0.6, f"points a lockfile at another place to fetch from: {locks[0]} "
                              f"({what}) ({cmd.located()})"))
-    workflows = [t for t in texts if _ci(t)]
+    workflows = [t for t in texts if ci_file(t)]
     if workflows and _WIDENS.search(" ".join(t for t in texts if t not in workflows)):
         out.append((0.6, f"widens a CI workflow (strangers' pull requests, write rights or "
                          f"the secrets): {workflows[0]} ({cmd.located()})"))

@@ -124,9 +124,17 @@ def installs(name: str, texts: list[str]) -> bool:
 _SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
                      r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
                      r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
-_OFFICIAL = re.compile(r"^(?:sparse\+)?https://(?:pypi\.org|files\.pythonhosted\.org|"
-                       r"registry\.npmjs\.org|registry\.yarnpkg\.com|(?:index\.|static\.)?"
-                       r"crates\.io|rubygems\.org|(?:repo\.)?packagist\.org)(?:[/:]|$)")
+# the ecosystems' own package indexes (a source elsewhere is judged as one given by hand)
+PACKAGE_INDEXES = frozenset({
+    "pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com",
+    "crates.io", "index.crates.io", "static.crates.io", "rubygems.org", "packagist.org",
+    "repo.packagist.org"})
+_HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
+
+
+def _official(url: str) -> bool:
+    found = _HTTPS_HOST.match(url)
+    return found is not None and found.group(1).lower() in PACKAGE_INDEXES
 
 
 def _sources_as_options(content: str) -> str:
@@ -135,7 +143,7 @@ def _sources_as_options(content: str) -> str:
     urls = _SOURCE.findall(content) + requirement_sources(content)
     # (Cargo's `sparse+http://…` and a `git+https://…` are judged by the address itself)
     return "\n".join(f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
-                     for url in urls if not _OFFICIAL.match(url))
+                     for url in urls if not _official(url))
 
 
 _TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterable
 
 from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
+from toolpipe.layers._shield_guarded import ci_file
 from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_projects import (
     ARCHIVES,
@@ -38,17 +39,6 @@ _PACKAGE_INSTALLERS = frozenset({"apt", "apt-get", "dpkg", "gdebi", "dnf", "yum"
                                  "apk", "msiexec", "code", "codium", "cursor"})
 _PACKAGE_FILES = (".deb", ".rpm", ".pkg.tar.zst", ".pkg.tar.xz", ".snap", ".flatpak",
                   ".flatpakref", ".pkg", ".apk", ".msi", ".vsix")
-_CI_FILES = (".gitlab-ci.yml", ".circleci/config.yml", "bitbucket-pipelines.yml",
-             "azure-pipelines.yml", ".drone.yml", "Jenkinsfile", ".travis.yml")
-
-
-def ci_file(path: str) -> bool:
-    """A CI pipeline's file: it runs on the CI's machines, with the repository's secrets,
-    once pushed."""
-    return path.startswith((".github/workflows/", ".gitea/workflows/", ".forgejo/workflows/",
-                            ".buildkite/")) or path.endswith(_CI_FILES)
-
-
 _NPM = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci", "publish",
                        "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})

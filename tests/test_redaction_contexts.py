@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from toolpipe.secrets import SecretPatternSet
@@ -202,7 +202,8 @@ def test_a_secret_caught_as_text_is_caught_in_its_hex_dump(form, secret, before)
     the secret survive anywhere in it (echoed inputs are hex-dumped too; the secret's
     letters are no hex digits, so its hex is not mistaken for it)."""
     text = before + form.format(secret) + "\n"
-    assert secret not in S.redact(text)
+    # (only what is caught as text: `XXXGG…` reads as a mask, a sample, and is left alone)
+    assume(secret not in S.redact(text))
     dumped = S.redact(_xxd(text.encode()))
     # (the text column cuts it every 16 letters: pieces of 12 in one line, or across two)
     joined = "".join(line[51:] if "REDACTED" not in line else line for line in

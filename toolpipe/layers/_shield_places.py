@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from toolpipe.layers._shield_guarded import guarded_edits
-from toolpipe.layers._shield_settings import opens_server, settings
+from toolpipe.layers._shield_handed import CLIENTS, client_files
+from toolpipe.layers._shield_settings import PRODUCTION, opens_server, settings
 from toolpipe.shell import (
     CREDENTIAL_HINT,
     ENDLESS_SOURCES,
@@ -187,7 +188,21 @@ def command_checks(cmd: Command, workspace: str, commands: Sequence[Command]
     """The checks of one command that need no effect of its own (see each)."""
     return [*settings(cmd), *fetched_code(cmd), *foreign_build(cmd, workspace),
             *endless(cmd, commands), *computed_lookup(cmd), *mining(cmd),
-            *server_opened(cmd), *guarded_edits(cmd)]
+            *server_opened(cmd), *guarded_edits(cmd), *script_into_production(cmd)]
+
+
+def script_into_production(cmd: Command) -> list[tuple[float, str]]:
+    """A database client given a script it cannot read (a file on its input or named by
+    an option) against a database, host or URL named for production: a backup restored
+    over live data, a migration by hand (`mysql app_production < old_backup.sql`)."""
+    if cmd.name not in CLIENTS:
+        return []
+    texts = [a.text for a in cmd.args]
+    fed = any(r.reads and r.target is not None for r in cmd.redirects) or bool(
+        client_files(cmd.name, texts))
+    if not fed or not any(PRODUCTION.search(t) for t in texts):
+        return []
+    return [(0.6, f"runs a script it cannot read against production ({cmd.located()})")]
 
 
 def server_opened(cmd: Command) -> list[tuple[float, str]]:

@@ -166,7 +166,7 @@ _READS = re.compile(
 # a release rolled back or promoted, deployment slots swapped
 _SWITCHES = re.compile(r"(?i)(?:update-traffic|set-traffic|traffic|rollback|undo|promote|swap|"
                        r"releases:rollback)")
-_PROD = re.compile(r"(?i)(?:^|[-_.:/=,@])(?:prod|production|prd|live)(?:$|[-_.:/,@])")
+PRODUCTION = re.compile(r"(?i)(?:^|[-_.:/=,@])(?:prod|production|prd|live)(?:$|[-_.:/,@])")
 _ZERO = re.compile(r"(?:^| )--(?:replicas|desired-count|desired-capacity|max-size|max-count|"
                    r"max-instances|max-replicas|count)[ =]0(?: |$)|[\"']?replicas[\"']?\s*:\s*0\b")
 
@@ -186,7 +186,7 @@ def in_production(cmd: Command, joined: str) -> list[tuple[float, str]]:
         deploys = _DEPLOYS.search(cmd.name.rsplit(".", 1)[0]) or any(
             _DEPLOYS.search(w) for w in words)
         if not deploys or "--help" in texts or not any(
-                _PROD.search(t) for t in texts if a_value(t)):
+                PRODUCTION.search(t) for t in texts if a_value(t)):
             return []
         return [(0.55, f"deploys to production ({cmd.located()})")]
     if not words or any(_READS.fullmatch(part) for w in words for part in w.split(":")):
@@ -194,7 +194,7 @@ def in_production(cmd: Command, joined: str) -> list[tuple[float, str]]:
     switched = next((w for w in words if _SWITCHES.fullmatch(w)), None)
     if switched is not None:  # what serves users switched: production by its nature
         return [(0.55, f"switches what serves users ({switched}) ({cmd.located()})")]
-    if not any(_PROD.search(t) for t in texts if a_value(t)):
+    if not any(PRODUCTION.search(t) for t in texts if a_value(t)):
         return []
     return [(0.55, f"changes what runs in production ({cmd.located()})")]
 

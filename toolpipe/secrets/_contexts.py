@@ -88,6 +88,7 @@ def _call_rule(calls: str, triggers: tuple[str, ...], index: int) -> Rule:
                 value=("v",), check="url_password", bounded=False)
 
 
+
 CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("machine ", "default "),
          r"(?i:machine[ \t]+\S+|default)(?:\s+(?i:login|account|port|protocol)[ \t]+\S+)*"

@@ -10,6 +10,8 @@
   ``createUser U SHA "…" AES "…"``), HAProxy's ``insecure-password``, Redis Sentinel's
   ``auth-pass MASTER …``, strongSwan's ``: EAP "…"`` and ``: XAUTH "…"`` (its ``: PSK``
   is a key word of its own).
+- A Wi-Fi key in a router's or a desktop's own format: OpenWrt's UCI (``option key '…'``,
+  ``uci set wireless.….key='…'``), Windows' WLAN profile (``<keyMaterial>``).
 - Protocol transcripts: IMAP's ``TAG LOGIN user password``, Redis' and SMTP's ``AUTH``
   at a prompt; recovery codes under their label.
 - Files known by name: pgbouncer's userlist (``"user" "password"`` alone on a line, a
@@ -24,7 +26,15 @@ import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import could_be_credential
-from toolpipe.secrets._values import CHECKS, Check, _value, line_start, plain_word
+from toolpipe.secrets._values import (
+    CHECKS,
+    Check,
+    _value,
+    credential_like,
+    line_start,
+    plain_word,
+    url_password,
+)
 
 _TYPE = r"(?:[0-9][ \t]+)?"  # an encryption type before the value: 0 (clear), 7, 5…
 _VAL = r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"(<{$][^\s"]{0,255}))"""  # not a note, ${X}
@@ -55,7 +65,33 @@ _DEVICE_TRIGGERS = ("username ", "enable password", "enable secret", "tacacs", "
                     "pre-shared-key", "neighbor ")
 
 # (the rules' checks are at the end: most want only what `_led_by` names before them)
+def wifi_key(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+             ) -> str | None:
+    """A Wi-Fi key (WPA's passphrase: 8 characters or more) where a name says so: a value
+    a credential could be, not a word (`option key 'auto'`, `sort.key=name`)."""
+    value = _value(match, groups)[0].strip(b"'\"")
+    if len(value) < 8 or url_password(kind, match, buf, groups) is None:
+        return None
+    return kind if credential_like(value) else None
+
+
+CHECKS["wifi_key"] = wifi_key
+
+
 DEVICE_RULES: tuple[Rule, ...] = (
+    # a Wi-Fi key in a router's or a desktop's own format: OpenWrt's UCI (`option key 'PSK'`,
+    # `uci set wireless.@wifi-iface[0].key='PSK'`), Windows' WLAN profile (`<keyMaterial>`)
+    # (a password's own name is read by the key rules: these are the names they do not read)
+    rule("password", ("option key ", "option key\t", "option psk ", "option auth_secret ",
+                      "option acct_secret "),
+         r"option[ \t]+(?:key|psk|auth_secret|acct_secret)[ \t]+['\"]?"
+         r"(?!ENC\(|encrypted:|vault:)(?P<v>[^'\"\s]{4,128})", value=("v",),
+         check="wifi_key", bounded=False),
+    rule("password", (".key=", ".psk="),
+         r"\.(?:key|psk)=['\"]?(?!ENC\(|encrypted:|vault:)(?P<v>[^'\"\s;&|]{4,128})",
+         value=("v",), check="wifi_key", bounded=False),
+    rule("password", "<keymaterial>", r"<(?i:keyMaterial)>(?P<v>[^<\s][^<\n]{3,127})<",
+         value=("v",), check="wifi_key", bounded=False),
     rule("password", _DEVICE_TRIGGERS, _DEVICE, value=_GROUPS, check="alone_on_line",
          priority=CONTEXT),
     # a line's own password with its type (`password 7 …` under `line vty 0 4`)

@@ -241,7 +241,9 @@ _POSITIONS: dict[bytes, tuple[int, ...]] = {
     # option, which is no word), SAP HANA's `hdbuserstore SET KEY HOST:PORT USER PASSWORD`,
     # `ansible-vault encrypt_string 'SECRET'`, Mosquitto's `mosquitto_passwd -b FILE USER PW`
     b"-createcredential": (2,), b"-modifycredential": (2,), b"hdbuserstore set": (5,),
-    b"ansible-vault encrypt_string": (2,), b"mosquitto_passwd -b": (3,)}
+    b"ansible-vault encrypt_string": (2,), b"mosquitto_passwd -b": (3,),
+    # macOS' `networksetup -setairportnetwork DEVICE NETWORK PASSWORD`
+    b"networksetup -setairportnetwork": (3,)}
 _LINE_WORDS = rb"[^\n|;&]{1,1024}"
 
 

@@ -41,6 +41,11 @@ _WIDENS = re.compile(r"pull_request_target|workflow_run|write-all|\b(?:contents|
                      r"|secrets\s*[:=]\s*\\?[\"']?inherit|\bsecrets\.")
 
 
+# the words one of those files' names holds (looked for first, in C)
+_HINT = re.compile(r"lock|\.sum\b|go\.mod|workflows|ci\.yml|pipelines|jenkinsfile|travis|drone|"
+                   r"buildkite|circleci")
+
+
 def ci_file(path: str) -> bool:
     """A CI pipeline's file (`.github/workflows/x.yml`, `.gitlab-ci.yml`…)."""
     return any(c in "/" + path for c in _CI_FOLDERS) or ("/" + path).endswith(
@@ -53,6 +58,8 @@ def guarded_edits(cmd: Command) -> list[tuple[float, str]]:
     if cmd.name in READ_ONLY or not cmd.args:
         return []
     texts = [a.text for a in cmd.args]
+    if _HINT.search(" ".join(texts).lower()) is None:  # (most commands name no such file)
+        return []
     out: list[tuple[float, str]] = []
     edited = [e.word.text for e in effects(cmd) if e.kind == "write" and e.word is not None
               and e.word.known]

@@ -14,6 +14,8 @@ from toolpipe.shell import Command, Script
 def applied_patch(cmd: Command, workspace: str) -> str | None:
     """The patch file ``git apply|am FILE``, ``patch -i FILE`` or ``patch < FILE`` applies
     to the project (not ``--check``, ``--stat`` or a dry run), by its key."""
+    if cmd.name not in ("git", "patch"):
+        return None
     texts = [a.text for a in cmd.args]
     if set(texts) & {"--check", "--stat", "--numstat", "--summary", "--dry-run", "-R"}:
         return None

@@ -236,8 +236,10 @@ def built_image(cmd: Command, workspace: str, secrets: frozenset[str]) -> str | 
     """``image:NAME`` for ``docker build -t NAME DIR`` (and its kin) when DIR holds one of
     ``secrets`` (copies of secrets earlier calls made): the image carries it, and ``docker
     push NAME`` sends it."""
+    if cmd.name not in BUILDERS or not secrets:
+        return None
     texts = [a.text for a in cmd.args]
-    if cmd.name not in BUILDERS or not secrets or not set(texts) & {"build", "bud"}:
+    if not set(texts) & {"build", "bud"}:
         return None
     names = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-t", "--tag")]
     names += [t.split("=", 1)[1] for t in texts if t.startswith("--tag=")]

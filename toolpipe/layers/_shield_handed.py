@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from toolpipe.shell import option_values
+
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
 # text inline. Any client also reads a script on its standard input (`mysql app < x.sql`).
@@ -37,8 +39,7 @@ def client_files(name: str, texts: list[str]) -> list[str]:
     if row is None:
         return []
     options, endings, _ = row
-    named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in options]
-    named += [t.split("=", 1)[1] for t in texts if "=" in t and t.split("=", 1)[0] in options]
+    named = [v for option in sorted(options) for v in option_values(texts, option)]
     named += [t for t in texts if endings and t.endswith(endings) and not t.startswith("-")]
     # sqlite3's and duckdb's `.read FILE`, given as an argument
     named += [m.group(1) for t in texts for m in _READ.finditer(t)]

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from toolpipe.layers._shield_projects import key
-from toolpipe.shell import Command, Script
+from toolpipe.shell import Command, Script, option_values
 
 
 def applied_patch(cmd: Command, workspace: str) -> str | None:
@@ -23,7 +23,7 @@ def applied_patch(cmd: Command, workspace: str) -> str | None:
     if cmd.name == "git" and texts[:1] in (["apply"], ["am"]):
         named = next((t for t in texts[1:] if not t.startswith("-")), None)
     elif cmd.name == "patch":
-        named = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-i", "--input")),
+        named = next(iter(option_values(texts, "-i") + option_values(texts, "--input")),
                      None) or next((r.target.text for r in cmd.redirects if r.reads
                                     and r.target is not None and r.target.known), None)
     return key(named, cmd.cwd, workspace) if named else None

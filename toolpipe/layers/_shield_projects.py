@@ -23,7 +23,7 @@ from toolpipe.layers._shield_handed import (
     playbook_commands,
     requirement_sources,
 )
-from toolpipe.shell import Command
+from toolpipe.shell import Command, option_values
 
 # Programs that load no file of a project (they read, list, copy or print what they are
 # told to): the rest may, and are judged by what a written file holds
@@ -241,8 +241,7 @@ def built_image(cmd: Command, workspace: str, secrets: frozenset[str]) -> str | 
     texts = [a.text for a in cmd.args]
     if not set(texts) & {"build", "bud"}:
         return None
-    names = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-t", "--tag")]
-    names += [t.split("=", 1)[1] for t in texts if t.startswith("--tag=")]
+    names = option_values(texts, "-t") + option_values(texts, "--tag")
     operands = [t for i, t in enumerate(texts) if not t.startswith("-") and t not in (
         "build", "bud", "buildx", "image") and (i == 0 or texts[i - 1] not in _VALUED)]
     root = key(operands[-1] if operands else ".", cmd.cwd, workspace).rstrip("/") or "/"

@@ -23,7 +23,7 @@ from toolpipe.layers._shield_projects import (
     key,
     runs_project,
 )
-from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled
+from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled, option_values
 
 _SHELL_READERS = SHELLS | {"busybox"}
 
@@ -75,8 +75,7 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
                   for n in client_files(cmd.name, texts)]
     if cmd.name in _ORCHESTRATORS and set(texts) & _APPLIES:
         # kubectl apply -f pod.yaml, podman kube play pod.yaml: the pods it asks for
-        named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--filename")]
-        named += [t.split("=", 1)[1] for t in texts if t.startswith("--filename=")]
+        named = option_values(texts, "-f") + option_values(texts, "--filename")
         named += [t for t in texts if t.endswith((".yaml", ".yml", ".json"))]
         found += [(key(n, where, workspace), "manifest") for n in dict.fromkeys(named)]
     if cmd.name == "ansible-playbook":
@@ -84,9 +83,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
                   if t.endswith((".yml", ".yaml")) and not t.startswith("-")]
     if cmd.name in ("pip", "pip3", "uv") and installs(cmd.name, texts):
         # pip install -r requirements.txt: the sources its lines give (--index-url …)
-        found += [(key(texts[i + 1], where, workspace), "sources")
-                  for i, t in enumerate(texts[:-1])
-                  if t in ("-r", "--requirement", "-c", "--constraint")]
+        found += [(key(v, where, workspace), "sources")
+                  for o in ("-r", "--requirement", "-c", "--constraint")
+                  for v in option_values(texts, o)]
     name, run_texts = cmd.name, texts
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up

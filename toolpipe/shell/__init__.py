@@ -99,6 +99,7 @@ from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
 from toolpipe.shell._table import Credential as Credential
 from toolpipe.shell._table import irreversible as irreversible
+from toolpipe.shell._table import option_values as option_values
 from toolpipe.shell._texts import commands_in as commands_in
 from toolpipe.shell._texts import echoed as echoed
 from toolpipe.shell._texts import edit_inserts as edit_inserts
@@ -145,6 +146,7 @@ __all__ = [
     "literal_prefix",
     "modelled",
     "new_program",
+    "option_values",
     "restricting_mode",
     "sends",
     "setuid_mode",

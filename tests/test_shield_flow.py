@@ -519,3 +519,13 @@ def test_the_check_catches_a_shield_that_reads_no_client_script(monkeypatch):
     monkeypatch.setattr("toolpipe.layers._shield_runs.CLIENTS", {})
     with pytest.raises(AssertionError):
         test_a_script_handed_to_its_client_is_judged_as_its_text_inline()
+
+
+def test_a_variable_holding_a_secret_is_no_file_an_image_carries():
+    """The facts keep a variable given a secret (`$K`) beside the files copied from one:
+    an image built from the folder afterwards holds no copy, and pushing it asks as any
+    push does, without being blocked as sending a secret."""
+    outcomes = play([("Bash", {"command": 'export K="$(cat ~/.ssh/id_rsa)"'}),
+                     ("Bash", {"command": "docker build -t registry.example.com/app:1 ."}),
+                     ("Bash", {"command": "docker push registry.example.com/app:1"})])
+    assert [o for o, _ in outcomes] == ["asked", "ran", "asked"], outcomes

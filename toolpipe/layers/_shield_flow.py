@@ -176,6 +176,12 @@ def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:
     return False
 
 
+def file_copies(facts: SessionFacts) -> list[str]:
+    """The copies of secrets that are files (not a variable, `$K`, nor an image,
+    `image:NAME`, which the facts keep beside them)."""
+    return [k for k in facts.secrets if not k.startswith(("$", "image:"))]
+
+
 def secret_at(facts: SessionFacts, path: str) -> bool:
     """Does the session know ``path`` as a copy of a secret (or as one of the files a glob
     of copies stands for: ``split``'s `/tmp/part_*` holds `/tmp/part_aa`)?"""
@@ -224,7 +230,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             out[patch] = FileFact("patched")  # what it put into the project is not known
         for name in secret_variables(script, cmd, lambda c: _reads_secret(c, workspace, facts)):
             out[f"${name}"] = FileFact("secret")  # a shell of later calls may still hold it
-        image = built_image(cmd, workspace, facts.secrets)
+        image = built_image(cmd, workspace, file_copies(facts))
         if image is not None:  # an image built from a folder holding a copy of a secret
             out[image] = FileFact("secret")
         if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
@@ -348,8 +354,7 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
     if not facts.secrets:
         return
     variables = {v for v in facts.secrets if v.startswith("$")}
-    # (the copies that are files: not a variable, `$K`, nor an image, `image:NAME`)
-    files = [k for k in facts.secrets if not k.startswith(("$", "image:"))]
+    files = file_copies(facts)
     for cmd in script.commands:
         texts = [a.text for a in cmd.args]
         if variables and script.networked:

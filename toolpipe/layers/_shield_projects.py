@@ -15,7 +15,7 @@ import json
 import posixpath
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from toolpipe.layers._shield_handed import (
     client_code,
@@ -232,11 +232,11 @@ _VALUED = frozenset({"-t", "--tag", "-f", "--file", "--build-arg", "--target", "
                      "--output"})
 
 
-def built_image(cmd: Command, workspace: str, secrets: frozenset[str]) -> str | None:
+def built_image(cmd: Command, workspace: str, copies: Sequence[str]) -> str | None:
     """``image:NAME`` for ``docker build -t NAME DIR`` (and its kin) when DIR holds one of
-    ``secrets`` (copies of secrets earlier calls made): the image carries it, and ``docker
-    push NAME`` sends it."""
-    if cmd.name not in BUILDERS or not secrets:
+    ``copies`` (files copied from secrets by earlier calls): the image carries it, and
+    ``docker push NAME`` sends it."""
+    if cmd.name not in BUILDERS or not copies:
         return None
     texts = [a.text for a in cmd.args]
     if not set(texts) & {"build", "bud"}:
@@ -245,7 +245,7 @@ def built_image(cmd: Command, workspace: str, secrets: frozenset[str]) -> str | 
     operands = [t for i, t in enumerate(texts) if not t.startswith("-") and t not in (
         "build", "bud", "buildx", "image") and (i == 0 or texts[i - 1] not in _VALUED)]
     root = key(operands[-1] if operands else ".", cmd.cwd, workspace).rstrip("/") or "/"
-    if names and any(under(s, root) for s in secrets if not s.startswith("image:")):
+    if names and any(under(c, root) for c in copies):
         return f"image:{names[0]}"
     return None
 

@@ -126,9 +126,7 @@ def commands_in(path: str, content: str) -> str:
 # core.sshCommand, diff.external, a filter's clean and smudge, a credential helper…), and
 # an alias that starts with `!`
 _GIT_CONFIGS = frozenset({".gitconfig", "gitconfig", ".gitmodules"})
-_GIT_RUNS = re.compile(r"(?i)^\s*(?P<key>fsmonitor|pager|editor|sshcommand|askpass|gitproxy|"
-                       r"external|textconv|clean|smudge|process|program|helper|"
-                       r"packobjectshook|command|cmd|[\w.-]+)\s*=\s*(?P<value>.*?)\s*$")
+_GIT_RUNS = re.compile(r"^\s*(?P<key>[\w.-]+)\s*=\s*(?P<value>.*?)\s*$")
 _GIT_PROGRAM_KEYS = frozenset({"fsmonitor", "pager", "editor", "sshcommand", "askpass",
                                "gitproxy", "external", "textconv", "clean", "smudge",
                                "process", "program", "helper", "packobjectshook", "command",

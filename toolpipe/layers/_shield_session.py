@@ -141,7 +141,7 @@ class _SessionReading:
         """An instruction file for coding agents (AGENTS.md, CLAUDE.md…) written with a
         command that would be blocked: every later session's agent reads it as its task."""
         for line in instruction_commands(text, _program):
-            score, reason = self._judge(line, workspace, SessionFacts(), 2)
+            score, reason = self._judge(line, workspace, EMPTY, 2)
             if score >= BLOCKED:
                 return [Finding(0.6, f"writes an instruction for coding agents to run what "
                                      f"is blocked, in {path}: {reason}")]

@@ -12,11 +12,11 @@ characters running into each other, found by one re2 pass (linear in the input).
 
 from __future__ import annotations
 
-import binascii
 import re
 from collections.abc import Callable
 
 from toolpipe.secrets._re2 import UNANCHORED, compile_bytes
+from toolpipe.secrets._rule import b64_plain, mostly_text
 
 Judge = Callable[[str], list[tuple[int, int, str]]]
 Span = tuple[int, int, str, int]
@@ -105,12 +105,8 @@ def _wrapped(buf: bytes, judge: Judge, priority: int) -> list[Span]:
         pos = max(at, start + 1)
         if len(lines) < 2:
             continue
-        try:
-            data = binascii.a2b_base64(b"".join(buf[lo:hi] for lo, hi in lines))
-        except (binascii.Error, ValueError):
-            continue
-        shown = sum(32 <= c < 127 or c in (9, 10, 13) for c in data)
-        if not data or shown < len(data) * 0.95:  # binary (a certificate's DER): no text
+        data = b64_plain(b"".join(buf[lo:hi] for lo, hi in lines))
+        if not data or not mostly_text(data, 0.95):  # binary (a certificate's DER): no text
             continue
         found_in = judge(data.decode("latin-1"))
         if found_in:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import re
 
-from toolpipe.secrets._rule import CONTEXT, Rule, b64_plain, rule
+from toolpipe.secrets._rule import CONTEXT, Rule, b64_plain, mostly_text, rule
 from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import CHECKS, line_start, plain_word
 
@@ -216,9 +216,8 @@ def _b64_credential(buf: bytes, start: int, found: re.Match[bytes], floor: int
     plain = b64_plain(buf[lo:hi])
     if plain is None:
         return [], hi
-    printable = sum(1 for c in plain if 32 <= c < 127 or c in (9, 10, 13))
     pair = _DECODED_PAIR.search(plain)
-    if printable < 0.9 * len(plain) or pair is None or plain_word(pair.group("v")):
+    if not mostly_text(plain, 0.9) or pair is None or plain_word(pair.group("v")):
         return [], hi
     end = hi + len(buf[hi:hi + 2]) - len(buf[hi:hi + 2].lstrip(b"="))  # its padding too
     return [(lo, end)], end

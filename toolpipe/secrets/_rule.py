@@ -70,6 +70,12 @@ def b64_plain(token: bytes) -> bytes | None:
         return None
 
 
+def mostly_text(data: bytes, share: float) -> bool:
+    """Are at least ``share`` of these bytes printable ASCII, tabs or line breaks (text a
+    decoding gave, not binary)?"""
+    return sum(1 for c in data if 32 <= c < 127 or c in (9, 10, 13)) >= share * len(data)
+
+
 B64 = r"A-Za-z0-9+/"
 URLSAFE = r"A-Za-z0-9_\-"
 END = r"(?![A-Za-z0-9_\-])"  # the token ends here

@@ -61,6 +61,7 @@ def test_the_table_is_readable():
     assert "stopped: done" in out
 
 
+@pytest.mark.process
 def test_a_pipeline_file_on_asyncio(tmp_path):
     path = tmp_path / "fast.toml"
     path.write_text(demo_pipeline_text().replace("timeout = 3", "timeout = 0.01")
@@ -97,6 +98,7 @@ def test_bad_arguments_exit_with_usage():
     assert caught.value.code == 2
 
 
+@pytest.mark.process
 def test_python_dash_m_toolpipe():
     done = subprocess.run([sys.executable, "-m", "toolpipe", "pipeline"], capture_output=True,
                           text=True, check=False, timeout=60)
@@ -123,6 +125,7 @@ def fast_pipeline(tmp_path, **changes):
     return str(path)
 
 
+@pytest.mark.process
 def test_record_then_replay(tmp_path, capsys, monkeypatch):
     # Deadlines far from any real latency (python3 starts in ~180 ms on a fresh machine),
     # and a Fetch that outlasts both attempts, so no verdict depends on the machine's speed.
@@ -152,6 +155,7 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
 SESSION_SECRET = "ghp_8fK2mQ9xL4vN7pR1sT6wY3zA5bC0dE2gH4jK"  # synthetic, in toolpipe.demo
 
 
+@pytest.mark.process
 def test_a_raw_trace_is_an_explicit_choice_with_a_warning(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(demo, "FETCH_LATENCIES", (5.0, 5.0))
     trace = tmp_path / "raw.jsonl"

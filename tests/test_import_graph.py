@@ -4,12 +4,11 @@ lines."""
 
 from __future__ import annotations
 
-import ast
 import pathlib
 
 import pytest
 
-from .sources import TREES
+from .sources import imports
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "toolpipe"
@@ -38,13 +37,12 @@ def graph() -> dict[str, set[str]]:
     for path in PACKAGE.rglob("*.py"):
         name = module_name(path)
         deps: set[str] = set()
-        for node in TREES[path].body:  # module level only
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module.startswith("toolpipe"):
-                    deps.add(node.module)
-                    deps |= {f"{node.module}.{a.name}" for a in node.names}
-            elif isinstance(node, ast.Import):
-                deps |= {a.name for a in node.names if a.name.startswith("toolpipe")}
+        found = imports(path)  # module level only
+        for module, names in found["top_from"]:
+            if module.startswith("toolpipe"):
+                deps.add(module)
+                deps |= {f"{module}.{name}" for name in names}
+        deps |= {name for name in found["top"] if name.startswith("toolpipe")}
         out[name] = deps
     modules = set(out)
     return {m: {d for d in deps if d in modules and d != m} for m, deps in out.items()}

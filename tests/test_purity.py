@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from .sources import TREES
+from .sources import imports, summary
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "toolpipe"
 EDGES = {"cli.py", "_cli_report.py", "__main__.py", "testing.py"}  # the report is the CLI's
@@ -14,14 +14,9 @@ FORBIDDEN = {"asyncio", "trio", "interpreters", "threading", "subprocess", "sock
 
 
 def imported_roots(path: pathlib.Path) -> set[str]:
-    tree = TREES.get(path) or ast.parse(path.read_text(), str(path))
-    roots = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
+    if path.is_relative_to(ROOT):
+        return set(imports(path)["roots"])
+    return set(summary(ast.parse(path.read_text(), str(path)))["roots"])
 
 
 @pytest.mark.parametrize(

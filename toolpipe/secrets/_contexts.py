@@ -27,7 +27,7 @@ def _flag_rule(row: Credential) -> Rule:
     names = "|".join(re.escape(p).replace(r"\ ", "[ \t]+")
                      for p in sorted(row.programs, key=len, reverse=True))
     options = "|".join(re.escape(f) + ("" if row.attached else "[ \t=]" if f.startswith("--")
-                                       else "[ \t]*")
+                                       else "[ \t]+" if row.spaced else "[ \t]*")
                        for f in sorted(row.flags, key=len, reverse=True))
     value = (r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else
              r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else
@@ -52,7 +52,11 @@ def _flags(buf: bytes, start: int, found: re.Match[bytes], floor: int
     judge = CHECKS["url_password"]
     return [m.span("v") for m in _FOLLOWING[found.re.pattern].finditer(buf, found.start(), stop)
             if b"[REDACTED:" not in m.group("v") and judge("password", m, buf, ("v",))
-            is not None], stop
+            is not None and m.group("v").strip(b"'\"").lower() not in _DEFAULTS], stop
+
+
+# SNMP's default communities (`snmpwalk -c public`): known to everyone, no secret
+_DEFAULTS = frozenset({b"public", b"private"})
 
 
 SEVERAL["flags"] = _flags  # (registered with the rules that find several at once)
@@ -277,9 +281,12 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ('" -> "', '" => "'),
          r"""" (?:->|=>) "(?P<v>[^"\n]{1,256})(?=")""",
          value=("v",), check="changed_value", bounded=False),
-    # a password file that is a process substitution: `--vault-password-file <(echo pw)`
-    rule("password", ("-file <(", "-file=<("),
-         r"""-file[ \t=]<\([ \t]*(?:echo|printf)(?:[ \t]+-[a-zE]+)*[ \t]+"""
+    # a password file that is a process substitution: `--vault-password-file <(echo pw)`,
+    # and any option named for a password given one (`vncviewer -passwd <(echo pw)`)
+    rule("password", ("-file <(", "-file=<(", "passwd <(", "passwd=<(", "password <(",
+                      "password=<(", "passfile <(", "passfile=<(", "pass <(", "pass=<("),
+         r"""(?:-file|(?i:pass(?:wd|word)?)(?:-?file)?)[ \t=]<\([ \t]*"""
+         r"""(?:echo|printf)(?:[ \t]+-[a-zE]+)*[ \t]+"""
          r"""(?:(?:'%s'|"%s"|%s)[ \t]+)?"""
          r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s'")]{1,256}))[ \t]*\)""",
          value=("v", "b"), check="url_password", bounded=False),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
-from toolpipe.secrets._several import could_be_credential
+from toolpipe.secrets._several import SEVERAL, could_be_credential
 from toolpipe.secrets._values import (
     CHECKS,
     Check,
@@ -33,6 +33,7 @@ from toolpipe.secrets._values import (
     credential_like,
     line_start,
     plain_word,
+    token_shaped,
     url_password,
 )
 
@@ -43,16 +44,22 @@ _GROUPS = ("dq", "bare")
 # snmpd's `createUser [-e ENGINE] NAME MD5|SHA… ` before the user's authentication key
 _CREATE = r"(?i:createUser)[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}[ \t]+(?i:MD5|SHA\S{0,8})[ \t]+"
 
+# radtest's two secrets, by position: USER PASSWORD SERVER[:PORT] NAS-PORT SECRET
+_RADTEST = (r"radtest[ \t]+(?:-[tP][ \t]+\S{1,16}[ \t]+|-[x46][ \t]+)*[^\s-]\S{0,127}[ \t]+"
+            r"(?P<v>[^\s]{1,256})[ \t]+\S{1,256}[ \t]+\S{1,16}[ \t]+(?P<s>[^\s]{1,256})")
+
 # Each alternative starts at its own trigger (a word the line starts with).
 _DEVICE = (
     r"(?i:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+[0-9]{1,2})?"
     r"(?:[ \t]+algorithm-type[ \t]+\S{1,16})?[ \t]+(?:password|secret)"
     r"|enable[ \t]+(?:password|secret)(?:[ \t]+level[ \t]+[0-9]{1,2})?"
-    r"|(?:tacacs|radius)(?:-server)?[ \t]+(?:host[ \t]+\S{1,128}[ \t]+(?:\S{1,32}[ \t]+){0,6}?)?key"
+    r"|(?:tacacs|radius)(?:-server)?[ \t]+"
+    r"(?:(?:host[ \t]+)?\S{1,128}[ \t]+(?:\S{1,32}[ \t]+){0,6}?)?(?:key|secret)"
     r"|snmp-server[ \t]+community|key-string|wpa-psk[ \t]+(?:ascii|hex)"
     r"|ppp[ \t]+(?:chap|pap)[ \t]+(?:sent-username[ \t]+\S{1,64}[ \t]+)?password"
     r"|(?:ip[ \t]+ospf[ \t]+|ntp[ \t]+)?authentication-key(?:[ \t]+[0-9]{1,5}[ \t]+md5)?"
     r"|(?:ip[ \t]+ospf[ \t]+)?message-digest-key[ \t]+[0-9]{1,3}[ \t]+md5"
+    r"|authentication[ \t]+md5[ \t]+[0-9]{1,3}[ \t]+key"
     r"|crypto[ \t]+isakmp[ \t]+key"
     r"|pre-shared-key(?:[ \t]+(?:local|remote|ascii-text|hexadecimal))?"
     r"|neighbor[ \t]+\S{1,64}[ \t]+password)"
@@ -62,6 +69,7 @@ _DEVICE_TRIGGERS = ("username ", "enable password", "enable secret", "tacacs", "
                     "ip ospf", "ntp authentication-key",
                     "snmp-server community", "key-string", "wpa-psk", "ppp chap", "ppp pap",
                     "authentication-key", "message-digest-key", "crypto isakmp key",
+                    "authentication md5",
                     "pre-shared-key", "neighbor ")
 
 # (the rules' checks are at the end: most want only what `_led_by` names before them)
@@ -138,6 +146,24 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""[ \t]*(?:\r?\n|$)""",
          value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
          case_triggers=("AUTH ",)),
+    # a daemon's shared secret under the bare name `key`, a setting alone on its line
+    # (tac_plus' `key = …`, keepalived's and many more): only a value no name or word is
+    # (`key = user_settings`, `key = os.environ[…]` in code are left), found from the
+    # line's start: `key =` inside `api_key =` is the key rules'
+    rule("password", ("\nkey =", "\nkey=", "\nkey:", "\nkey :", "\n\tkey =", "\n  key:",
+                      "\n  key =", "\n    key =", "\n    key:"),
+         r"""\n?[ \t]*key[ \t]*[=:][ \t]*(?P<q>["']?)(?P<v>[A-Za-z0-9+/_\-]{12,256})(?P=q)"""
+         r"""[ \t]*(?:[#;][^\n]*)?(?:\r?\n|$)""",
+         value=("v",), check="bare_key", bounded=False, priority=CONTEXT,
+         case_triggers=(r"\A[ \t]*key[ \t]*[=:]",)),
+    # RADIUS test clients: `radtest USER PASSWORD SERVER[:PORT] NAS-PORT SECRET` (both by
+    # position) and `radclient SERVER[:PORT] TYPE SECRET`
+    rule("password", ("radtest ",), _RADTEST, value=("v", "s"), check="radtest",
+         bounded=False, priority=CONTEXT),
+    rule("password", ("radclient ",),
+         r"radclient[ \t]+(?:-\S{1,8}(?:[ \t]+[^\s-]\S{0,127})?[ \t]+)*?[^\s-]\S{0,255}[ \t]+"
+         r"(?i:auth|acct|status|coa|disconnect|auto)[ \t]+(?P<v>[^\s]{1,256})",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     # a Wi-Fi network's QR string: WIFI:T:WPA;S:ssid;P:password;; (fields in any order,
     # `\;` an escaped separator)
     rule("password", ("wifi:",),
@@ -241,12 +267,39 @@ def braced_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     return kind if not plain_word(value) else None
 
 
+def _radtest(buf: bytes, start: int, found: re.Match[bytes], floor: int
+             ) -> tuple[list[tuple[int, int]], int]:
+    """radtest's password and shared secret, each judged as a flag's value is (a
+    placeholder or a word that says none is left)."""
+    return [found.span(group) for group in ("v", "s")
+            if url_password("password", found, buf, (group,)) is not None], found.end()
+
+
+SEVERAL["radtest"] = _radtest
+
+
+def bare_key(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+             ) -> str | None:
+    """A value under the bare name `key`: only one shaped as no word is (12 characters or
+    more, digits or both cases, not a name made of words: ``token_shaped``)."""
+    value = _value(match, groups)[0]
+    if _NAMED.fullmatch(value):  # user_settings_v2, cache-key-2: a name, in lower case
+        return None
+    return kind if token_shaped(value) and could_be_credential(value) else None
+
+
+_NAMED = re.compile(rb"[a-z0-9]+(?:[_\-.][a-z0-9]+)+")
+
+
+CHECKS["bare_key"] = bare_key
 CHECKS["braced_value"] = braced_value
 CHECKS["bytes_array"] = bytes_array
 CHECKS["stored_value"] = stored_value
 CHECKS["placed_value"] = placed_value
-# a setting's line: nothing but indentation before its keyword
-CHECKS["alone_on_line"] = _led_by(re.compile(rb"[ \t]*"), stored_value)
+# a setting's line: nothing but indentation before its keyword, or Junos' `set` and the
+# hierarchy it names (`set protocols bgp group peers authentication-key …`)
+CHECKS["alone_on_line"] = _led_by(
+    re.compile(rb"[ \t]*(?:set[ \t]+(?:[^\s]{1,64}[ \t]+){1,12})?"), stored_value)
 # ppp's `client * secret addresses`: one word (the client) before the server
 CHECKS["chap_line"] = _led_by(re.compile(rb'[ \t]*(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]*'),
                               placed_value)

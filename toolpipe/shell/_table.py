@@ -87,6 +87,7 @@ class Credential:
     harmless: str = ""
     comma: bool = False  # the value is USER,PASSWORD (lftp -u)
     colon: bool = False  # the value is USER:PASSWORD (skopeo --creds)
+    spaced: bool = False  # only `-passwd PW`: `-passwdfile F` is another option
 
 
 def _pattern(text: object, where: str) -> re.Pattern[str]:
@@ -201,7 +202,8 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
     return Credential(_programs(row.get("program"), where + " program"), flags,
                       bool(row.get("attached", False)), bool(row.get("percent", False)),
                       str(row.get("example", "")), str(row.get("harmless", "")),
-                      bool(row.get("comma", False)), bool(row.get("colon", False)))
+                      bool(row.get("comma", False)), bool(row.get("colon", False)),
+                      bool(row.get("spaced", False)))
 
 
 def load(text: str) -> dict[str, Any]:

@@ -113,9 +113,32 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
                                           if w.startswith("argument of ")):
         return []  # `wine reg add …`: a Windows tool on wine's own prefix, not the machine
     row = irreversible(cmd.name, texts, cmd.cwd)
+    if row is None and cmd.name in _READS_COMMANDS:
+        given = fed(cmd)  # `echo 'disable server be/web1' | socat - /run/haproxy.sock`
+        if given:
+            row = irreversible(cmd.name, [*texts, *given.split()[:256]], cmd.cwd)
     if row is not None and row.secret and sent():
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
+
+
+# Clients whose input is a command language (a database's, a data store's, a server's
+# admin socket through socat or nc): what they are fed counts as their arguments do
+_READS_COMMANDS = frozenset({
+    "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach",
+    "duckdb", "mongosh", "mongo", "cqlsh", "snowsql", "redis-cli", "keydb-cli", "valkey-cli",
+    "socat", "nc", "ncat", "netcat", "telnet"})
+
+
+def fed(cmd: Command) -> str:
+    """What a command is known to read on its input: a here-string or here-document, or
+    what the command before it in its pipeline writes (echo, printf, cat <<EOF)."""
+    texts = [d.text for d in cmd.stdin_data if d.known] if cmd.redirects else []
+    if cmd.upstream:
+        printed = echoed(cmd.upstream[-1])
+        if printed is not None:
+            texts.append(printed)
+    return "\n".join(texts)[:MAX_JOINED]
 
 
 # A build file, script or chart named by its network address, handed to a program that

@@ -211,17 +211,25 @@ _SILENCE_ACTS = re.compile(r"(?i)(?:add|create|new|set|schedule|start|mute|snooz
 _WATCHES = re.compile(r"(?i)(?:monitors?|synthetics?|alerts?|alarms?|checks?|notifications?"
                       r"|incidents?|policies|policy|escalations?|pagers?)$")
 _MUTES = re.compile(r"(?i)(?:mute|snooze|silence|pause|disable)(?:[-_]all)?$")
+# a feature flag's state changed, in an environment named for production (`ldcli flags
+# update … --environment production`, `unleash-cli toggle off X --environment prod`)
+_FLAGS = re.compile(r"(?i)(?:flags?|features?|toggles?|feature[-_]flags?|switch(?:es)?"
+                    r"|kill[-_]switch(?:es)?|experiments?|segments?|rollouts?)$")
+_FLAGS_ACTS = re.compile(r"(?i)(?:update|set|toggle|enable|disable|on|off|kill|archive|delete"
+                         r"|patch|(?:turn|toggle)[-_]?(?:on|off)|rollout|release|flip|rm|remove)$")
 
 
 _ANY_NOUN = re.compile(r"refund|payout|transfer|charge|payment|invoice|subscription|"
                        r"credit_note|dispute|balance|message|e?mail|sms|call|notification|"
                        r"campaign|broadcast|newsletter|silence|downtime|maintenance|alert|"
-                       r"monitor|synthetic|alarm|check|incident|polic|escalation|pager")
+                       r"monitor|synthetic|alarm|check|incident|polic|escalation|pager|"
+                       r"flag|feature|toggle|switch|experiment|segment|rollout")
 
 
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
     """What an unknown program's subcommand words (the first four that are not options,
-    split at colons) tell it to do to money, to people or to alerts, if any."""
+    split at colons) tell it to do to money, to people, to alerts or to production's
+    feature flags, if any."""
     words = [w for a in args[:6] if a.known and not a.text.startswith("-")
              for w in a.text.split(":") if w][:4]  # (twilio's `api:core:messages:create`)
     if len(words) < 2 or not _ANY_NOUN.search(" ".join(words).lower()):
@@ -234,4 +242,8 @@ def acts_off_the_machine(args: Sequence[Word]) -> str | None:
         if (_SILENCE.match(noun) and _SILENCE_ACTS.match(verb)) or (
                 _WATCHES.match(noun) and (_MUTES.match(verb) or _DELETES.fullmatch(verb))):
             return f"{noun} {verb}: silences the alerts people rely on"
+        if _FLAGS.match(noun) and _FLAGS_ACTS.match(verb) and any(
+                a.known and _PRODUCTION.search(a.text.partition("=")[2] or a.text)
+                for a in args):
+            return f"{noun} {verb}: changes a feature flag in production"
     return None

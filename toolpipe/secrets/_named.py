@@ -138,6 +138,15 @@ def ci_named(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
     return stored(kind, match, buf, groups)
 
 
+_GROUPED_LABELS = tuple(
+    f"{a}{sep}{b}" for a, b in (
+        ("app", "password"), ("application", "password"), ("app-specific", "password"),
+        ("application-specific", "password"), ("app specific", "password"),
+        ("two-factor", "secret"), ("two-factor", "key"), ("two factor", "secret"),
+        ("2fa", "secret"), ("2fa", "key"), ("mfa", "secret"), ("totp", "secret"),
+        ("totp", "seed"), ("otp", "secret"), ("setup", "key"), ("secret", "key"),
+        ("recovery", "key"), ("recovery", "password"))
+    for sep in (" ", "-", "_"))
 _PROSE_LABELS = ("mot de passe", "passwort", "kennwort", "contraseña", "contrasena", "senha",
                  "wachtwoord", "hasło", "haslo", "lösenord", "adgangskode", "passord",
                  "salasana", "parola", "пароль", "密码", "密碼", "パスワード", "비밀번호",
@@ -282,12 +291,32 @@ NAMED_RULES: tuple[Rule, ...] = (
     rule("password", ("--user=", "--user "),
          r"""--user[ =]["']?(?P<u>[^\s:%'"$]{1,128}):(?P<v>[^\s'"]{1,256})""",
          value=("v",), check="user_colon", bounded=False, priority=CONTEXT),
+    # a secret written in groups after its label: an app password (Google's `abcd efgh ijkl
+    # mnop`, Apple's `abcd-efgh-ijkl-mnop`), a two-factor setup key in groups of base32, a
+    # recovery key in groups of digits (BitLocker's eight of six); every group the same
+    # length (`the secret key is stored in vault` is prose)
+    rule("password", _GROUPED_LABELS,
+         r"""(?i:app(?:lication)?(?:[-_ ]specific)?[-_ ]password|(?:two[-_ ]factor|2fa|mfa|totp"""
+         r"""|otp)[-_ ](?:secret|key|seed)|setup[-_ ]key|secret[-_ ]key"""
+         r"""|recovery[-_ ](?:key|password))"""
+         r"""[^\n:=]{0,40}?(?:[ \t](?i:is)[ \t]+|[ \t]*[:=][ \t]*)["'`]?"""
+         r"""(?P<v>[A-Za-z0-9]{4,8}(?:[ -][A-Za-z0-9]{4,8}){2,7})(?![A-Za-z0-9])""",
+         value=("v",), check="grouped", bounded=False, priority=CONTEXT),
     # Samba's user%password: smbclient -U 'DOMAIN\user%pw', rpcclient -U user%pw
     rule("password", (" -u ", " -u'", ' -u"', "--user=", "--user "),
          r"""(?:[ \t]-U[ \t]*|--user(?:name)?[ =])["']?[^\s%'"]{1,128}%"""
          r"""(?P<v>[^\s'"]{1,256})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
 )
+
+
+def grouped(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+            ) -> str | None:
+    """Groups of one length, one separator: a secret as it is shown to be typed."""
+    value = match.group("v")
+    separators = {c for c in value if c in b" -"}
+    parts = re.split(rb"[ -]", value)
+    return kind if len(separators) == 1 and len({len(p) for p in parts}) == 1 else None
 
 
 def user_colon(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -299,6 +328,7 @@ def user_colon(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str,
     return url_password(kind, match, buf, groups)
 
 
+CHECKS["grouped"] = grouped
 CHECKS["user_colon"] = user_colon
 CHECKS["vendor_name"] = vendor_name
 CHECKS["shaped"] = shaped

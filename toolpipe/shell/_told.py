@@ -31,6 +31,12 @@ _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-con
                           "--purge", "--cascade"})
 
 
+# options that name what a cache purge throws away (`fastly purge --key K`, a URL, a
+# tag): one entry of a cache, not data (`purge --all` stays a strong verb)
+_CACHE_SELECTORS = frozenset({"--key", "--url", "--urls", "--surrogate-key", "--tag", "--tags",
+                              "--file", "--files", "--path", "--paths", "--host", "--hosts"})
+
+
 def destroying(args: Sequence[Word]) -> str | None:
     """The first of an unknown program's words (its subcommands: the first three that are
     not options) that destroys, or deletes without asking, if any."""
@@ -41,7 +47,8 @@ def destroying(args: Sequence[Word]) -> str | None:
     words += [t.lstrip("-") for t in texts if t.startswith("-") and _DELETE_FLAG.match(t)]
     strong = next((w for w in words if _STRONG_VERB.fullmatch(w)
                    or _CONTAINER_VERB.search(w)), None)  # delete_queue: what holds data
-    if strong is not None:
+    if strong is not None and not (strong.lower() == "purge" and any(
+            a.text.split("=")[0] in _CACHE_SELECTORS for a in args)):
         return strong
     weak = next((w for w in words if _WEAK_VERB.fullmatch(w)), None)
     if weak is None:

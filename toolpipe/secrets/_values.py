@@ -183,7 +183,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if _CIPHERTEXT.match(value):
         return None  # dotenvx's `encrypted:…`, Jasypt's `ENC(…)`, sops', Vault's, Ansible's
     at = match.start()
-    if _flag_start(buf, at) and _CONFIG_VERB.search(buf, line_start(buf, at), at):
+    flag = _flag_start(buf, at)  # (asked three times below: worked out once)
+    if flag and _CONFIG_VERB.search(buf, line_start(buf, at), at):
         return None  # `pulumi config get --secret NAME`: a switch, then a setting's name
     sep = match.group("sep")
     start = match.start()
@@ -191,12 +192,12 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
     word_end = match.start("ksuf") if suffix else match.start("close")
     if start and 97 <= buf[start - 1] <= 122 and 97 <= buf[start] <= 122 and buf[
-            start:word_end].lower() in _SHORT and not config and not _flag_start(
-            buf, start) and not _glued_setting(buf, start, match):
+            start:word_end].lower() in _SHORT and not config and not flag and not (
+            _glued_setting(buf, start, match)):
         return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
     if suffix and _ABOUT.search(suffix):
         return None  # token_type, password_length, passwordPolicy: about the value
-    if _flag_start(buf, start) and buf[start:word_end].lower() in (b"secret-id", b"secret_id"):
+    if flag and buf[start:word_end].lower() in (b"secret-id", b"secret_id"):
         return None  # aws secretsmanager … --secret-id NAME: the name of a stored secret
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
@@ -241,7 +242,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         lead = buf[max(0, start - 2):start]
         if sep == b">" and not lead.endswith(b"<"):
             return None
-        if sep != b">" and not _flag_start(buf, start):
+        if sep != b">" and not flag:
             # (csrf-token, x-api-token: a name with a dash, not a flag) prose, unless
             # the word after is a token, not a word (`logging in with password Zq…`)
             # (a word that starts with a dash is an option: `mkpasswd --method=sha-512`)

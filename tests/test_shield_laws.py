@@ -346,3 +346,59 @@ def test_the_keyed_law_catches_a_shield_that_reads_listed_names_only(monkeypatch
             keyed_never_weaker(UnixShield(), examples=40, shrink=False)
     finally:
         clear_caches()
+
+
+# --- a client's input is read as its arguments are -------------------------------------
+
+# what data stores' and databases' clients run, from their arguments or from their input
+_REDIS = ["FLUSHALL", "FLUSHDB", "REPLICAOF NO ONE", "SLAVEOF NO ONE", "CLUSTER FAILOVER",
+          "CLUSTER RESET HARD", "CONFIG SET dir /var/spool/cron", "SHUTDOWN NOSAVE",
+          "MODULE LOAD /tmp/m.so", "DEL sessions"]
+_SQL = ["DROP DATABASE shop", "TRUNCATE TABLE orders", "STOP REPLICA", "RESET SLAVE ALL",
+        "CHANGE MASTER TO MASTER_HOST='10.0.0.9'", "ALTER USER app WITH SUPERUSER",
+        "SELECT 'x' INTO OUTFILE '/var/www/html/s.php'", "DELETE FROM users;"]
+CLIENTS = {  # the client, how a statement is its argument
+    "redis-cli -h cache.internal": (_REDIS, lambda s: s),
+    "valkey-cli -p 6380": (_REDIS, lambda s: s),
+    "mysql -h db.internal shop": (_SQL, lambda s: "-e " + q(s)),
+    "mariadb -h db.internal shop": (_SQL, lambda s: "-e " + q(s)),
+    "psql -h db.internal shop": (_SQL, lambda s: "-c " + q(s)),
+}
+FEEDS = {
+    "echo": lambda c, s: f"echo {q(s)} | {c}",
+    "printf": lambda c, s: f"printf '%s\\n' {q(s)} | {c}",
+    "here-string": lambda c, s: f"{c} <<< {q(s)}",
+    "here-document": lambda c, s: f"{c} <<'EOF'\n{s}\nEOF",
+}
+
+
+def fed_as_given(shield: UnixShield) -> None:
+    @settings(max_examples=150, derandomize=True, deadline=None, database=None)
+    @given(st.sampled_from(sorted(CLIENTS)), st.sampled_from(sorted(FEEDS)), st.data())
+    def law(client: str, feed: str, data: st.DataObject) -> None:
+        statements, as_argument = CLIENTS[client]
+        statement = data.draw(st.sampled_from(statements), label="statement")
+        given_ = shield.evaluate("Bash", {"command": f"{client} {as_argument(statement)}"}, ())
+        fed = shield.evaluate("Bash", {"command": FEEDS[feed](client, statement)}, ())
+        assert RANK[given_.action] >= RANK["ask"], (client, statement, given_.reason)
+        assert RANK[fed.action] >= RANK[given_.action], (client, feed, statement, fed.reason)
+
+    law()
+
+
+def test_what_a_client_is_fed_is_judged_as_what_it_is_given():
+    fed_as_given(UnixShield())
+
+
+def test_the_fed_law_catches_a_shield_that_reads_arguments_only(monkeypatch):
+    """The same law against a shield whose table rows see a client's arguments alone (as
+    they did before the forty-ninth held-out file) finds the gap."""
+    from toolpipe.layers import _shield_places
+
+    monkeypatch.setattr(_shield_places, "fed", lambda cmd: "")
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            fed_as_given(UnixShield())
+    finally:
+        clear_caches()

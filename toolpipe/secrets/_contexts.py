@@ -35,12 +35,12 @@ def _flag_rule(row: Credential) -> Rule:
     made = rule("password", row.programs,
                 rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
                 value=("v",), check="flags", shape=r"[ \t]", priority=CONTEXT)
-    _FOLLOWING[made.regex.pattern] = re.compile(rf"(?<=[ \t])(?:{options}){value}".encode())
+    _FOLLOWING[made.regex.pattern] = re.compile(rf"(?<=[ \t\n])(?:{options}){value}".encode())
     return made
 
 
 _FOLLOWING: dict[bytes, re.Pattern[bytes]] = {}  # a flag rule's regex → one of its flags
-_COMMAND_END = re.compile(rb"[|;&\n]")
+_COMMAND_END = re.compile(rb"[|;&]|(?<!\\)(?<!\\\r)\n")  # (a continued line goes on)
 
 
 def _flags(buf: bytes, start: int, found: re.Match[bytes], floor: int

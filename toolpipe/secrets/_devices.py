@@ -150,12 +150,14 @@ DEVICE_RULES: tuple[Rule, ...] = (
     # (tac_plus' `key = …`, keepalived's and many more): only a value no name or word is
     # (`key = user_settings`, `key = os.environ[…]` in code are left), found from the
     # line's start: `key =` inside `api_key =` is the key rules'
-    rule("password", ("\nkey =", "\nkey=", "\nkey:", "\nkey :", "\n\tkey =", "\n  key:",
-                      "\n  key =", "\n    key =", "\n    key:"),
-         r"""\n?[ \t]*key[ \t]*[=:][ \t]*(?P<q>["']?)(?P<v>[A-Za-z0-9+/_\-]{12,256})(?P=q)"""
+    # (and a diff's line: `+key = …`, `-key = …`)
+    rule("password", tuple(f"\n{d}{i}key{s}" for d in ("", "+", "-") for i in ("", "\t", "  ",
+                                                                             "    ")
+                           for s in (" =", "=", ":", " :")),
+         r"""\n?[+\-]?[ \t]*key[ \t]*[=:][ \t]*(?P<q>["']?)(?P<v>[A-Za-z0-9+/_\-]{12,256})(?P=q)"""
          r"""[ \t]*(?:[#;][^\n]*)?(?:\r?\n|$)""",
          value=("v",), check="bare_key", bounded=False, priority=CONTEXT,
-         case_triggers=(r"\A[ \t]*key[ \t]*[=:]",)),
+         case_triggers=(r"\A[+\-]?[ \t]*key[ \t]*[=:]",)),
     # RADIUS test clients: `radtest USER PASSWORD SERVER[:PORT] NAS-PORT SECRET` (both by
     # position) and `radclient SERVER[:PORT] TYPE SECRET`
     rule("password", ("radtest ",), _RADTEST, value=("v", "s"), check="radtest",
@@ -296,10 +298,11 @@ CHECKS["braced_value"] = braced_value
 CHECKS["bytes_array"] = bytes_array
 CHECKS["stored_value"] = stored_value
 CHECKS["placed_value"] = placed_value
-# a setting's line: nothing but indentation before its keyword, or Junos' `set` and the
-# hierarchy it names (`set protocols bgp group peers authentication-key …`)
+# a setting's line: nothing but indentation before its keyword (a diff's `+` or `-` may
+# lead it), or Junos' `set` and the hierarchy it names (`set protocols bgp group peers
+# authentication-key …`)
 CHECKS["alone_on_line"] = _led_by(
-    re.compile(rb"[ \t]*(?:set[ \t]+(?:[^\s]{1,64}[ \t]+){1,12})?"), stored_value)
+    re.compile(rb"[+\-]?[ \t]*(?:set[ \t]+(?:[^\s]{1,64}[ \t]+){1,12})?"), stored_value)
 # ppp's `client * secret addresses`: one word (the client) before the server
 CHECKS["chap_line"] = _led_by(re.compile(rb'[ \t]*(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]*'),
                               placed_value)

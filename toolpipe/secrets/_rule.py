@@ -52,11 +52,19 @@ def ascii_lower(text: str) -> str:
     return "".join(c.lower() if c.isascii() else c for c in text)
 
 
+# One character of a command line, as the rules spell it (`[^\n|;&]`: not the end of the
+# line nor of the command), or a backslash and what it escapes, the line's end among them:
+# a command continued on the next line (`docker login … \⏎ --password …`) is one command.
+_COMMAND_CHAR = r"[^\n|;&]"
+COMMAND_CHAR = r"(?:[^\n|;&\\]|\\\r?\n|\\.)"
+
+
 def rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
          value: tuple[str, ...] = (), check: str | None = None, priority: int = PROVIDER,
          bounded: bool = True, shape: str = "", case_triggers: tuple[str, ...] = (),
          back: tuple[int, int] = (0, 0)) -> Rule:
     trig = (triggers,) if isinstance(triggers, str) else triggers
+    regex = regex.replace(_COMMAND_CHAR, COMMAND_CHAR)
     return Rule(kind, tuple(dict.fromkeys(ascii_lower(t) for t in trig)),
                 re.compile(regex.encode()), value, check, priority, bounded, shape,
                 case_triggers, back)

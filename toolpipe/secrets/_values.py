@@ -43,7 +43,7 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secret secrets password passwd pass pwd token tokens apikey api_key key redacted hidden
     masked omitted removed sensitive placeholder example sample dummy test changeme
     change_me default unset notset not_set todo tbd n/a na new old current
-    secretstr secretbytes field
+    secretstr secretbytes field foobared
     write read include omit same-origin enabled disabled inherit auto""".split())
 # a key word's suffix that says what the value is about, not what it holds
 _ABOUT = re.compile(
@@ -357,8 +357,9 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
     value = _value(match, groups)[0].strip(b"'\"")  # a flag's value may be quoted
-    if value.lower() in _WORDS or _FILLER.fullmatch(value) or _PLACEHOLDER.fullmatch(value):
-        return None
+    if not value or value.lower() in _WORDS or _FILLER.fullmatch(value) or (
+            _PLACEHOLDER.fullmatch(value)):
+        return None  # (`requirepass ""`: none, redis' way to turn its password off)
     return kind
 
 

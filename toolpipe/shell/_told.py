@@ -226,19 +226,28 @@ _FLAGS_ACTS = re.compile(r"(?i)(?:update|set|toggle|enable|disable|on|off|kill|a
                          r"|patch|(?:turn|toggle)[-_]?(?:on|off)|rollout|release|flip|rm|remove)$")
 
 
+# a service told to send its events to an address (`stripe webhook_endpoints create --url
+# https://…`): whatever the events hold goes there
+_HOOKS = re.compile(r"(?i)(?:(?:web)?hooks?|webhook[_-]?endpoints?|endpoints?|destinations?"
+                    r"|sinks?|integrations?|subscriptions?|notification[_-]?channels?)$")
+_HOOKS_ACTS = re.compile(r"(?i)(?:create|add|new|update|set|register)$")
+_ADDRESS = re.compile(r"(?i)(?:^|[=\"' ,(\[])https?://"
+                      r"(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/\"']|$))")
 _ANY_NOUN = re.compile(r"refund|payout|transfer|charge|payment|invoice|subscription|"
                        r"credit_note|dispute|balance|message|e?mail|sms|call|notification|"
                        r"campaign|broadcast|newsletter|silence|downtime|maintenance|alert|"
                        r"monitor|synthetic|alarm|check|incident|polic|escalation|pager|"
-                       r"flag|feature|toggle|switch|experiment|segment|rollout")
+                       r"flag|feature|toggle|switch|experiment|segment|rollout|hook|endpoint|"
+                       r"destination|sink|integration|channel")
 
 
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
-    """What an unknown program's subcommand words (the first four that are not options,
-    split at colons) tell it to do to money, to people, to alerts or to production's
-    feature flags, if any."""
+    """What an unknown program's subcommand words (the first five that are not options,
+    split at colons) tell it to do to money, to people, to alerts, to production's
+    feature flags or to where a service's events go, if any."""
     words = [w for a in args[:6] if a.known and not a.text.startswith("-")
-             for w in a.text.split(":") if w][:4]  # (twilio's `api:core:messages:create`)
+             for w in a.text.split(":") if w][:5]  # (twilio's `api:core:messages:create`,
+    # `api:events:v1:sinks:create`)
     if len(words) < 2 or not _ANY_NOUN.search(" ".join(words).lower()):
         return None
     for noun, verb in itertools.pairwise(words):
@@ -253,4 +262,7 @@ def acts_off_the_machine(args: Sequence[Word]) -> str | None:
                 a.known and _PRODUCTION.search(a.text.partition("=")[2] or a.text)
                 for a in args):
             return f"{noun} {verb}: changes a feature flag in production"
+        if _HOOKS.match(noun) and _HOOKS_ACTS.match(verb) and any(
+                a.known and _ADDRESS.search(a.text) for a in args):
+            return f"{noun} {verb}: sends a service's events to an address"
     return None

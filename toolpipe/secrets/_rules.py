@@ -9,6 +9,7 @@ import re
 
 import attrs
 
+from toolpipe.secrets._argv import ARGV_RULES
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
@@ -87,8 +88,8 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
-        # (make's `?=` and `::=`, R's `<-` and `<<-`)
-        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|<<?-(?!-)|=|:|：|%3[DdAa]"""
+        # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
+        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
         r"""|[ \t]*(?:—|–)[ \t]*"""
@@ -107,7 +108,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
 _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
-             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|<<?-|：|│|┃|║)"""
+             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|\+=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–))""")
@@ -285,6 +286,7 @@ RULES: tuple[Rule, ...] = (
           check="key_value", priority=CONTEXT,
           shape=r"""["']?[ \t]*(?:[:=,]|：)[ \t]*["']?[^\s"'$<{]"""),
     *CONTEXT_RULES,
+    *ARGV_RULES,
     *CODE_RULES,
     *NAMED_RULES,
     *DEVICE_RULES,

@@ -22,7 +22,10 @@ _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\."
                      # a note in brackets where a value would be: (hidden), (not set)
                      rb"|\([\w \-.,']{0,40}\)")
 _PLACEHOLDER = re.compile(
-    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|%\{[^}]*\}|%\(?\w*\)?s|%s|your[_\-. ]\S*"
+    # (`$(NAME)`: Kubernetes' expansion of a variable in a container's args, a shell's
+    # command substitution)
+    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|\$\([^)\n]{1,128}\)|%\{[^}]*\}|%\(?\w*\)?s|%s"
+    rb"|your[_\-. ]\S*"
     rb"|\S*[_\-]here"
     # a sample's sentence (wp-config-sample's `put your unique phrase here`, `enter your
     # token`, `paste the key here`): words, one of them `your` or the last `here`

@@ -226,6 +226,13 @@ _FLAGS_ACTS = re.compile(r"(?i)(?:update|set|toggle|enable|disable|on|off|kill|a
                          r"|patch|(?:turn|toggle)[-_]?(?:on|off)|rollout|release|flip|rm|remove)$")
 
 
+# people's accounts changed by an identity provider's client (`okta-cli users deactivate
+# ID`, `… members remove …`): a noun for people, then a verb that takes their access
+_PEOPLE = re.compile(r"(?i)(?:users?|accounts?|members?|principals?|identities|employees?"
+                     r"|people|persons?)$")
+_PEOPLE_ACTS = re.compile(r"(?i)(?:deactivate|suspend|disable|lock|delete|remove|rm|offboard"
+                          r"|reset[-_]?password|set[-_]?password|expire[-_]?password"
+                          r"|unenroll|make[-_]?admin|promote)$")
 # a service told to send its events to an address (`stripe webhook_endpoints create --url
 # https://…`): whatever the events hold goes there
 _HOOKS = re.compile(r"(?i)(?:(?:web)?hooks?|webhook[_-]?endpoints?|endpoints?|destinations?"
@@ -238,13 +245,14 @@ _ANY_NOUN = re.compile(r"refund|payout|transfer|charge|payment|invoice|subscript
                        r"campaign|broadcast|newsletter|silence|downtime|maintenance|alert|"
                        r"monitor|synthetic|alarm|check|incident|polic|escalation|pager|"
                        r"flag|feature|toggle|switch|experiment|segment|rollout|hook|endpoint|"
-                       r"destination|sink|integration|channel")
+                       r"destination|sink|integration|channel|user|account|member|"
+                       r"principal|identit|employee|people|person")
 
 
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
     """What an unknown program's subcommand words (the first five that are not options,
-    split at colons) tell it to do to money, to people, to alerts, to production's
-    feature flags or to where a service's events go, if any."""
+    split at colons) tell it to do to money, to people and their accounts, to alerts, to
+    production's feature flags or to where a service's events go, if any."""
     words = [w for a in args[:6] if a.known and not a.text.startswith("-")
              for w in a.text.split(":") if w][:5]  # (twilio's `api:core:messages:create`,
     # `api:events:v1:sinks:create`)
@@ -262,6 +270,8 @@ def acts_off_the_machine(args: Sequence[Word]) -> str | None:
                 a.known and _PRODUCTION.search(a.text.partition("=")[2] or a.text)
                 for a in args):
             return f"{noun} {verb}: changes a feature flag in production"
+        if _PEOPLE.match(noun) and _PEOPLE_ACTS.match(verb):
+            return f"{noun} {verb}: changes people's accounts"
         if _HOOKS.match(noun) and _HOOKS_ACTS.match(verb) and any(
                 a.known and _ADDRESS.search(a.text) for a in args):
             return f"{noun} {verb}: sends a service's events to an address"

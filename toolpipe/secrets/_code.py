@@ -16,6 +16,7 @@ from toolpipe.secrets._values import (
     credential_like,
     key_value,
     plain_word,
+    url_password,
 )
 
 _CREDENTIAL = r"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|" \
@@ -65,6 +66,32 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""
          r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*][^\s]{0,255})""",
          value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
+    # SQL Server's procedures that take a password by position: sp_addlinkedsrvlogin's fifth,
+    # sp_addlogin's second, sp_password's first two (`EXEC sp_addlogin 'u', 'pw'`)
+    rule("password", ("sp_addlinkedsrvlogin", "sp_addlogin", "sp_password",
+                      "sp_addapprole", "sp_setapprole"),
+         r"""(?i:sp_addlinkedsrvlogin(?:[ \t]+(?:@\w+[ \t]*=[ \t]*)?(?:N?'[^'\n]{0,256}'|NULL)"""
+         r"""[ \t]*,){4}|sp_addlogin[ \t]+(?:@\w+[ \t]*=[ \t]*)?N?'[^'\n]{1,256}'[ \t]*,"""
+         r"""|sp_password[ \t]+(?:(?:@\w+[ \t]*=[ \t]*)?(?:N?'[^'\n]{0,256}'|NULL)[ \t]*,)?"""
+         r"""|sp_(?:add|set)approle[ \t]+(?:@\w+[ \t]*=[ \t]*)?N?'[^'\n]{1,256}'[ \t]*,)"""
+         r"""[ \t]*(?:@\w+[ \t]*=[ \t]*)?N?'(?P<v>[^'\n]{1,256})'""",
+         value=("v",), check="url_password", bounded=False, priority=CONTEXT),
+    # a registry value named for a password set by `reg add … /v NAME … /d DATA` or
+    # PowerShell's `Set-ItemProperty … -Name NAME -Value DATA`; and a .reg file's value
+    # named so, as hex bytes (`"Password"=hex:a1,b2,…`: every byte, not the first)
+    rule("password", ("reg add", "reg.exe add", "set-itemproperty", "new-itemproperty"),
+         r"""(?i:reg(?:\.exe)?[ \t]+add\b[^\n|;&]{0,400}?[ \t]/v[ \t]+"?[\w.\- ]{0,48}"""
+         r"""(?:password|passwd|pwd|pass|secret|token|key)[0-9]{0,2}"?(?=[ \t])[^\n|;&]{0,200}?"""
+         r"""[ \t]/d[ \t]+"""
+         r"""|(?:set|new)-itemproperty\b[^\n|;&]{0,400}?[ \t]-name[ \t]+["']?[\w.\-]{0,48}"""
+         r"""(?:password|passwd|pwd|pass|secret|token|key)[0-9]{0,2}["']?(?=[ \t])"""
+         r"""[^\n|;&]{0,200}?[ \t]-value[ \t]+)"""
+         r"""(?P<v>"[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'/-][^\s]{0,255})""",
+         value=("v",), check="registry_value", bounded=False, priority=CONTEXT),
+    rule("password", ('password"=hex', 'pass"=hex', 'pwd"=hex', 'secret"=hex', 'key"=hex'),
+         r"""(?i:password|pass|pwd|secret|key)"=hex(?:\([0-9a-f]\))?:"""
+         r"""(?P<v>[0-9a-fA-F]{2}(?:,(?:\\\r?\n[ \t]*)?[0-9a-fA-F]{2}){0,4095})""",
+         value=("v",), bounded=False, priority=CONTEXT),
     # and programs whose one job is to set or hash the password they are given (the place
     # says what it is, whatever its shape): `mosquitto_passwd -b FILE U PW`, `dscl .
     # -passwd /Users/U PW`, `openssl passwd [-6] PW`, `mkpasswd [-m M] PW`, `ipmitool user
@@ -83,6 +110,16 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""[ \t]+(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"<>|;&][^\s;&|]{0,255})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
 )
+
+
+def registry_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                   ) -> str | None:
+    """A registry value's data where its name says password: not a flag's number (`/t
+    REG_DWORD /d 1`), not an address."""
+    value = match.group("v").strip(b"'\"")
+    if (value.isdigit() and len(value) < 6) or b"://" in value:
+        return None
+    return url_password(kind, match, buf, groups)
 
 
 def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
@@ -170,4 +207,5 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
 
 # registered with the others (the scanner reads one table)
 VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value,
-                     "changed_value": changed_value, "relay": relay})
+                     "changed_value": changed_value, "relay": relay,
+                     "registry_value": registry_value})

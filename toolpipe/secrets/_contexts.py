@@ -208,10 +208,12 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          bounded=False, priority=CONTEXT),
     # a password fed on a program's input: `echo pw | docker login --password-stdin`,
     # `| gpg --passphrase-fd 0`, `| sudo -S`, `| passwd --stdin`, `<<< pw`
+    # (and an option's value that says so: sshfs' `-o password_stdin`)
     rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin", "kinit",
                       "--data-file=-", "--data-file -", "--secret-string-file -",
-                      "--with-token", "--token-stdin", "--passphrase-stdin"),
+                      "--with-token", "--token-stdin", "--passphrase-stdin", "password_stdin"),
          r"(?i:--password-stdin|--passphrase-fd[ \t=]+0|passwd[ \t]+--stdin|kinit\b"
+         r"|(?<=[ \t,=])password_stdin(?![\w-])"
          r"|--with-token|--token-stdin|--passphrase-stdin"
          r"|--data-file[ \t=]-(?![\w-])|--secret-string-file[ \t=]-(?![\w-]))",
          check="stdin_fed", bounded=False, priority=CONTEXT),

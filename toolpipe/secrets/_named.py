@@ -303,9 +303,11 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""(?P<v>[A-Za-z0-9]{4,8}(?:[ -][A-Za-z0-9]{4,8}){2,7})(?![A-Za-z0-9])""",
          value=("v",), check="grouped", bounded=False, priority=CONTEXT),
     # Samba's user%password: smbclient -U 'DOMAIN\user%pw', rpcclient -U user%pw
-    rule("password", (" -u ", " -u'", ' -u"', "--user=", "--user "),
-         r"""(?:[ \t]-U[ \t]*|--user(?:name)?[ =])["']?[^\s%'"]{1,128}%"""
-         r"""(?P<v>[^\s'"]{1,256})""",
+    # (and CIFS' mount option: `-o user=backup%pw,…`)
+    rule("password", (" -u ", " -u'", ' -u"', "--user=", "--user ", "user=", "username="),
+         r"""(?:[ \t]-U[ \t]*|--user(?:name)?[ =]|(?<=[ \t,])user(?:name)?=)["']?"""
+         r"""[^\s%'",]{1,128}%"""
+         r"""(?P<v>[^\s'",]{1,256})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
 )
 

@@ -185,6 +185,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # sealed-secrets' `encryptedData:`, sops' `sops:`: encrypted values
     if _CIPHERTEXT.match(value):
         return None  # dotenvx's `encrypted:…`, Jasypt's `ENC(…)`, sops', Vault's, Ansible's
+    if _REG_TYPE.match(value):
+        return None  # a .reg file's typed value (`"Password"=hex:a1,b2,…`): its own rule
     at = match.start()
     flag = _flag_start(buf, at)  # (asked three times below: worked out once)
     if flag and _CONFIG_VERB.search(buf, line_start(buf, at), at):
@@ -273,6 +275,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     return kind
 
 
+_REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
 _PROPERTY_THEN = re.compile(rb"[ \t]+\S")

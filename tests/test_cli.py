@@ -146,7 +146,13 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     code, out = run_cli("replay", trace, "--pipeline", other, "--json")
     document = json.loads(out)
     changed = {d["call_id"]: d for d in document["diff"] if not d["same"]}
-    assert set(changed) == {"t2-readme", "t5-fetch"}
+    # t7-test runs python3 in the sandbox on the real clock: on a loaded machine it can
+    # outlast the recording's 2 s deadline (2 of 5 runs beside a busy process did), and a
+    # call recorded as timed out replays as the flaky one does; nothing else may change
+    extra = set(changed) - {"t2-readme", "t5-fetch"}
+    assert {"t2-readme", "t5-fetch"} <= set(changed)
+    assert extra <= {"t7-test"}, extra
+    assert all(changed[c]["recorded"]["verdict"] == "timed out" for c in extra), changed
     assert changed["t2-readme"]["recorded"]["verdict"] == "cache hit"
     assert changed["t5-fetch"]["recorded"]["verdict"] == "timed out"
     assert changed["t5-fetch"]["replayed"]["output"] == "Tool 'Fetch' timed out after 20s"

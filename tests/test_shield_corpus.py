@@ -37,6 +37,7 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
     gives one entry per payload of its pool (``{X}`` quoted, ``{X!raw}`` as it is)."""
     out: list[tuple[str, str, str, int]] = []
     pools: dict[str, list[str]] = collections.defaultdict(list)
+    used: set[str] = set()  # pools a template has drawn from: closed to new payloads
     family = ""
     for number, line in enumerate((DATA / name).read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
@@ -45,6 +46,9 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
             pool, _, payload = line[2:].partition(" ")
             assert re.fullmatch(r"[A-Z][0-9]?", pool) and payload, (
                 f"{name}:{number}: bad pool line")
+            # (a pool's name used again further down would add its payloads to the
+            # earlier family's templates too: it happened once, caught by this line)
+            assert pool not in used, f"{name}:{number}: pool {pool} was drawn from already"
             pools[pool].append(payload)
             continue
         if line.startswith("["):
@@ -60,6 +64,7 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
             continue
         (pool,) = slots
         assert pools[pool], f"{name}:{number}: no payloads in pool {pool}"
+        used.add(pool)
         for payload in pools[pool]:
             filled = _SLOT.sub(lambda m, p=payload: p if m.group(2) else shlex.quote(p),
                                command)

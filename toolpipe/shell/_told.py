@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolpipe.shell._places import classify, holds_secrets
 from toolpipe.shell._table import IRREVERSIBLE
@@ -240,13 +240,32 @@ _HOOKS = re.compile(r"(?i)(?:(?:web)?hooks?|webhook[_-]?endpoints?|endpoints?|de
 _HOOKS_ACTS = re.compile(r"(?i)(?:create|add|new|update|set|register)$")
 _ADDRESS = re.compile(r"(?i)(?:^|[=\"' ,(\[])https?://"
                       r"(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/\"']|$))")
-_ANY_NOUN = re.compile(r"refund|payout|transfer|charge|payment|invoice|subscription|"
-                       r"credit_note|dispute|balance|message|e?mail|sms|call|notification|"
-                       r"campaign|broadcast|newsletter|silence|downtime|maintenance|alert|"
-                       r"monitor|synthetic|alarm|check|incident|polic|escalation|pager|"
-                       r"flag|feature|toggle|switch|experiment|segment|rollout|hook|endpoint|"
-                       r"destination|sink|integration|channel|user|account|member|"
-                       r"principal|identit|employee|people|person")
+
+
+def _production_named(args: Sequence[Word]) -> bool:
+    return any(a.known and _PRODUCTION.search(a.text.partition("=")[2] or a.text)
+               for a in args)
+
+
+def _address_given(args: Sequence[Word]) -> bool:
+    return any(a.known and _ADDRESS.search(a.text) for a in args)
+
+
+# (a noun, a verb, what the arguments must hold too, what the pair does), tried in order
+_ACTS: tuple[tuple[re.Pattern[str], Callable[[str], object],
+                   Callable[[Sequence[Word]], bool] | None, str], ...] = (
+    (_MONEY, _MONEY_ACTS.match, None, "moves money or changes what a customer pays"),
+    (_MESSAGES, _MESSAGES_ACTS.match, None, "sends messages to people in the user's name"),
+    (_SILENCE, _SILENCE_ACTS.match, None, "silences the alerts people rely on"),
+    (_WATCHES, lambda verb: _MUTES.match(verb) or _DELETES.fullmatch(verb), None,
+     "silences the alerts people rely on"),
+    (_FLAGS, _FLAGS_ACTS.match, _production_named, "changes a feature flag in production"),
+    (_PEOPLE, _PEOPLE_ACTS.match, None, "changes people's accounts"),
+    (_HOOKS, _HOOKS_ACTS.match, _address_given, "sends a service's events to an address"),
+)
+# any of the nouns (a word that none is can start no pair): the nouns' own patterns
+_ANY_NOUN = re.compile("|".join(f"(?:{noun.pattern.removeprefix('(?i)')})"
+                                for noun, _, _, _ in _ACTS), re.IGNORECASE)
 
 
 def acts_off_the_machine(args: Sequence[Word]) -> str | None:
@@ -256,23 +275,10 @@ def acts_off_the_machine(args: Sequence[Word]) -> str | None:
     words = [w for a in args[:6] if a.known and not a.text.startswith("-")
              for w in a.text.split(":") if w][:5]  # (twilio's `api:core:messages:create`,
     # `api:events:v1:sinks:create`)
-    if len(words) < 2 or not _ANY_NOUN.search(" ".join(words).lower()):
+    if len(words) < 2 or not any(_ANY_NOUN.match(w) for w in words[:-1]):
         return None
     for noun, verb in itertools.pairwise(words):
-        if _MONEY.match(noun) and _MONEY_ACTS.match(verb):
-            return f"{noun} {verb}: moves money or changes what a customer pays"
-        if _MESSAGES.match(noun) and _MESSAGES_ACTS.match(verb):
-            return f"{noun} {verb}: sends messages to people in the user's name"
-        if (_SILENCE.match(noun) and _SILENCE_ACTS.match(verb)) or (
-                _WATCHES.match(noun) and (_MUTES.match(verb) or _DELETES.fullmatch(verb))):
-            return f"{noun} {verb}: silences the alerts people rely on"
-        if _FLAGS.match(noun) and _FLAGS_ACTS.match(verb) and any(
-                a.known and _PRODUCTION.search(a.text.partition("=")[2] or a.text)
-                for a in args):
-            return f"{noun} {verb}: changes a feature flag in production"
-        if _PEOPLE.match(noun) and _PEOPLE_ACTS.match(verb):
-            return f"{noun} {verb}: changes people's accounts"
-        if _HOOKS.match(noun) and _HOOKS_ACTS.match(verb) and any(
-                a.known and _ADDRESS.search(a.text) for a in args):
-            return f"{noun} {verb}: sends a service's events to an address"
+        for nouns, acts, needs, does in _ACTS:
+            if nouns.match(noun) and acts(verb) and (needs is None or needs(args)):
+                return f"{noun} {verb}: {does}"
     return None

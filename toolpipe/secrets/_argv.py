@@ -36,6 +36,9 @@ def _list_rule(row: Credential) -> Rule:
 _LISTED_WORDS = ("password", "passwd", "passphrase", "pass", "pwd", "token", "secret",
                  "api-key", "api_key", "apikey", "access-key", "access_key", "private-key",
                  "private_key", "credential", "credentials", "auth")
+# the words as the rules' regexes spell them (each rule is tried only where its trigger,
+# one of these words, stands)
+_LISTED = "|".join(re.escape(w) for w in sorted(_LISTED_WORDS, key=len, reverse=True))
 _OPTION_ITEM = re.compile(rb"""["']--?[A-Za-z0-9][\w.\-]{0,62}$""")
 
 
@@ -46,7 +49,7 @@ def listed_option(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[s
     opened = max(buf.rfind(b'"', max(0, start - 64), start),
                  buf.rfind(b"'", max(0, start - 64), start))
     if opened < 0 or buf[opened:opened + 1] != match.group("q") or not _OPTION_ITEM.match(
-            buf[opened:start + len(match.group(0).split(match.group("q"))[0])]):
+            buf[opened:match.start("q")]):
         return None
     return url_password(kind, match, buf, groups)
 
@@ -58,10 +61,8 @@ _YAML_OPTION_ITEM = re.compile(rb"[ \t]*-[ \t]+--?[A-Za-z0-9][\w.\-]{0,62}$")
 def listed_yaml_option(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                        ) -> str | None:
     """The line before the value is a YAML list's item that is an option (`- --api-key`)."""
-    start = match.start()
-    word = match.group(0).split(b"\n", 1)[0].rstrip(b" \t\r")
-    line = line_start(buf, start, 128)
-    if not _YAML_OPTION_ITEM.match(buf[line:start + len(word)]):
+    line = line_start(buf, match.start(), 128)
+    if not _YAML_OPTION_ITEM.match(buf[line:match.end("w")]):
         return None
     return url_password(kind, match, buf, groups)
 
@@ -80,15 +81,13 @@ ARGV_RULES: tuple[Rule, ...] = (
     # every text of code, and took this repository's own sources past the budget)
     rule("password", tuple(f"{w}{q}{sep}{q}" for w in _LISTED_WORDS for q in ('"', "'")
                            for sep in (", ", ",", " , ")),
-         r"""(?i:password|passwd|passphrase|pass|pwd|token|secret|api[-_]?key|apikey"""
-         r"""|access[-_]?key|private[-_]?key|credentials?|auth)(?P<q>["'])[ \t]*,[ \t]*"""
+         rf"""(?i:{_LISTED})(?P<q>["'])[ \t]*,[ \t]*"""
          r"""(?:\r?\n[ \t]*)?["'](?P<v>[^"'\s\-][^"'\n]{0,255})["']""",
          value=("v",), check="listed_option", bounded=False, priority=CONTEXT),
     # the same as a YAML block list's items: `- --api-key` then `- VALUE`
     rule("password", tuple(f"{w}\n{indent}- " for w in _LISTED_WORDS
                            for indent in ("", "  ", "    ", "      ", "\t")),
-         r"""(?i:password|passwd|passphrase|pass|pwd|token|secret|api[-_]?key|apikey"""
-         r"""|access[-_]?key|private[-_]?key|credentials?|auth)[ \t]*\r?\n[ \t]*-[ \t]+"""
+         rf"""(?P<w>(?i:{_LISTED}))[ \t]*\r?\n[ \t]*-[ \t]+"""
          r"""(?P<q>["']?)(?P<v>[^"'\s\-][^"'\s]{0,255})(?P=q)[ \t]*(?:\r?\n|$)""",
          value=("v",), check="listed_yaml_option", bounded=False, priority=CONTEXT),
 )

@@ -18,7 +18,7 @@ _HINTS = re.compile(
     r"suspended|pitr|recovery|lock|allow_|enforce_admins|review_count|replicas|count|"
     r"capacity|max-size|max-instances|unauth|insecure|untrusted|gpg|signature|digest|"
     r"dangerous|skip-verify|auth|protected-mode|grant-tables|empty_password|empty-password|"
-    r"security\.enabled")
+    r"security\.enabled|ssl|tls|waf|security|mfa|2fa|csrf|xsrf|ddos|brute|rate.?limit")
 
 # Any program told to open something to everyone, by the words every cloud and host spells
 # alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,
@@ -51,7 +51,7 @@ def settings(cmd: Command) -> list[tuple[float, str]]:
             names_production):
         return []
     return [*exposed(cmd, joined), *unprotected(cmd, joined), *unverified(cmd, joined),
-            *in_production(cmd, joined), *unguarded(cmd, lowered)]
+            *in_production(cmd, joined), *unguarded(cmd, lowered), *switched_off(cmd, lowered)]
 
 
 # A service started (or run in a container) with its authentication off, where other
@@ -102,6 +102,10 @@ _UNPROTECT = re.compile(
     r"|(?:^| |,)pointintimerecoveryenabled=false(?: |,|$)"
     r"|(?:^| )--(?:backups?-retention(?:-period|-days)?|retention(?:-period|-days|-in-days)?)"
     r"[ =]0(?: |$)"
+    # or kept for less than a week (`--retention-days=1`, `--retention 12h`): what is older
+    # goes at once, and the rest goes soon
+    r"|(?:^| )--[\w-]*retention[\w-]*[ =]['\"]?(?:[1-6](?:d|days?)?|[0-9]+(?:ms|s|m|h|min|"
+    r"mins|minutes?|hours?|seconds?))['\"]?(?: |$)"
     r"|(?:^| )--no-(?:enable-)?(?:backups?|automated-backups?|point-in-time-recovery|pitr|"
     r"versioning|termination-protection)(?: |$)"
     r"|(?:^| |,|=)status=suspended(?: |,|$)"
@@ -127,6 +131,27 @@ def unverified(cmd: Command, joined: str) -> list[tuple[float, str]]:
         return []
     return [(0.6, f"installs a package whose signature it does not check: whoever serves "
                   f"it chooses what its install runs ({cmd.located()})")]
+
+
+# A protection of a service switched off by a setting, by any program that changes one
+# (`kcadm.sh update realms/master -s sslRequired=NONE`, `--security-policy=""`, a rate
+# limit or a firewall set to off): TLS, a web application firewall, a second factor,
+# request forgery checks, flood and guessing limits
+_GUARD = (r"[\w.-]*(?:ssl|tls|waf|security[-_]?(?:policy|level)|mfa|2fa|csrf|xsrf|ddos"
+          r"|brute[-_]?force|rate[-_]?limit(?:ing)?)[\w.-]*")
+_OFF = r"(?:none|off|false|disabled?|no|0|essentially_off)"
+_GUARD_OFF = re.compile(
+    r"(?:^| )--" + _GUARD + r"(?:=['\"]{0,2}| ['\"]{2}| (?= ))(?= |$)"  # emptied
+    r"|(?:^| )--" + _GUARD + r"[= ]['\"]?" + _OFF + r"['\"]?(?= |$)"
+    r"|(?:^| )" + _GUARD + r"=['\"]?" + _OFF + r"['\"]?(?= |$)")
+
+
+def switched_off(cmd: Command, lowered: str) -> list[tuple[float, str]]:
+    """A protection switched off by a setting (see ``_GUARD_OFF``)."""
+    if _GUARD_OFF.search(lowered) is None or _CHANGES.search(lowered) is None:
+        return []
+    return [(0.6, f"switches a protection off (TLS, a firewall, a second factor or a "
+                  f"limit) ({cmd.located()})")]
 
 
 def unprotected(cmd: Command, joined: str) -> list[tuple[float, str]]:

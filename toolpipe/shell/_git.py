@@ -48,13 +48,16 @@ def _git(cmd: Command) -> list[Effect]:
             out += [Effect("send", cmd, f) for f in folders
                     if classify(f, cmd.cwd).kind == "secret"]
     if sub == "push":
+        if any(t in ("-n", "--dry-run") for t in texts):
+            return out  # a dry run sends nothing (what it reads was judged above)
         ops = [a for a in rest if not a.text.startswith("-")]
         # the branches it pushes to: protected ones, others, or not known (no refspec)
         refs = [o.text.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/")
                 for o in ops[1:]]
-        # (a release's tag moved: what others fetched as v1.2.0 is now other code)
+        # (a release's tag moved: what others fetched as v1.2.0 is now other code; a
+        # pattern, `refs/heads/*`, names every branch, the protected ones among them)
         target = ("" if not refs or any(not o.known for o in ops[1:]) else
-                  "protected" if any(_PROTECTED.fullmatch(r) for r in refs) else
+                  "protected" if any(_PROTECTED.fullmatch(r) or "*" in r for r in refs) else
                   "tag" if any(r.startswith("refs/tags/") or _RELEASE_TAG.fullmatch(r)
                                for r in refs) else "feature")
         if any(t in ("-f", "--force", "--mirror") or re.fullmatch(r"-[a-z]*f[a-z]*", t)

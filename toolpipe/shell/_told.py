@@ -233,6 +233,15 @@ _PEOPLE = re.compile(r"(?i)(?:users?|accounts?|members?|principals?|identities|e
 _PEOPLE_ACTS = re.compile(r"(?i)(?:deactivate|suspend|disable|lock|delete|remove|rm|offboard"
                           r"|reset[-_]?password|set[-_]?password|expire[-_]?password"
                           r"|unenroll|make[-_]?admin|promote)$")
+# what holds data, then (or after) a verb that deletes it, as separate words (`typesense
+# collections delete products`, `pc index delete -n x`, `tool delete tables/orders`): the
+# joined forms (`delete_queue`) are `_CONTAINER_VERB`'s
+_HOLDS_DATA = re.compile(r"(?i)(?:collections?|index|indexes|indices|tables?|databases?|dbs?"
+                         r"|buckets?|keyspaces?|topics?|queues?|streams?|volumes?|snapshots?"
+                         r"|backups?|schemas?|namespaces?|repos?|repositories|realms?|tenants?"
+                         r"|vaults?|datasets?|warehouses?|clusters?)$")
+_DELETES_DATA = re.compile(r"(?i)(?:delete|del|remove|rm|drop|purge|truncate|wipe|erase"
+                           r"|empty|flush|destroy)$")
 # a service told to send its events to an address (`stripe webhook_endpoints create --url
 # https://…`): whatever the events hold goes there
 _HOOKS = re.compile(r"(?i)(?:(?:web)?hooks?|webhook[_-]?endpoints?|endpoints?|destinations?"
@@ -262,6 +271,7 @@ _ACTS: tuple[tuple[re.Pattern[str], Callable[[str], object],
     (_FLAGS, _FLAGS_ACTS.match, _production_named, "changes a feature flag in production"),
     (_PEOPLE, _PEOPLE_ACTS.match, None, "changes people's accounts"),
     (_HOOKS, _HOOKS_ACTS.match, _address_given, "sends a service's events to an address"),
+    (_HOLDS_DATA, _DELETES_DATA.match, None, "deletes what holds data"),
 )
 # any of the nouns (a word that none is can start no pair): the nouns' own patterns
 _ANY_NOUN = re.compile("|".join(f"(?:{noun.pattern.removeprefix('(?i)')})"
@@ -273,12 +283,22 @@ def acts_off_the_machine(args: Sequence[Word]) -> str | None:
     split at colons) tell it to do to money, to people and their accounts, to alerts, to
     production's feature flags or to where a service's events go, if any."""
     words = [w for a in args[:6] if a.known and not a.text.startswith("-")
-             for w in a.text.split(":") if w][:5]  # (twilio's `api:core:messages:create`,
-    # `api:events:v1:sinks:create`)
-    if len(words) < 2 or not any(_ANY_NOUN.match(w) for w in words[:-1]):
+             for w in _resource(a.text).split(":") if w][:5]  # (twilio's
+    # `api:core:messages:create`, `api:events:v1:sinks:create`)
+    if len(words) < 2 or not any(_ANY_NOUN.match(w) for w in words):
         return None
-    for noun, verb in itertools.pairwise(words):
-        for nouns, acts, needs, does in _ACTS:
-            if nouns.match(noun) and acts(verb) and (needs is None or needs(args)):
-                return f"{noun} {verb}: {does}"
+    for first, second in itertools.pairwise(words):
+        # a noun then its verb (`users delete ID`), or a verb then its noun (`delete users/ID`)
+        for noun, verb in ((first, second), (second, first)):
+            for nouns, acts, needs, does in _ACTS:
+                if nouns.match(noun) and acts(verb) and (needs is None or needs(args)):
+                    return f"{first} {second}: {does}"
     return None
+
+
+def _resource(text: str) -> str:
+    """An operand read as a subcommand word: a resource's path (`users/4f2c…`, as an
+    admin API's client takes it) by its first part; anything else as it is."""
+    if "/" in text and "://" not in text and not text.startswith(("/", ".", "~")):
+        return text.split("/", 1)[0]
+    return text

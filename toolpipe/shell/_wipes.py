@@ -16,7 +16,13 @@ _WIPES = re.compile(
     r"|\.objects(?:\.all\(\))?\.delete\(\s*\)|\.query(?:\([^()]*\))?\.delete\(\s*\)"
     r"|->(?:truncate|delete)\(\s*\)|\.(?:deleteMany|removeMany)\(\s*(?:\{\s*\})?\s*\)"
     r"|\.remove\(\s*\{\s*\}\s*\)"
-    r"|\.drop(?:Database|Collection|Table|Schema)\(|\.dropDatabase\b"
+    # a call named for a verb that deletes and what holds data, however it is cased:
+    # `.dropDatabase()`, `.delete_collection(…)`, `.deleteIndex(…)`, `.drop_table(…)`,
+    # redis' `.flushall()`; not a row or an item (`.delete_item(…)`, `.drop(columns=…)`)
+    r"|\.(?:drop|delete|purge|wipe|truncate|destroy|erase)_?(?:[Aa]ll_?)?(?:database|Database|db|"
+    r"Db|DB|collection|Collection|table|Table|schema|Schema|index|Index|indices|Indices|"
+    r"indexes|Indexes|bucket|Bucket|keyspace|Keyspace|namespace|Namespace|topic|Topic|queue|"
+    r"Queue|stream|Stream|tenant|Tenant)s?\(|\.dropDatabase\b|\.flush(?:all|db)\(\s*\)"
     r"|(?i:[\"'`]\s*(?:drop\s+(?:table|database|schema|collection)|truncate\s+(?:table\s+)?"
     r"[\w\"`.]))")
 
@@ -26,7 +32,8 @@ def wipes(code: str) -> bool:
     return _HINT.search(code.lower()) is not None and _WIPES.search(code) is not None
 
 
-_HINT = re.compile(r"delete|destroy|drop|truncate|remove")  # (lower-cased text: see _told)
+# (matched on the text lower-cased: see _told)
+_HINT = re.compile(r"delete|destroy|drop|truncate|remove|purge|wipe|erase|flush")
 
 
 # A SQL statement that empties or drops, given whole as an argument (`mycli -e "DROP

@@ -146,6 +146,12 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""[ \t]*(?:\r?\n|$)""",
          value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
          case_triggers=("AUTH ",)),
+    # SMTP's AUTH LOGIN: the client's answer to the server's `334 UGFzc3dvcmQ6` (base64 of
+    # "Password:") is the password in base64, on the next line (a transcript's `C: ` first)
+    rule("password", ("334 ugfzc3dvcmq6", "334 cgfzc3dvcmq6"),
+         r"334[ \t]+(?:UGFzc3dvcmQ6|cGFzc3dvcmQ6)[ \t]*\r?\n(?:[A-Z]{1,2}:[ \t]*|>>>?[ \t]*"
+         r"|[ \t]*)(?P<bare>[A-Za-z0-9+/]{4,512}={0,2})[ \t]*(?:\r?\n|$)",
+         value=("bare",), bounded=False, priority=CONTEXT),
     # a daemon's shared secret under the bare name `key`, a setting alone on its line
     # (tac_plus' `key = …`, keepalived's and many more): only a value no name or word is
     # (`key = user_settings`, `key = os.environ[…]` in code are left), found from the

@@ -202,6 +202,9 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
     line = buf.rfind(b"\n", max(0, match.start() - 300), match.start()) + 1
     if _RELAY_HOST.match(buf, line, match.start()) is None:
         return None
+    value = match.group("v")
+    if len(value) >= 8 and not plain_word(value) and b"/" not in value:
+        return kind  # its place says so, whatever its letters (Gmail's 16 lower-case ones)
     return call_literal(kind, match, buf, groups)
 
 

@@ -225,7 +225,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         quote = buf[name - 1:name]
         # or a pair: Erlang's {password, "…"}, Ruby's [:password, "…"] (an atom, a symbol)
         paired = group in ("sq", "dq") and not match.group("close") and (
-            buf[name - 1:name] == b"{" or buf[max(0, name - 2):name] == b"[:")
+            buf[name - 1:name] == b"{" or buf[max(0, name - 2):name] == b"[:" or (
+                # or a symbol first in a call: Capistrano's `set :password, "…"`
+                quote == b":" and _SYMBOL_CALL.fullmatch(
+                    buf[line_start(buf, name):name - 1].strip()) is not None))
         before = buf[max(0, name - 8):name - 1].rstrip()  # a call's `(`, or a pair's `[`
         pair = before.endswith(b"[") and _PAIR_END.match(buf, match.end()) is not None
         if not paired and (group not in ("sq", "dq") or quote not in (b"'", b'"') or (
@@ -244,6 +247,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if sep.strip() == b"" or sep == b">":
         # "password hunter2" is prose unless it is a flag (--password hunter2) and a
         # value after ">" only counts inside <password>…</password>.
+        if group == "bare" and (buf[match.end():match.end() + 1] in (b"(", b"[", b"{") or (
+                _DOTTED.fullmatch(value) and not _BOOTSTRAP.fullmatch(value))):
+            return None  # Gradle's `storePassword System.getenv("…")`: a call, a name
         lead = buf[max(0, start - 2):start]
         if sep == b">" and not lead.endswith(b"<"):
             return None
@@ -275,6 +281,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     return kind
 
 
+# what calls a symbol's setter: `set`, `config.set(`, `fetch(` (a line's start to the `:`)
+_SYMBOL_CALL = re.compile(rb"[A-Za-z_][\w.]{0,63}[ \t]*\(?")
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits

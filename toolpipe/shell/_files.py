@@ -166,20 +166,41 @@ def _touch(cmd: Command) -> list[Effect]:
     return [Effect("write", cmd, w) for w in ops]
 
 
+# sed's own writes: the s command's `w FILE` flag, and the `w FILE` command alone or after
+# an address (a line, `$`, a /regex/, a range), the file name running to the end of its line
+_SED_S = re.compile(r"s(?P<d>[^\\\n\w ])(?:\\.|(?!(?P=d))[^\n])*(?P=d)"
+                    r"(?:\\.|(?!(?P=d))[^\n])*(?P=d)[gpIiMme0-9]*(?:[wW][ \t]+(?P<file>[^\n]+))?")
+_SED_ADDRESS = r"(?:[0-9]+|\$|/(?:\\.|[^/\\\n])*/)"
+_SED_W = re.compile(r"(?:^|[;\n{}])[ \t]*(?:" + _SED_ADDRESS + r"(?:[ \t]*,[ \t]*" + _SED_ADDRESS
+                    + r")?[ \t]*!?)?[ \t]*[wW][ \t]+([^\n]+)")
+
+
+def _sed_writes(cmd: Command) -> list[Effect]:
+    _flags, values, ops = _split(cmd.args, "ef", ("--expression", "--file"))
+    scripts = [w.text for k in ("e", "--expression") if (w := values.get(k)) is not None
+               and w.known] or [w.text for w in ops[:1] if w.known]
+    files: list[str] = []
+    for script in scripts:
+        files += [m.group("file") for m in _SED_S.finditer(script) if m.group("file")]
+        files += [m.group(1) for m in _SED_W.finditer(_SED_S.sub(";", script))]
+    return [Effect("write", cmd, literal(f.strip()), detail="sed's w command") for f in files]
+
+
 @handles("sed", "gsed", "perl", "ruby")
 def _in_place(cmd: Command) -> list[Effect]:
     args = cmd.args
+    writes = _sed_writes(cmd) if cmd.name in ("sed", "gsed") else []
     in_place = any(a.text.startswith("--in-place") or (
         a.text.startswith("-") and not a.text.startswith("--") and "i" in a.text[1:2 + (
             cmd.name in ("perl", "ruby")) * 8]) for a in args)
     if not in_place:
-        return []
+        return writes
     _flags, values, ops = _split(args, "ef" if cmd.name in ("sed", "gsed") else "eEI",
                                 ("--expression", "--file"))
     if cmd.name in ("sed", "gsed") and not (values.keys() & {"e", "f", "--expression",
                                                               "--file"}):
         ops = ops[1:]
-    return [Effect("write", cmd, w, detail="edits in place") for w in ops]
+    return writes + [Effect("write", cmd, w, detail="edits in place") for w in ops]
 
 
 @handles("sort", "uniq")

@@ -22,8 +22,16 @@ def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
     from toolpipe.shell._model import Command
 
     feed = [c for c in upstream if isinstance(c, Command)]
+    if len(feed) == 1 and feed[0].name == "printf" and not feed[0].redirects and len(
+            feed[0].args) > 1 and _ONE_PER_ITEM.fullmatch(feed[0].args[0].text) and all(
+            a.known for a in feed[0].args):
+        # `printf '%s\0' build dist | xargs -0 rm -rf`: the format again for each word
+        return tuple(literal(a.text) for a in feed[0].args[1:])
     text = _echoed(feed[-1:]) if len(feed) == 1 else None
     return tuple(literal(t) for t in text.split()) if text else ()
+
+
+_ONE_PER_ITEM = re.compile(r"%s(?:\\[0nt]| )?")  # printf's format of one word and its end
 
 
 def _items(upstream: Sequence[object]) -> Word:

@@ -212,7 +212,10 @@ def literal_prefix(w: Word) -> str:
 
 def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> Place:
     """Classify a path word as it would be used from ``cwd`` (relative to the workspace)."""
-    return _classify(word if isinstance(word, Word) else Word(word, word), cwd, workspace)
+    w = word if isinstance(word, Word) else Word(word, word)
+    if w.text == "~+" or w.text.startswith("~+/"):  # `~+` is the working folder ($PWD)
+        w = w._replace(text="." + w.text[2:])
+    return _classify(w, cwd, workspace)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
-from toolpipe.shell._effects import DECODERS, NETWORK_SOURCES, stdin_code
+from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _unquoted, printed
+from toolpipe.shell._hooks import hooked
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
 from toolpipe.shell._parse import (
@@ -38,29 +39,6 @@ from toolpipe.shell._words import Word, build, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS, peel
 
 _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's arguments
-# A shell's start-up hook: a program asked for the code that sets it up in a shell, by
-# the subcommands such programs share (`direnv hook bash`, `pyenv init -`, `brew
-# shellenv`, `kubectl completion zsh`, `minikube docker-env`, `opam env`, `mise activate`)
-# or a flag (`fzf --bash`), and the agents' own (`ssh-agent -s`, `dircolors -b`). One
-# simple command with no expansion, no pipe and no quote; a downloader, a decoder, a
-# shell or an interpreter is never one.
-_HOOK = re.compile(
-    r"\s*(?P<program>[\w./-]+)(?:\s+-{1,2}[\w-]+(?:=[\w./-]+)?)*(?:\s+(?:completions?|init|hook"
-    r"|shellenv|activate|env|[a-z]+-env|shell\.(?:bash|zsh|fish|posix)|path)(?:\s+[\w.=/-]+)*"
-    r"|\s+--(?:bash|zsh|fish)|(?<=ssh-agent)(?:\s+-[sc])?|(?<=dircolors)(?:\s+-[bc])?)\s*")
-
-
-def hooked(raw: str) -> bool:
-    """Is this word one substitution of a command that prints a shell's start-up hook
-    (see ``_HOOK``)?"""
-    whole = _HOOKED.fullmatch(raw)
-    if whole is None:
-        return False
-    m = _HOOK.fullmatch(whole.group("a") or whole.group("b") or whole.group("c") or "")
-    if m is None:
-        return False
-    program = posixpath.basename(m.group("program"))
-    return program not in NETWORK_SOURCES | DECODERS | SHELLS and program not in LANGUAGES
 
 # Commands whose run() has more to do than record them: the names peel() looks into and
 # the ones that read their input as code or change the walk's state.
@@ -68,8 +46,6 @@ _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch
                                                      "make", "gmake"}
 
 
-# a word that is one substitution, whole: "$(X)", $(X), `X`, <(X) (X: its command's text)
-_HOOKED = re.compile(r'"?\$\((?P<a>[^()]*)\)"?|`(?P<b>[^`]*)`|<\((?P<c>[^()]*)\)')
 _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
 class _Walk(_Carriers):
     """One analysis: the shared output, and the state of the shell being read."""

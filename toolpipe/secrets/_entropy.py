@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import binascii
 import itertools
+import json
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
 from toolpipe.secrets._rule import GUESS, Span, b64_plain
@@ -127,8 +129,13 @@ def _bits(token: bytes) -> float:
     return math.log2(n) - sum([_C_LOG[c] for c in Counter(token).values()]) / n
 
 
+# Does this text hold a secret? (The scanner, handed in: base64 of JSON is judged by what
+# it says; None inside such a judgement, so a decoding is never decoded again.)
+Reader = Callable[[bytes], bool] | None
+
+
 def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
-                  min_length: int, min_entropy: float) -> list[Span]:
+                  min_length: int, min_entropy: float, reader: Reader = None) -> list[Span]:
     """High-entropy runs. A run part of which a rule already redacted is judged on what
     is left of it (the rest of ``Zx9Q…ghp_…`` is not protected by the token in it)."""
     spans: list[Span] = []
@@ -168,13 +175,13 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
             start, j = lo, ci
             while j < len(covers) and covers[j][0] < hi:
                 if covers[j][0] - start >= min_length:
-                    spans += _judge(buf, start, covers[j][0], min_entropy)
+                    spans += _judge(buf, start, covers[j][0], min_entropy, reader)
                 start = max(start, covers[j][1])
                 j += 1
             if hi - start >= min_length:
-                spans += _judge(buf, start, hi, min_entropy)
+                spans += _judge(buf, start, hi, min_entropy, reader)
             continue
-        spans += _judge(buf, lo, hi, min_entropy)
+        spans += _judge(buf, lo, hi, min_entropy, reader)
     return spans
 
 
@@ -191,6 +198,23 @@ def _plain_text(token: bytes) -> bool:
 # version (30 82 …, A0 03 02 01), a public key's algorithm (RSA's or EC's OID)
 _RSA_SPKI = bytes.fromhex("300d06092a864886f70d0101")
 _EC_SPKI = bytes.fromhex("301306072a8648ce3d0201")
+
+
+def _json_without_secrets(token: bytes, reader: Reader) -> bool:
+    """Base64 of a JSON object or array (a client's config, a token's claims) is data,
+    unless what it says holds a secret (`{"password": …}`, an auth member): judged by the
+    scanner on the decoded text."""
+    if reader is None or len(token) < 24:
+        return False
+    plain = b64_plain(token)
+    if plain is None or plain.lstrip()[:1] not in (b"{", b"[") or not all(
+            32 <= c < 127 or c in (9, 10, 13) for c in plain):
+        return False
+    try:
+        json.loads(plain)
+    except ValueError:
+        return False
+    return not reader(plain)
 
 
 def _der_public(token: bytes) -> bool:
@@ -211,7 +235,7 @@ def _der_public(token: bytes) -> bool:
     return inner.startswith((_RSA_SPKI, _EC_SPKI))
 
 
-def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
+def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> list[Span]:
     token = buf[lo:hi]
     chars = set(token)
     if len(chars) < 2 ** min_entropy or chars.isdisjoint(_UPPER) or \
@@ -221,7 +245,7 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float) -> list[Span]:
     if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token) or (
             token[:1] == b"M" and _der_public(token)):
         return []
-    if _bits(token) < min_entropy or _ascending(token):
+    if _bits(token) < min_entropy or _ascending(token) or _json_without_secrets(token, reader):
         return []
     return [(lo, hi, "high_entropy", GUESS)]
 

@@ -383,18 +383,17 @@ def unescaped(buf: bytes) -> bytes:
     return bytes(changed) if changed is not None else buf
 
 
-# quoted-printable's `=` (a mail's `password=3DHunter2`): read as `=` and two blanks, three
-# bytes for three, so a key's value is found where it stands
-
-
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
     buf = unescaped(buf)
-    if b"=3D" in buf:  # (one C pass: `=3D` stands for `=` wherever it is, in a mail)
+    # quoted-printable's `=` (a mail's `password=3DHunter2`): read as `=` and two blanks,
+    # three bytes for three, so a key's value is found where it stands (one C pass)
+    if b"=3D" in buf:
         buf = buf.replace(b"=3D", b"=  ")
     spans, public = rule_spans(_TRIGGERS, buf)
     if not builtin:
         spans = []
-    if entropy:
-        spans += entropy_spans(buf, public, spans, min_length, min_entropy)
+    if entropy:  # (base64 of JSON is judged by what it says: one level, no reader inside)
+        spans += entropy_spans(buf, public, spans, min_length, min_entropy, lambda d: bool(
+            rule_spans(_TRIGGERS, d)[0] or entropy_spans(d, [], [], min_length, min_entropy)))
     return spans

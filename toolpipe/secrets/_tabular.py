@@ -171,6 +171,13 @@ TABULAR_RULES: tuple[Rule, ...] = (
          r"""[,;\t|]?(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
          r"""access[_\-]?key|private[_\-]?key))(?:[,;\t|]|\r?\n)""",
          check="csv", bounded=False, priority=CONTEXT),
+    # a header whose names are quoted (`"id","login","api_token"`): found from the word and
+    # its closing quote, where only quoted names and delimiters follow to the line's end
+    rule("password", tuple(w + '"' for w in _HEADER_WORDS),
+         r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
+         r"""access[_\-]?key|private[_\-]?key))"(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n""",
+         check="csv", bounded=False, priority=CONTEXT,
+         shape=r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""),
     rule("password", ('";s:',),
          r"""";s:\d{1,6}:"(?P<v>[^"\n]{1,4096})";""",
          value=("v",), check="serialized_value", bounded=False, priority=CONTEXT),

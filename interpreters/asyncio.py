@@ -83,6 +83,11 @@ class AsyncioInterpreter(AsyncInterpreter):
                 if watch.expired:
                     return _EXPIRED
                 raise Interruption()
+            if deadline is not None and loop.time() >= deadline:
+                # the value came at or after the deadline, before its timer could run (a
+                # busy loop runs callbacks late): the deadline wins, as on the simulated
+                # clock, so a recording replays as it ran
+                return _EXPIRED
             return out
         finally:
             watch.active = False

@@ -69,8 +69,8 @@ class TrioInterpreter(AsyncInterpreter):
             # a body that swallowed its cancellation and returned: its value is late
             if watched.cancel_called:
                 raise Interruption()
-        if timed.cancel_called:
-            return _EXPIRED
+        if timed.cancel_called or (deadline is not None and trio.current_time() >= deadline):
+            return _EXPIRED  # (a value at or after the deadline is late: see asyncio's)
         return out
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:

@@ -120,6 +120,21 @@ def test_nested_deadlines_on_real_clocks(kind):
 
 
 @pytest.mark.parametrize("kind", ["asyncio", "trio"])
+def test_a_value_that_comes_after_the_deadline_is_late(kind):
+    """A tool that holds the loop past its deadline (no timer runs until it yields) comes
+    back with a value after the deadline: the deadline wins, as on the simulated clock
+    (a latency equal to the deadline expires there), so a recording replays as it ran."""
+    async def late(input, context):
+        time.sleep(0.03)  # holds the loop: the deadline's timer cannot run meanwhile
+        return "late"
+
+    p = ToolPipeline.new(ToolRegistry([Tool.from_function("t", late)]))
+    answer = run_program(
+        kind, lambda: deadline_around(0.005, lambda: p.dispatch(DispatchContext("t"))))
+    assert answer == Failure(Expired(0.005))
+
+
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
 def test_cancel_signal_from_another_thread_interrupts(kind):
     signal = CancelSignal()
 

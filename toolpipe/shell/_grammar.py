@@ -17,8 +17,8 @@ from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _unquoted, printed
-from toolpipe.shell._hooks import hooked
+from toolpipe.shell._expand import _unquoted
+from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
 from toolpipe.shell._parse import (
@@ -262,8 +262,8 @@ class _Walk(_Carriers):
         name = cmd.name
         if name in ("alias", "hash"):
             self.remember(cmd)
-        elif name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
-            self.env[cmd.args[1].text] = printed(cmd.args[2:])  # printf -v d '%s' build
+        elif name in ("printf", "read"):  # printf -v d '%s' build, read -r d <<< build
+            self.env.update(assigned(cmd))
         elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "conda", "composer",
                       "enable"):
             self.tool_facts(cmd, where)

@@ -1,7 +1,9 @@
-"""A shell's start-up hook: the code a program prints for a shell to run as it starts
-(``eval "$(direnv hook bash)"``, ``source <(kubectl completion zsh)``). The output of
-another command run as code is asked about (:mod:`toolpipe.shell._grammar`), but a hook is
-that program's own documented use: running it is no more than running the program."""
+"""Values a command hands the shell that the walk can still read: a shell's start-up hook,
+the code a program prints for a shell to run as it starts (``eval "$(direnv hook bash)"``,
+``source <(kubectl completion zsh)``; the output of another command run as code is asked
+about (:mod:`toolpipe.shell._grammar`), but a hook is that program's own documented use:
+running it is no more than running the program), and what ``printf -v`` and ``read``
+(from a here-string or a here-document) put in variables."""
 
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import DECODERS, NETWORK_SOURCES
+from toolpipe.shell._expand import printed
+from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS
 
 # a word that is one substitution, whole: "$(X)", $(X), `X`, <(X) (X: its command's text)
@@ -38,3 +43,27 @@ def hooked(raw: str) -> bool:
         return False
     program = posixpath.basename(m.group("program"))
     return program not in NETWORK_SOURCES | DECODERS | SHELLS and program not in LANGUAGES
+
+
+def assigned(cmd: Command) -> dict[str, Word]:
+    """The variables ``printf -v NAME FORMAT ARGS…`` or ``read`` set (see ``read_into``)."""
+    if cmd.name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
+        return {cmd.args[1].text: printed(cmd.args[2:])}
+    return read_into(cmd) if cmd.name == "read" else {}
+
+
+def read_into(cmd: Command) -> dict[str, Word]:
+    """``read [-r] NAME <<< TEXT`` (or a here-document): the first line of the text, its
+    blanks at either end trimmed. Nothing else is known, and its name keeps whatever value
+    it had (unknown when none): input from a pipe or a file, several names (split at IFS,
+    which a prefix may have changed: `IFS=: read -r a b`), an array (-a), a delimiter, a
+    count or another descriptor (-d, -n, -N, -u)."""
+    data = next((r.data for r in cmd.redirects if r.op in ("<<<", "<<", "<<-")
+                 and r.data is not None), None)
+    names = [a.text for a in cmd.args if not a.text.startswith("-")]
+    flags = "".join(a.text[1:] for a in cmd.args if a.text.startswith("-"))
+    if data is None or not data.known or len(names) != 1 or UNKNOWN in names[0] or not (
+            set(flags) <= set("rse")):
+        return {}
+    line = data.text.split("\n", 1)[0].strip(" \t")
+    return {names[0]: Word(line, line, False, data.tame, data.sources)}

@@ -53,7 +53,7 @@ def destroying(args: Sequence[Word]) -> str | None:
     weak = next((w for w in words if _WEAK_VERB.fullmatch(w)), None)
     if weak is None:
         return None
-    forced = any(a.text in _NO_QUESTION or a.text.startswith("--confirm=") or
+    forced = any(a.text.lower() in _NO_QUESTION or a.text.startswith("--confirm=") or
                  a.text in _EVERYTHING or _PRODUCTION.search(a.text)
                  or _CONTAINER_OPTION.match(a.text) for a in args)
     if not forced and _DELETES.fullmatch(weak):
@@ -112,7 +112,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CONTAINER = (r"(?:queue|topic|table|index|indices|indexes|bucket|stream|database|db|vhost|"
               r"collection|keyspace|namespace|volume|snapshot|backup|repo|repository|schema|"
               r"storage|disks?|data|"
-              r"records?|messages?|objects?|rows?|documents?|entries)")
+              r"records?|messages?|objects?|rows?|documents?|entries|"
+              # what a cloud runs: its machines and clusters (aliyun's DeleteInstance)
+              r"instances?|servers?|vms?|machines?|droplets?|clusters?|dbinstances?)")
 _CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:delete|del|remove|rm|truncate|flush|drop|"
                              r"purge|wipe|erase)[:\-_]?(?:all[:\-_]?)?" + _CONTAINER
                              + r"s?(?:[:\-_]|$)")
@@ -239,7 +241,8 @@ _PEOPLE_ACTS = re.compile(r"(?i)(?:deactivate|suspend|disable|lock|delete|remove
 _HOLDS_DATA = re.compile(r"(?i)(?:collections?|index|indexes|indices|tables?|databases?|dbs?"
                          r"|buckets?|keyspaces?|topics?|queues?|streams?|volumes?|snapshots?"
                          r"|backups?|schemas?|namespaces?|repos?|repositories|realms?|tenants?"
-                         r"|vaults?|datasets?|warehouses?|clusters?)$")
+                         r"|vaults?|datasets?|warehouses?|clusters?|instances?|servers?"
+                         r"|vms?|machines?|droplets?|linodes?)$")
 _DELETES_DATA = re.compile(r"(?i)(?:delete|del|remove|rm|drop|purge|truncate|wipe|erase"
                            r"|empty|flush|destroy)$")
 # a service told to send its events to an address (`stripe webhook_endpoints create --url

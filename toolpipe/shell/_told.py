@@ -14,7 +14,8 @@ from toolpipe.shell._words import Word
 
 # Subcommand words of command-line tools that delete or destroy (heroku's apps:destroy, an
 # aws-style delete-bucket too), for a program no table knows: the strong ones alone, the
-# common ones (delete, remove…) only with a flag that skips the question (--yes, --force)
+# common ones (delete, remove…) only with a flag that skips the question (--yes, --force,
+# compared lower-cased: `-F`, aliyun's `--Force true`)
 _STRONG = (r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
            r"|revoke")  # (a certificate or a key revoked cannot be trusted again)
 _WEAK = (r"delete|del|remove|rm|rb|uninstall|reset|flush|truncate|prune|kill|shutdown"
@@ -23,7 +24,7 @@ _VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
 _WEAK_VERB = re.compile(_VERB.format(_WEAK))
 _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
-                          "--auto-approve", "--assume-yes", "--non-interactive", "-F",
+                          "--auto-approve", "--assume-yes", "--non-interactive",
                           "--force-delete", "--noconfirm", "-yes", "--no-prompt",
                           "--no-prompts", "--quiet", "--no-input",
                           # or that deletes everything under a name (`etcdctl del / --prefix`)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
-from toolpipe.layers._shield_held import EXPANDED, applied_patch, secret_variables
+from toolpipe.layers._shield_held import EXPANDED, applied_patch, secret_variables, setting_written
 from toolpipe.layers._shield_projects import (
     BUILDERS,
     built_image,
@@ -225,6 +225,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
         out.update({k: FileFact("download") for k in unpacked(
             cmd, workspace, lambda k: _fetched(k, facts))})
+        setting = setting_written(cmd, workspace)  # git config alias.st '!…': .git/config
+        if setting is not None:  # (added to what the file is known to hold, if anything)
+            before = out.get(setting[0]) or facts.files.get(setting[0])
+            out[setting[0]] = written(setting[0], None if before is not None and (
+                before.content is None) else ((before and before.content) or "") + setting[1])
         patch = applied_patch(cmd, workspace)
         if patch is not None and _fetched(patch, facts):
             out[patch] = FileFact("patched")  # what it put into the project is not known

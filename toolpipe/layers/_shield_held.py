@@ -1,6 +1,8 @@
 """What a line leaves to later calls besides files: a variable given a secret (a shell that
-lasts from call to call still holds it, and a later call sends it by name), and a patch
-applied to the project (what it put in is as known as the patch is)."""
+lasts from call to call still holds it, and a later call sends it by name), a patch
+applied to the project (what it put in is as known as the patch is), and a tool's setting
+written to the file the tool reads it from (`git config alias.st '!…'`: the project's
+.git/config, which a later `git st` loads)."""
 
 from __future__ import annotations
 
@@ -42,3 +44,42 @@ def secret_variables(script: Script, cmd: Command, reads_secret: Callable[[Comma
     if not any("$(" in w for w in cmd.where) or not reads_secret(cmd):
         return []
     return _ASSIGNED.findall(script.text)
+
+
+_GIT_NOT_WRITING = frozenset({"--global", "--system", "--get", "--get-all", "--get-regexp",
+                              "--list", "-l", "--unset", "--unset-all", "--remove-section",
+                              "--rename-section", "-e", "--edit", "--show-origin"})
+
+
+def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
+    """The project's config file a tool's own setting command writes and the lines it
+    adds there: `git config KEY VALUE` (the repository's .git/config, in git's INI form),
+    `npm config set KEY VALUE --location project` (.npmrc; npm's user file, ~/.npmrc,
+    without it). None for a read, a removal, or a file outside the project (--global)."""
+    texts = [a.text for a in cmd.args]
+    if not all(a.known for a in cmd.args):
+        return None
+    if cmd.name == "git":
+        folder = next(iter(option_values(texts, "-C")), ".")
+        sub = next((i for i, t in enumerate(texts) if not t.startswith("-") and (
+            i == 0 or texts[i - 1] not in ("-C", "-c"))), None)
+        if sub is None or texts[sub] != "config" or set(texts) & _GIT_NOT_WRITING:
+            return None
+        operands = [t for t in texts[sub + 1:] if not t.startswith("-")]
+        if len(operands) != 2 or "." not in operands[0]:
+            return None
+        section, _, name = operands[0].rpartition(".")
+        head, dot, sub_name = section.partition(".")
+        header = f'[{head} "{sub_name}"]' if dot else f"[{head}]"
+        return key(f"{folder}/.git/config", cmd.cwd, workspace), (
+            f"{header}\n\t{name} = {operands[1]}\n")
+    if cmd.name == "npm" and texts[:2] == ["config", "set"]:
+        pairs = [t for t in texts[2:] if not t.startswith("-")]
+        where = next(iter(option_values(texts, "--location") + option_values(texts, "-L")),
+                     "user")
+        if where == "global" or not pairs or "global" in texts or "-g" in texts:
+            return None
+        line = pairs[0] if "=" in pairs[0] else f"{pairs[0]}={' '.join(pairs[1:2])}"
+        path = ".npmrc" if where == "project" else "~/.npmrc"
+        return key(path, cmd.cwd, workspace), line + "\n"
+    return None

@@ -134,7 +134,13 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     code, out = run_cli("run", "--pipeline", fast_pipeline(tmp_path), "--record", trace)
     assert code == 0 and f"trace: {trace}" in out
     code, out = run_cli("replay", trace)
-    assert code == 0 and "14 call(s), 0 changed" in out
+    if "14 call(s), 0 changed" not in out:
+        # name the call that changed: beside a busy process this failed once in five runs
+        # (a replay of its own recording differing in one call), cause not yet found
+        _, detail = run_cli("replay", trace, "--json")
+        changed = [d for d in json.loads(detail)["diff"] if not d["same"]]
+        pytest.fail(f"{out[-300:]}\n{json.dumps(changed)[:4000]}")
+    assert code == 0
     # the session's token is redacted everywhere in the trace (outputs, effects, results)
     text = pathlib.Path(trace).read_text()
     assert SESSION_SECRET not in text and "[REDACTED:github_pat]" in text

@@ -110,15 +110,18 @@ _DELETING_OPTIONS = r"(?:delete|remove|rm|purge|wipe|erase|destroy|prune|clean|r
 _DELETE_FLAG = re.compile(r"--?" + _DELETING_OPTIONS + r"(?:[-_=][\w-]*)?$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # a verb that deletes, joined to what holds data: delete_queue, remove-bucket, drop_tables
+# what a cloud runs, its machines and clusters (aliyun's DeleteInstance, `hcloud server
+# delete`): among what holds data for the joined forms and the separate words alike
+_CLOUD_RUNS = r"instances?|servers?|vms?|machines?|droplets?|clusters?"
+# the verbs that delete what holds data, for the joined forms and the separate words alike
+_DELETES_WHAT = r"delete|del|remove|rm|truncate|flush|drop|purge|wipe|erase"
 _CONTAINER = (r"(?:queue|topic|table|index|indices|indexes|bucket|stream|database|db|vhost|"
               r"collection|keyspace|namespace|volume|snapshot|backup|repo|repository|schema|"
               r"storage|disks?|data|"
               r"records?|messages?|objects?|rows?|documents?|entries|"
-              # what a cloud runs: its machines and clusters (aliyun's DeleteInstance)
-              r"instances?|servers?|vms?|machines?|droplets?|clusters?|dbinstances?)")
-_CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:delete|del|remove|rm|truncate|flush|drop|"
-                             r"purge|wipe|erase)[:\-_]?(?:all[:\-_]?)?" + _CONTAINER
-                             + r"s?(?:[:\-_]|$)")
+              + _CLOUD_RUNS + r"|dbinstances?)")
+_CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:" + _DELETES_WHAT + r")[:\-_]?(?:all[:\-_]?)?"
+                             + _CONTAINER + r"s?(?:[:\-_]|$)")
 # an option naming what holds data, beside a verb that deletes (`--delete --topic orders`)
 _CONTAINER_OPTION = re.compile(r"(?i)^--?" + _CONTAINER + r"(?:=|$)")
 _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
@@ -242,10 +245,8 @@ _PEOPLE_ACTS = re.compile(r"(?i)(?:deactivate|suspend|disable|lock|delete|remove
 _HOLDS_DATA = re.compile(r"(?i)(?:collections?|index|indexes|indices|tables?|databases?|dbs?"
                          r"|buckets?|keyspaces?|topics?|queues?|streams?|volumes?|snapshots?"
                          r"|backups?|schemas?|namespaces?|repos?|repositories|realms?|tenants?"
-                         r"|vaults?|datasets?|warehouses?|clusters?|instances?|servers?"
-                         r"|vms?|machines?|droplets?|linodes?)$")
-_DELETES_DATA = re.compile(r"(?i)(?:delete|del|remove|rm|drop|purge|truncate|wipe|erase"
-                           r"|empty|flush|destroy)$")
+                         r"|vaults?|datasets?|warehouses?|" + _CLOUD_RUNS + r"|linodes?)$")
+_DELETES_DATA = re.compile(r"(?i)(?:" + _DELETES_WHAT + r"|empty|destroy)$")
 # a service told to send its events to an address (`stripe webhook_endpoints create --url
 # https://…`): whatever the events hold goes there
 _HOOKS = re.compile(r"(?i)(?:(?:web)?hooks?|webhook[_-]?endpoints?|endpoints?|destinations?"

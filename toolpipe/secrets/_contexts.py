@@ -62,7 +62,6 @@ _DEFAULTS = frozenset({b"public", b"private"})
 SEVERAL["flags"] = _flags  # (registered with the rules that find several at once)
 
 
-
 # The password argument of a client call, by position: (call, its triggers, the index of
 # the password among the arguments). The arguments before it are literals or names.
 _CALLS = ((r"\.pass_", (".pass_(",), 0),

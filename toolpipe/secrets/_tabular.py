@@ -160,6 +160,10 @@ CHECKS["heredoc"] = heredoc
 # the credential words a CSV header may hold, next to a delimiter
 _HEADER_WORDS = ("password", "passwd", "pwd", "pass", "secret", "token", "api_key", "apikey",
                  "api-key", "client_secret", "access_key", "private_key")
+# a header's name holding one of them (`db_password`, `API-KEY`), as the rules spell it
+_HEADER_NAME = (r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
+                r"""access[_\-]?key|private[_\-]?key))""")
+_QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""
 
 TABULAR_RULES: tuple[Rule, ...] = (
     rule("password", ("insert into",),
@@ -168,16 +172,13 @@ TABULAR_RULES: tuple[Rule, ...] = (
          check="sql_columns", bounded=False, priority=CONTEXT),
     rule("password", tuple(d + w for w in _HEADER_WORDS for d in (",", ";", "\t", "|"))
          + tuple(w + d for w in _HEADER_WORDS for d in (",", ";", "\t", "|")),
-         r"""[,;\t|]?(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
-         r"""access[_\-]?key|private[_\-]?key))(?:[,;\t|]|\r?\n)""",
+         r"[,;\t|]?" + _HEADER_NAME + r"(?:[,;\t|]|\r?\n)",
          check="csv", bounded=False, priority=CONTEXT),
     # a header whose names are quoted (`"id","login","api_token"`): found from the word and
     # its closing quote, where only quoted names and delimiters follow to the line's end
     rule("password", tuple(w + '"' for w in _HEADER_WORDS),
-         r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
-         r"""access[_\-]?key|private[_\-]?key))"(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n""",
-         check="csv", bounded=False, priority=CONTEXT,
-         shape=r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""),
+         _HEADER_NAME + '"' + _QUOTED_NAMES_TO_END,
+         check="csv", bounded=False, priority=CONTEXT, shape=_QUOTED_NAMES_TO_END),
     rule("password", ('";s:',),
          r"""";s:\d{1,6}:"(?P<v>[^"\n]{1,4096})";""",
          value=("v",), check="serialized_value", bounded=False, priority=CONTEXT),

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
-from toolpipe.secrets._rule import GUESS, Span, b64_plain
+from toolpipe.secrets._rule import GUESS, Span, b64_plain, mostly_text
 
 # Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
 # TRIGGER_BUDGET in _scan (a count, so a second pass stays under it).
@@ -207,8 +207,7 @@ def _json_without_secrets(token: bytes, reader: Reader) -> bool:
     if reader is None or len(token) < 24:
         return False
     plain = b64_plain(token)
-    if plain is None or plain.lstrip()[:1] not in (b"{", b"[") or not all(
-            32 <= c < 127 or c in (9, 10, 13) for c in plain):
+    if plain is None or plain.lstrip()[:1] not in (b"{", b"[") or not mostly_text(plain, 1.0):
         return False
     try:
         json.loads(plain)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from toolpipe.secrets._letters import DIGIT
 from toolpipe.secrets._letters import wordy as _wordy
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -298,12 +299,11 @@ def token_shaped(value: bytes) -> bool:
     # (the tests one by one in C: this runs at every trigger in prose, the slowest judges)
     return (len(v) >= 12 and b"/" not in v and b":" not in v
             and _LETTER.search(v) is not None
-            and (_DIGIT.search(v) is not None or (v.lower() != v and v.upper() != v))
+            and (DIGIT.search(v) is not None or (v.lower() != v and v.upper() != v))
             and not plain_word(v)
             and not (_IDENT.fullmatch(v) is not None and _wordy(v)))
 
 
-_DIGIT = re.compile(rb"[0-9]")
 _LETTER = re.compile(rb"[A-Za-z]")
 
 

@@ -18,7 +18,7 @@ _HINTS = re.compile(
     r"suspended|pitr|recovery|lock|allow_|enforce_admins|review_count|replicas|count|"
     r"capacity|max-size|max-instances|unauth|insecure|untrusted|gpg|signature|digest|"
     r"dangerous|skip-verify|auth|protected-mode|grant-tables|empty_password|empty-password|"
-    r"security\.enabled|ssl|tls|waf|security|mfa|2fa|csrf|xsrf|ddos|brute|rate.?limit")
+    r"security|ssl|tls|waf|mfa|2fa|csrf|xsrf|ddos|brute|rate.?limit")
 
 # Any program told to open something to everyone, by the words every cloud and host spells
 # alike (`--acl public-read`, `allUsers`, `--public-access blob`, `--publicly-accessible`,

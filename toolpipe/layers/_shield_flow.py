@@ -226,10 +226,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
         out.update({k: FileFact("download") for k in unpacked(
             cmd, workspace, lambda k: _fetched(k, facts))})
         setting = setting_written(cmd, workspace)  # git config alias.st '!…': .git/config
-        if setting is not None:  # (added to what the file is known to hold, if anything)
-            before = out.get(setting[0]) or facts.files.get(setting[0])
-            out[setting[0]] = written(setting[0], None if before is not None and (
-                before.content is None) else ((before and before.content) or "") + setting[1])
+        if setting is not None:  # added to what the file is known to hold (None: not known)
+            path, line = setting
+            before = out.get(path) or facts.files.get(path)
+            held = "" if before is None else before.content
+            out[path] = written(path, None if held is None else held + line)
         patch = applied_patch(cmd, workspace)
         if patch is not None and _fetched(patch, facts):
             out[patch] = FileFact("patched")  # what it put into the project is not known

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from toolpipe.layers._shield_projects import key
-from toolpipe.shell import Command, Script, option_values
+from toolpipe.shell import Command, Script, git_subcommand, option_values
 
 
 def applied_patch(cmd: Command, workspace: str) -> str | None:
@@ -61,11 +61,10 @@ def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
         return None
     if cmd.name == "git":
         folder = next(iter(option_values(texts, "-C")), ".")
-        sub = next((i for i, t in enumerate(texts) if not t.startswith("-") and (
-            i == 0 or texts[i - 1] not in ("-C", "-c"))), None)
-        if sub is None or texts[sub] != "config" or set(texts) & _GIT_NOT_WRITING:
+        rest = [a.text for a in git_subcommand(cmd.args)[1]]
+        if rest[:1] != ["config"] or set(texts) & _GIT_NOT_WRITING:
             return None
-        operands = [t for t in texts[sub + 1:] if not t.startswith("-")]
+        operands = [t for t in rest[1:] if not t.startswith("-")]
         if len(operands) != 2 or "." not in operands[0]:
             return None
         section, _, name = operands[0].rpartition(".")

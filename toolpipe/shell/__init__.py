@@ -83,6 +83,7 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
 from toolpipe.shell._files import restricting_mode as restricting_mode
 from toolpipe.shell._files import setuid_mode as setuid_mode
+from toolpipe.shell._git import git_subcommand as git_subcommand
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
@@ -141,6 +142,7 @@ __all__ = [
     "edit_inserts",
     "edited_commands",
     "effects",
+    "git_subcommand",
     "holds_secrets",
     "irreversible",
     "literal_prefix",

@@ -6,6 +6,7 @@ The handler registers itself with :func:`~toolpipe.shell._effects.handles`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from toolpipe.shell._effects import Effect, _split, handles
 from toolpipe.shell._model import Command
@@ -21,22 +22,29 @@ _GIT_READS = frozenset({"add", "commit", "push", "archive", "bundle", "stash", "
 _RELEASE_TAG = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+.][\w.]+)?")
 
 
+def git_subcommand(args: Sequence[Word]) -> tuple[list[Word], list[Word]]:
+    """git's options before its subcommand read: the folders they point it at (``-C DIR``,
+    ``--git-dir``, ``--work-tree``), and the words from the subcommand on (none: empty).
+    ``-c NAME=VALUE`` and ``--namespace NAME`` take their value; other flags none."""
+    rest = list(args)
+    folders: list[Word] = []
+    while rest and rest[0].text.startswith("-"):
+        a = rest[0]
+        if a.text.startswith(("--git-dir=", "--work-tree=")):
+            folders.append(Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
+            rest = rest[1:]
+        elif a.text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            if a.text not in ("-c", "--namespace") and len(rest) > 1:
+                folders.append(rest[1])
+            rest = rest[2:]
+        else:
+            rest = rest[1:]
+    return folders, rest
+
+
 @handles("git")
 def _git(cmd: Command) -> list[Effect]:
-    args = list(cmd.args)
-    folders: list[Word] = []  # git -C DIR, --git-dir DIR, --work-tree DIR
-    while args and (args[0].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
-                    or args[0].text.startswith(("--git-dir=", "--work-tree="))):
-        a = args[0]
-        if "=" in a.text and a.text.startswith("--"):
-            folders.append(Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
-            args = args[1:]
-            continue
-        if a.text != "-c" and a.text != "--namespace" and len(args) > 1:
-            folders.append(args[1])
-        args = args[2:]
-    while args and args[0].text.startswith("-"):
-        args = args[1:]
+    folders, args = git_subcommand(cmd.args)  # git -C DIR, --git-dir DIR, --work-tree DIR
     if not args:
         return []
     sub, rest = args[0].text, args[1:]

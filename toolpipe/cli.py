@@ -185,14 +185,6 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
     tools = tools_options(text, source=source)
     workspace = Workspace(root, sandbox=tools.sandbox, network=tools.network,
                           bash_timeout=tools.bash_timeout, env=tools.env)
-    if workspace.sandbox != "none":  # say it before anything runs, in one line
-        from interpreters._processes import sandbox_status
-
-        reason = sandbox_status()
-        if reason is not None:
-            verb = ("is required and cannot run" if workspace.sandbox == "required"
-                    else "cannot run; Bash runs unsandboxed")
-            print(f"toolpipe: warning: the OS sandbox {verb}: {reason}", file=sys.stderr)
     registry = ToolRegistry([*workspace.tools(), *extra])
     builder = load_pipeline(text, registry, source=source)
     if getattr(args, "pause", None) is not None:  # questions wait: the run stops on them
@@ -232,6 +224,15 @@ def play(args: argparse.Namespace, out: TextIO, text: str, source: str, root: st
         from interpreters.otel import with_otel
 
         on_event, flush = with_otel(on_event)
+    if workspace.sandbox != "none":  # said before anything runs, after
+        # every refusal of bad input, so that a refusal stays one line
+        from interpreters._processes import sandbox_status
+
+        reason = sandbox_status()
+        if reason is not None:
+            verb = ("is required and cannot run" if workspace.sandbox == "required"
+                    else "cannot run; Bash runs unsandboxed")
+            print(f"toolpipe: warning: the OS sandbox {verb}: {reason}", file=sys.stderr)
     try:
         program = agent.run(prompt) if resume is None else agent.resume(*resume)
         run = run_on(args.interpreter, program, on_event, recorder)

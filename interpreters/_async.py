@@ -100,6 +100,9 @@ class AsyncInterpreter(BaseInterpreter):
         if pool is not None and not isinstance(pool, WorkerPool):
             raise TypeError(f"pool must be a WorkerPool, got {type(pool).__name__}")
         self.pool = pool if pool is not None else POOL
+        # the deadlines a tool's answer came at or after (see ``_came``): their scopes
+        # expire when their bodies end, whatever the body did with the late answer
+        self._late: set[float] = set()
         self._blocking_store: dict[type[Any], Callable[[Any], Any]] = {}
         if getattr(self.store, "blocking", True) is not False:  # off the loop
             for kind in STORE_EFFECTS:
@@ -216,10 +219,10 @@ class AsyncInterpreter(BaseInterpreter):
                     try:
                         out = eff.tool.fn(eff.input, eff.context)
                     except BaseException as error:
-                        value = self._call_failed(error, start)
+                        value = self._call_failed(error, start, deadline)
                         continue
                     if type(out) is str:
-                        value = succeeded(out, stopwatch() - start)
+                        value = succeeded(out, self._came(start, deadline))
                     else:
                         value = await self._settle(out, start, signal, deadline, watched)
                     continue
@@ -288,7 +291,13 @@ class AsyncInterpreter(BaseInterpreter):
                         raise
                     value, throw = None, error  # a scope body raised: raise it in the program
                 if rec is not None:
-                    rec(eff, value if throw is None else Failure(throw), started, self._clock())
+                    if kind is CallTool and deadline is not None and deadline in self._late:
+                        # its answer came after its deadline: the pipeline never used it,
+                        # and a replay, whose layers take no time, must not either
+                        rec(eff, ABANDONED, started, self._clock())
+                    else:
+                        rec(eff, value if throw is None else Failure(throw), started,
+                            self._clock())
         except BaseException:
             close_quietly(gen)
             raise
@@ -391,9 +400,9 @@ class AsyncInterpreter(BaseInterpreter):
             else:
                 out = fn(*args)
         except BaseException as error:
-            return self._call_failed(error, start)
+            return self._call_failed(error, start, deadline)
         if type(out) is str:  # the common case: a plain tool's text, nothing to await
-            return succeeded(out, self._stopwatch() - start)
+            return succeeded(out, self._came(start, deadline))
         return await self._settle(out, start, signal, deadline, watched)
 
     async def _settle(self, out: Any, start: float, signal: CancelSignal | None,
@@ -412,20 +421,33 @@ class AsyncInterpreter(BaseInterpreter):
                 out = await (waiting if signal is None
                              else self._cancellable(waiting, signal, None))
         except BaseException as error:
-            return self._call_failed(error, start)
-        return succeeded(out, self._stopwatch() - start)
+            return self._call_failed(error, start, deadline)
+        return succeeded(out, self._came(start, deadline))
 
-    def _call_failed(self, error: BaseException, start: float) -> CallOutcome:
+    def _came(self, start: float, deadline: float | None) -> float:
+        """The duration of a tool's run that answers now. An answer at or after the
+        deadline in force is late (a tool that held the loop, or one whose answer was
+        taken before the timer could run): its scope expires when its body ends. Only a
+        tool's answer is timed so, not the layers' own work around it, which takes no time
+        on the simulated clock: a recording replays as it ran."""
+        now = self._stopwatch()
+        if deadline is not None and now >= deadline:
+            self._late.add(deadline)
+        return now - start
+
+    def _call_failed(self, error: BaseException, start: float,
+                     deadline: float | None = None) -> CallOutcome:
         """What user code raised, as its call's outcome (raised on: what unwinds)."""
         if isinstance(error, Interruption):
             return CallOutcome(Failure(CallCancelled()), self._stopwatch() - start)
-        if isinstance(error, Carried):
-            return failed(error.error, self._stopwatch() - start)
-        if isinstance(error, PoolExhausted):
-            return CallOutcome(Failure(Busy(str(error))), self._stopwatch() - start)
         if self._unwinds(error):
             raise error
-        return failed(error, self._stopwatch() - start)
+        took = self._came(start, deadline)
+        if isinstance(error, Carried):
+            return failed(error.error, took)
+        if isinstance(error, PoolExhausted):
+            return CallOutcome(Failure(Busy(str(error))), took)
+        return failed(error, took)
 
     def _awaiting(self, awaitable: Awaitable[Any]) -> Awaitable[Any]:
         """How a tool's awaitable is awaited: as it is here (trio's cancellation reaches

@@ -83,13 +83,15 @@ class AsyncioInterpreter(AsyncInterpreter):
                 if watch.expired:
                     return _EXPIRED
                 raise Interruption()
-            if deadline is not None and loop.time() >= deadline:
-                # the value came at or after the deadline, before its timer could run (a
-                # busy loop runs callbacks late): the deadline wins, as on the simulated
-                # clock, so a recording replays as it ran
+            if deadline is not None and deadline in self._late:
+                # a tool's answer came at or after the deadline, before its timer could
+                # run (a busy loop runs callbacks late): the deadline wins, as on the
+                # simulated clock, so a recording replays as it ran (``_came``)
                 return _EXPIRED
             return out
         finally:
+            if deadline is not None:
+                self._late.discard(deadline)
             watch.active = False
             close_unstarted(waiting)  # when the wait ended before it began
             if timer is not None:

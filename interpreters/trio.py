@@ -48,6 +48,14 @@ class TrioInterpreter(AsyncInterpreter):
         self, waiting: Awaitable[Any], signal: CancelSignal | None,
         deadline: float | None,
     ) -> Any:
+        try:
+            return await self._watched(waiting, signal, deadline)
+        finally:
+            if deadline is not None:
+                self._late.discard(deadline)
+
+    async def _watched(self, waiting: Awaitable[Any], signal: CancelSignal | None,
+                       deadline: float | None) -> Any:
         token = trio.lowlevel.current_trio_token()
         out: Any = _EXPIRED
         with trio.CancelScope(deadline=math.inf if deadline is None else deadline) as timed:
@@ -69,8 +77,8 @@ class TrioInterpreter(AsyncInterpreter):
             # a body that swallowed its cancellation and returned: its value is late
             if watched.cancel_called:
                 raise Interruption()
-        if timed.cancel_called or (deadline is not None and trio.current_time() >= deadline):
-            return _EXPIRED  # (a value at or after the deadline is late: see asyncio's)
+        if timed.cancel_called or (deadline is not None and deadline in self._late):
+            return _EXPIRED  # (a tool's answer at or after the deadline is late: see asyncio's)
         return out
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:

@@ -135,8 +135,9 @@ def test_record_then_replay(tmp_path, capsys, monkeypatch):
     assert code == 0 and f"trace: {trace}" in out
     code, out = run_cli("replay", trace)
     if "14 call(s), 0 changed" not in out:
-        # name the call that changed: beside a busy process this failed once in five runs
-        # (a replay of its own recording differing in one call), cause not yet found
+        # name the call that changed: beside a busy process this failed about once in
+        # twelve runs (a replay of its own recording differing in one call: the layers'
+        # own time after a tool answered near its deadline, see docs/layers/timeout.md)
         _, detail = run_cli("replay", trace, "--json")
         changed = [d for d in json.loads(detail)["diff"] if not d["same"]]
         pytest.fail(f"{out[-300:]}\n{json.dumps(changed)[:4000]}")

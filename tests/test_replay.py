@@ -8,6 +8,7 @@ is recorded once (about 1 s of real waiting) and shared by the module's tests.""
 import asyncio
 import io
 import json
+import time
 
 import pytest
 import trio
@@ -292,3 +293,69 @@ def test_verdict_tells_a_permission_denial_from_a_file_error():
     # the verdict comes from the cause: a tool's text that looks like a denial is an error
     lookalike = DispatchResult.error("c", "Permission blocked by policy for tool 'rm'", "rm")
     assert verdict(lookalike) == "error"
+
+
+class _HoldsTheLoop:
+    """A layer inside the timeout that works (holds the loop, as a busy machine's layers
+    may seem to) before or after the tool: real time the simulated clock does not see."""
+
+    name = "holds_the_loop"
+
+    def __init__(self, before: float, after: float) -> None:
+        self.before, self.after = before, after
+
+    def dispatch(self, ctx, next):
+        hold(self.before)
+        result = yield from next(ctx)
+        hold(self.after)
+        return result
+
+
+def hold(seconds):
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        pass
+
+
+@pytest.mark.parametrize("kind", ["asyncio", "trio"])
+@pytest.mark.parametrize("before, after", [(0.03, 0.0), (0.0, 0.03), (0.0, 0.0)])
+def test_a_call_replays_with_its_recorded_verdict_whatever_the_layers_took(kind, before, after):
+    """The timeout's deadline (20 ms) passes in the layers' own work, before the tool
+    (its answer then comes late: recorded as cut off) or after it (the tool answered in
+    time: the call is in time, as on the simulated clock, where layers take no time). The
+    replay through the same pipeline gives every call its recorded verdict. (Found by
+    ``test_record_then_replay``, about one run in twelve beside a busy process.)"""
+    def quick(input, context):  # a program: it runs on the loop, no thread between
+        return "done"
+        yield
+
+    registry = ToolRegistry([Tool.from_function("Quick", quick)])
+    engine = Engine(registry)
+
+    def builder():
+        return (ToolPipeline.builder()
+                .with_middleware(TimeoutMiddleware(TimeoutConfig(0.02, False, 1)))
+                .with_middleware(_HoldsTheLoop(before, after)))
+
+    engine.set_pipeline(builder())
+    sink = io.StringIO()
+    recorder = TraceRecorder(sink, interpreter=kind, pipeline=engine.middleware_names(),
+                             tools=registry.declarations())
+
+    def calls():
+        return (yield from engine.dispatch_turn([ToolCall("q", "Quick")], turn=1))
+
+    async def main():
+        interpreter = AsyncioInterpreter if kind == "asyncio" else TrioInterpreter
+        return await interpreter(recorder=recorder).run(calls())
+
+    (result,) = asyncio.run(main()) if kind == "asyncio" else trio.run(main)
+    trace, again, _ = replayed(sink.getvalue(), builder())  # (real time: no virtual time)
+    (run,) = [r for _, r in trace.tools]
+    cut_off = type(run.outcome).__name__ == "Abandoned"
+    # before: the answer comes 30 ms after a 20 ms deadline; otherwise in time, unless a
+    # busy machine held this process 20 ms between the scope's start and the answer
+    assert cut_off if before else (verdict(result) == "ok" or cut_off), result.text
+    assert verdict(result) == ("timed out" if cut_off else "ok")
+    assert [verdict(r) for r in again[0]] == [verdict(result)]
+    assert all(d.same for d in differences(trace, again))

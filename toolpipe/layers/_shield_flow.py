@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import attrs
 
-from toolpipe.layers._shield_held import EXPANDED, applied_patch, secret_variables, setting_written
+from toolpipe.layers._shield_fetched import REF, REMOTE, checked_out, fetched
+from toolpipe.layers._shield_held import applied_patch, secret_variables, setting_written
 from toolpipe.layers._shield_projects import (
-    BUILDERS,
     built_image,
     code_of,
     key,
@@ -41,7 +41,7 @@ from toolpipe.shell import (
     edited_commands,
     effects,
     irreversible,
-    sends,
+    sed_applied,
 )
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
@@ -231,6 +231,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             before = out.get(path) or facts.files.get(path)
             held = "" if before is None else before.content
             out[path] = written(path, None if held is None else held + line)
+        if cmd.name == "git":  # a stranger's repository fetched, then checked out
+            names = facts.files.keys() | out.keys()
+            out.update({name: FileFact("download") for name in fetched(cmd, names)})
+            out.update({k: FileFact("download" if origin == "download" else "patched")
+                        for k, origin in checked_out(cmd, workspace, names).items()})
         patch = applied_patch(cmd, workspace)
         if patch is not None and _fetched(patch, facts):
             out[patch] = FileFact("patched")  # what it put into the project is not known
@@ -239,18 +244,38 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
         image = built_image(cmd, workspace, file_copies(facts))
         if image is not None:  # an image built from a folder holding a copy of a secret
             out[image] = FileFact("secret")
-        if cmd.name in ("cp", "mv", "install", "ln") and len(cmd.args) >= 2:
+        if cmd.name in _COPIERS and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
-                fact = facts.files.get(key(src.text, cmd.cwd, workspace))
+                source = key(src.text, cmd.cwd, workspace)
+                fact = facts.files.get(source)
                 if fact is not None and not secret:
                     out[key(dst.text, cmd.cwd, workspace)] = fact
+                elif fact is None and _holds_download(source, facts):
+                    # a folder with downloaded files in it (or in one), copied: what lands
+                    # in the copy is treated as downloaded, as a clone's folder is
+                    out[key(dst.text, cmd.cwd, workspace).rstrip("/") or "/"] = FileFact(
+                        "download")
     return out
+
+
+_COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto"})
+
+
+def _holds_download(path: str, facts: SessionFacts) -> bool:
+    """Is ``path`` downloaded, in a downloaded folder, or a folder holding a download?"""
+    root = path.rstrip("/") or "/"
+    return _fetched(root, facts) or any(under(k, root) for k in facts.downloaded
+                                        if not k.startswith((REF, REMOTE)))
 
 
 def _edited(cmd: Command, path: str, facts: SessionFacts) -> FileFact:
     """A project's file edited in place (`sed -i`): what the edit puts in, if read whole."""
     prior = facts.files.get(path)
+    if prior is not None and prior.origin == "write" and prior.content is not None:
+        after = sed_applied(cmd, prior.content)  # plain text for plain text: known still
+        if after is not None:
+            return written(path, after)
     if prior is not None and prior.origin != "edit":
         return prior if prior.origin != "write" else FileFact("write")
     inserted = edit_inserts(cmd)
@@ -325,76 +350,3 @@ def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
     score, reason = judge(fact.commands, "project")
     return (0.6, f"may load {path}, written {by}, which holds what is "
                  f"blocked: {reason}") if score >= BLOCKED else None
-
-
-_SERVER_ROOT = {"-d", "--directory", "-t", "-h", "--root", "--dir"}
-
-
-def served_folder(cmd: Command) -> str | None:
-    """The folder a command serves over HTTP, if it is a web server of files
-    (``python3 -m http.server``, ``php -S``, ``ruby -run -e httpd``, ``busybox httpd``,
-    ``http-server``, ``serve``, ``caddy file-server``): its root option's value, else its
-    folder operand, else the folder it runs in."""
-    texts = [a.text for a in cmd.args]
-    joined = " ".join(texts)
-    if not ((cmd.name.startswith("python") and (
-            "-m http.server" in joined or "-m SimpleHTTPServer" in joined))
-            or (cmd.name == "php" and "-S" in texts)
-            or (cmd.name == "ruby" and "httpd" in texts) or (
-                cmd.name == "httpd" and "busybox" in cmd.wrappers)  # (busybox is peeled)
-            or cmd.name in ("http-server", "serve") or (
-                cmd.name in ("npx", "bunx") and texts[:1] in (["http-server"], ["serve"]))
-            or (cmd.name == "caddy" and texts[:1] == ["file-server"])):
-        return None
-    for i, t in enumerate(texts[:-1]):
-        if t in _SERVER_ROOT:
-            return texts[i + 1]
-    operands = [t for t in texts if t.startswith(("/", "~", "./", "../"))]
-    return operands[-1] if operands else "."
-
-
-def sent_secrets(script: Script, workspace: str, facts: SessionFacts
-                 ) -> Iterable[tuple[str, Command]]:
-    """Copies of secrets (made by earlier calls) this line reads or sends while it talks
-    to the network."""
-    if not facts.secrets:
-        return
-    variables = {v for v in facts.secrets if v.startswith("$")}
-    files = file_copies(facts)
-    for cmd in script.commands:
-        texts = [a.text for a in cmd.args]
-        if variables and script.networked:
-            named = variables & {f"${n}" for a in cmd.argv if "$" in a.raw
-                                 for n in EXPANDED.findall(a.raw)}
-            if named:  # a variable an earlier call gave a secret, sent by this line
-                yield min(named), cmd
-                continue
-        if cmd.name in BUILDERS and texts[:1] == ["push"] and len(texts) > 1:
-            pushed = f"image:{texts[-1]}"
-            if pushed in facts.secrets:  # an image built with a copy of a secret in it
-                yield pushed, cmd
-                continue
-        if cmd.name == "git" and "push" in texts:
-            inside = sorted(k for k in files if not k.startswith(("/", "~", "..")))
-            if inside:  # the repository goes out, with the copy in it
-                yield inside[0], cmd
-                continue
-        folder = served_folder(cmd)
-        if folder is not None:  # a web server handing out a folder with the copy in it
-            root = key(folder, cmd.cwd, workspace).rstrip("/") or "/"
-            held = sorted(k for k in files if under(k, root))
-            if held:
-                yield held[0], cmd
-                continue
-        if not (script.networked or sends(cmd)):
-            continue
-        for e in effects(cmd):
-            if e.kind in ("read", "send") and e.word is not None and e.word.known:
-                k = key(e.word.text, cmd.cwd, workspace)
-                if secret_at(facts, k):
-                    yield k, cmd
-                    continue
-                # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`)
-                held = sorted(c for c in files if under(c, k.rstrip("/") or "/"))
-                if held:
-                    yield held[0], cmd

@@ -17,7 +17,6 @@ from toolpipe.layers._shield_flow import (
     EMPTY,
     SessionFacts,
     judged,
-    sent_secrets,
     written_by_shell,
     written_by_tool,
 )
@@ -26,6 +25,7 @@ from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
 from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
+from toolpipe.layers._shield_sent import sent_secrets
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import READ_ONLY, Script, modelled
 

@@ -95,6 +95,7 @@ from toolpipe.shell._places import classify as classify
 from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
 from toolpipe.shell._places import start_file as start_file
+from toolpipe.shell._sed import sed_applied as sed_applied
 from toolpipe.shell._table import CREDENTIALS as CREDENTIALS
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
@@ -150,6 +151,7 @@ __all__ = [
     "new_program",
     "option_values",
     "restricting_mode",
+    "sed_applied",
     "sends",
     "setuid_mode",
     "shell_writes",

@@ -7,6 +7,7 @@ The handlers register themselves with :func:`~toolpipe.shell._effects.handles`."
 from __future__ import annotations
 
 import itertools
+import posixpath
 import re
 from collections.abc import Sequence
 
@@ -118,8 +119,11 @@ def _transfer(cmd: Command, flags: set[str], values: dict[str, Word], ops: list[
         out.append(Effect("write", cmd, target))
     elif target is None and (remote_flag in flags or "--remote-name" in flags or (
             cmd.name.startswith("wget") and not remote_flag)):
+        # into the folder an option names (wget -P, curl --output-dir), else here
+        folder = values.get("P") or values.get("--directory-prefix") or values.get(
+            "--output-dir")
         for u in urls:
-            out.append(Effect("write", cmd, _url_name(u), detail="download"))
+            out.append(Effect("write", cmd, _url_name(u, folder), detail="download"))
     for key in ("d", "F", "T", "--data", "--data-binary", "--data-raw", "--data-urlencode",
                 "--data-ascii", "--form", "--upload-file", "--json"):
         value = values.get(key)
@@ -138,9 +142,13 @@ def _transfer(cmd: Command, flags: set[str], values: dict[str, Word], ops: list[
     return out
 
 
-def _url_name(url: Word) -> Word:
+def _url_name(url: Word, folder: Word | None = None) -> Word:
+    """The file a download by the URL's own name writes, in ``folder`` when one is named."""
     path = url.text.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     name = path.rsplit("/", 1)[-1] if "/" in path else "index.html"
+    if folder is not None:
+        return Word(posixpath.join(folder.text, name or "index.html"), folder.raw,
+                    folder.glob, folder.tame, folder.sources)
     return Word(name or "index.html", url.raw, False, url.tame, url.sources)
 
 

@@ -1,0 +1,98 @@
+"""What git brings into the project from a repository that is not the project's own.
+
+`git fetch https://…` (or from a remote a session's call added) makes FETCH_HEAD and the
+refs it names a stranger's; a later `git checkout FETCH_HEAD -- Makefile` puts a
+stranger's file in the project (downloaded, as if by curl), and `git merge FETCH_HEAD`,
+`git reset --hard`, `git pull https://…` change the project as a downloaded patch does (a
+program that runs the project then asks). Refs are kept in the session's facts under
+``git:`` names, a remote added under ``git-remote:``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container, Iterable
+
+from toolpipe.layers._shield_projects import key
+from toolpipe.shell import Command, git_subcommand
+
+REF = "git:"  # a ref a stranger's repository gave, in the facts (origin "download")
+REMOTE = "git-remote:"  # a remote a call of the session added (origin "download")
+
+# an address of a repository: a URL, scp's user@host:path, a bundle or another folder
+_ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[^/\s:@]+@[^/\s:]+:|/|\.\.?/|~)",
+                      re.IGNORECASE)
+# what writes the working tree from a commit it names
+_TREE_WRITERS = frozenset({"checkout", "restore", "reset", "merge", "rebase", "cherry-pick",
+                           "switch", "read-tree", "revert", "am"})
+
+
+def _stranger(source: str, facts: Container[str]) -> bool:
+    return bool(_ADDRESS.match(source)) or f"{REMOTE}{source}" in facts
+
+
+def fetched(cmd: Command, facts: Container[str]) -> list[str]:
+    """The facts' names this git command makes a stranger's: a remote it adds with an
+    address, the refs a fetch or a pull from an address (or such a remote) brings."""
+    if cmd.name != "git" or not all(a.known for a in cmd.args):
+        return []
+    rest = [a.text for a in git_subcommand(cmd.args)[1]]
+    operands = [t for t in rest[1:] if not t.startswith("-")]
+    if rest[:2] == ["remote", "add"] and len(operands) >= 3 and _ADDRESS.match(operands[2]):
+        return [f"{REMOTE}{operands[1]}"]
+    if rest[:1] not in (["fetch"], ["pull"]) or not operands or not _stranger(
+            operands[0], facts):
+        return []
+    refs = [f"{REF}FETCH_HEAD"]
+    if not _ADDRESS.match(operands[0]):
+        refs.append(f"{REF}{operands[0]}/")  # the remote's branches, `evil/main`
+    for spec in operands[1:]:
+        _, colon, into = spec.lstrip("+").partition(":")
+        if colon and into:
+            refs.append(f"{REF}{into.removeprefix('refs/heads/')}")
+    return refs
+
+
+def _strangers(words: Iterable[str], facts: Container[str]) -> bool:
+    for word in words:
+        ref = word.split("=", 1)[-1] if word.startswith("--source=") else word
+        ref = re.split(r"[~^@:]", ref, maxsplit=1)[0]
+        remote = ref.split("/", 1)[0]
+        if ref and (f"{REF}{ref}" in facts or ("/" in ref and f"{REF}{remote}/" in facts)):
+            return True
+    return False
+
+
+def checked_out(cmd: Command, workspace: str, facts: Container[str]
+                ) -> dict[str, str]:
+    """What a git command puts in the working tree from a stranger's commit: each file it
+    names, as downloaded ("download"), or the whole project ("patched", under the ref's
+    name) when it names none. A pull from an address is a fetch and a merge."""
+    if cmd.name != "git" or not all(a.known for a in cmd.args):
+        return {}
+    rest = [a.text for a in git_subcommand(cmd.args)[1]]
+    if rest[:1] == ["pull"]:
+        operands = [t for t in rest[1:] if not t.startswith("-")]
+        if operands and _stranger(operands[0], facts):
+            return {f"{REF}FETCH_HEAD": "patched"}
+        return {}
+    if rest[:1] == [] or rest[0] not in _TREE_WRITERS:
+        return {}
+    words = rest[1:]
+    paths: list[str] = []
+    if "--" in words:
+        at = words.index("--")
+        words, paths = words[:at], words[at + 1:]
+    source = [w for i, w in enumerate(words) if not w.startswith("-") or w.startswith(
+        "--source=")] + [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-s",
+                                                                                "--source")]
+    if not _strangers(source, facts):
+        return {}
+    if not paths and rest[0] in ("checkout", "restore"):
+        # `git checkout FETCH_HEAD Makefile`: the words after the commit are its paths;
+        # restore's commit is its --source, every other word a path
+        valued = {i + 1 for i, w in enumerate(words) if w in ("-s", "--source")}
+        named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in valued]
+        paths = named[1:] if rest[0] == "checkout" else named
+    if paths:
+        return {key(p, cmd.cwd, workspace): "download" for p in paths}
+    return {f"{REF}FETCH_HEAD": "patched"}

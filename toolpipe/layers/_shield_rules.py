@@ -40,6 +40,7 @@ from toolpipe.shell import (
     classify,
     effects,
     holds_secrets,
+    in_made_folder,
     new_program,
     restricting_mode,
     sends,
@@ -80,10 +81,15 @@ def _at(effect: Effect, place: Place | None, what: str) -> str:
     return f"{what} {place.label}: {place.path} ({where})"
 
 
+_ONE_VARIABLE = re.compile(r'"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"')  # "$f", "${f}": one word
+
+
 def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
     if e.word is not None and e.word.sources == ("mktemp",) and (
             ".." not in e.word.text.split("/")):
         return None  # what mktemp made on the same line is the script's own (not its `..`)
+    if e.word is not None and in_made_folder(e.word, e.command.cwd):
+        return None  # `cd "$(mktemp -d)" && rm -rf ./*`: in that folder, the same
     if p is None:
         return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
     if p.kind in ("workspace", "scratch"):
@@ -99,7 +105,10 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
         return None
     score = _DESTROYED[p.kind]
     if not e.recursive and p.kind == "outside":
-        score = 0.7
+        # one file (a quoted word): named, blocked; not known at all (`rm -f "$tmpfile"`
+        # in a trap: a variable of the environment, or nothing), asked
+        score = 0.6 if e.word is not None and not e.word.known and _ONE_VARIABLE.fullmatch(
+            e.word.raw) else 0.7
     return Finding(score, _at(e, p, "deletes"))
 
 

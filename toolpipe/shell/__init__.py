@@ -83,6 +83,7 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
 from toolpipe.shell._files import restricting_mode as restricting_mode
 from toolpipe.shell._files import setuid_mode as setuid_mode
+from toolpipe.shell._folders import in_made_folder as in_made_folder
 from toolpipe.shell._git import git_subcommand as git_subcommand
 from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._model import Command as Command
@@ -145,6 +146,7 @@ __all__ = [
     "effects",
     "git_subcommand",
     "holds_secrets",
+    "in_made_folder",
     "irreversible",
     "literal_prefix",
     "modelled",

@@ -202,8 +202,9 @@ class _Expansions(_Parameters):
 
     def variable(self, name: str, quoted: bool) -> list[Segment]:
         name = _referred(self.env, name)  # `declare -n r=x; "$r"` is x's value
-        if name == "0" and "0" in self.env:
-            return _value(self.env["0"], quoted)
+        if name == "0":  # a `bash -c CODE NAME`'s NAME, else the Bash tool's bash
+            return _value(self.env["0"], quoted) if "0" in self.env else [Segment("bash",
+                                                                                  quoted)]
         if name.isdigit():
             i = int(name)
             if 1 <= i <= len(self.positional):
@@ -225,6 +226,8 @@ class _Expansions(_Parameters):
             return [Segment(IFS, quoted)]
         if name == "HOME":
             return [Segment("~", quoted)]
+        if name in _THE_SHELL:  # bash's own path, set by bash itself; the login shell's
+            return [Segment(_THE_SHELL[name], quoted)]
         if name == "PWD":
             return [Segment(self.cwd or UNKNOWN, quoted, known=self.cwd is not None)]
         return [Segment("", quoted, known=False)]
@@ -259,6 +262,16 @@ class _Expansions(_Parameters):
             return [Segment("", quoted, known=False)]
         if len(inner) == 1 and inner[0].type == "subscript":
             return self.element(inner[0], quoted)
+        if [c.type for c in inner] == ["variable_name", "@", "P"]:
+            # ${x@P}: x's value expanded as a prompt is, its $(…) run: read as a string
+            value = self.env.get(_text(inner[0]))
+            where = (*self.where, "${…@P}")
+            if value is not None and value.known:
+                self.nested(': "' + value.text.replace('"', '\\"') + '"', where)
+            else:
+                self.out.problem("dynamic-code", f"runs code it cannot read ({_text(node)})",
+                                 where, ())
+            return [Segment("", quoted, known=False)]
         if len(inner) >= 2 and inner[0].type == "variable_name":
             done = self.operated(inner, quoted)
             if done is not None:  # ${f%.txt}, ${c,,}: a value the script set, changed
@@ -290,6 +303,11 @@ class _Expansions(_Parameters):
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
             return [Segment(self.cwd, quoted)]
         return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
+
+
+# variables that name a shell: bash sets BASH to its own path (over the environment's), and
+# $0 of the Bash tool's `bash -c` is bash; SHELL is the login shell, a shell that reads -c
+_THE_SHELL = {"BASH": "/bin/bash", "SHELL": "/bin/sh"}
 
 
 # the source of a word that is a variable's default: the environment may give another value

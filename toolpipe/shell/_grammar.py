@@ -10,7 +10,6 @@ grammar could not parse becomes a ``Problem``: analysed as far as it parsed, nev
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _unquoted
+from toolpipe.shell._folders import MOVERS, moved_to
 from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
@@ -42,8 +42,8 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 
 # Commands whose run() has more to do than record them: the names peel() looks into and
 # the ones that read their input as code or change the walk's state.
-_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | {"source", ".", "at", "batch", "cd", "",
-                                                     "make", "gmake"}
+_SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | MOVERS | {"source", ".", "at", "batch",
+                                                              "", "make", "gmake"}
 
 
 _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
@@ -298,8 +298,8 @@ class _Walk(_Carriers):
                                      (*where, f"<(…) to {name}"), a.sources)
         if name in SHELLS or name in LANGUAGES:
             self.fed_stdin(cmd, where)
-        if name == "cd" and not cmd.wrappers:
-            self.cd(cmd.args)
+        if name in MOVERS and not cmd.wrappers:
+            self.cwd = moved_to(name, cmd.args, self.cwd)
         elif name in self.functions:
             self.call(name, cmd.args)
         return [cmd]
@@ -345,20 +345,6 @@ class _Walk(_Carriers):
         inner = _Walk(self.depth + 1, where, self.out, env, positional, self.cwd,
                       self.functions, self.defining)
         inner.statements(parse_tree(text).root_node)
-
-    def cd(self, args: tuple[Word, ...]) -> None:
-        operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
-        if not operands:
-            self.cwd = "~"
-            return
-        target = operands[0]
-        if not target.known or target.text == "-" or self.cwd is None:
-            self.cwd = None
-        elif target.text.startswith(("/", "~")):
-            self.cwd = posixpath.normpath(target.text)
-        else:
-            self.cwd = posixpath.normpath(posixpath.join(self.cwd, target.text))
-
 
     def inner(self, where: tuple[str, ...], env: dict[str, Word],
               positional: Sequence[Word] | None = None, defining: bool | None = None

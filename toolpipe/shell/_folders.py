@@ -1,0 +1,41 @@
+"""The folder a command moves the script to: ``cd``, ``pushd`` and ``popd``.
+
+``cd`` alone goes home; ``cd -``, ``popd`` and a folder the reader cannot name leave it
+unknown; ``pushd DIR`` moves as ``cd DIR`` does. A folder ``mktemp -d`` made on the same
+line (``cd "$(mktemp -d)"``) is the script's own, as its path would be: what is deleted
+there by a relative name (not ``..``) is the script's own scratch (``MADE_BY_MKTEMP``)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from toolpipe.shell._words import UNKNOWN, Word
+
+MOVERS = frozenset({"cd", "pushd", "popd"})
+MADE_BY_MKTEMP = "/tmp/(a folder mktemp made)"
+
+
+def moved_to(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
+    """The folder after ``name args`` run from ``cwd`` (None: not known)."""
+    operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
+    if name == "popd" or (name == "pushd" and (not operands or operands[0].text[:1] in "+-")):
+        return None  # back to a folder of the stack, or the stack's top two swapped
+    if not operands:
+        return "~"
+    target = operands[0]
+    if target.sources == ("mktemp",) and target.text.rstrip("/") == UNKNOWN:
+        return MADE_BY_MKTEMP
+    if not target.known or target.text == "-":
+        return None
+    if target.text.startswith(("/", "~")):
+        return posixpath.normpath(target.text)
+    if cwd is None:
+        return None
+    return posixpath.normpath(posixpath.join(cwd, target.text))
+
+
+def in_made_folder(word: Word, cwd: str | None) -> bool:
+    """Is ``word``, used from ``cwd``, a relative name in a folder mktemp made?"""
+    return cwd == MADE_BY_MKTEMP and word.known and not word.text.startswith(
+        ("/", "~")) and ".." not in word.text.split("/")

@@ -34,6 +34,7 @@ import attrs
 
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
+from toolpipe.secrets._continued import continued
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._memo import TextMemo
@@ -205,6 +206,8 @@ class SecretPatternSet:
                       min_length=self.min_length, min_entropy=self.min_entropy)
         # hex dumps and wrapped base64: the bytes they stand for, judged as text
         found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
+        if b"\n" in buf:  # a value that goes on past its line (`TOKEN=abc\`, `"abc" +`)
+            found = _merge(found + continued(buf, found))
         if not found or len(buf) == len(text):
             return [(lo, hi, kind) for lo, hi, kind, _ in found]
         # offsets into the bytes → offsets into the text, in one pass

@@ -48,9 +48,12 @@ _LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see
     "iphasiwedi", "loyniorð",
     "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
     "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
+# a label of several words as every convention joins them: `mot de passe`, mot_de_passe,
+# mot-de-passe, motdepasse (and motDePasse: the rules ignore case), كلمة_المرور
+_JOINED = tuple(w.replace(" ", sep) for w in _LABELS if " " in w for sep in ("_", "-", ""))
 PASSWORD_WORDS = ("password", "passwd", "passphrase", "pass phrase", "pwd", "pass", "pw", "psk",
                   "requirepass", "masterauth",  # redis (`requirepass:…` in INFO and CONFIG)
-                  *_LABELS, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
+                  *_LABELS, *_JOINED, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
 _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
          "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
@@ -61,7 +64,20 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          "secret_id", "secret id",
          # a Rails application's generated keys (GitLab's db_key_base, otp_key_base…) and a
          # vendor's application key (Datadog's DD-APPLICATION-KEY)
-         "key_base", "application_key")
+         "key_base", "application_key",
+         # "secret", "token", "API key", "secret key" and "access token" in other languages
+         "geheim", "geheimnis", "segreto", "secreto", "segredo", "sekret", "hemlighet",
+         "hemmelighed", "hemmelighet", "salaisuus", "tajemstvi", "tajemství", "секрет",
+         "秘密", "シークレット", "비밀", "jeton", "jeton_acces", "jeton_d_acces",
+         "jeton_d_accès", "zugriffstoken", "token_de_acceso", "token_di_accesso", "токен",
+         "токен_доступа", "令牌", "访问令牌", "トークン", "アクセストークン", "토큰",
+         "cle_api", "clé_api", "cle_d_api", "clé_d_api", "chiave_api", "clave_api",
+         "clave_de_api", "chave_api", "chave_de_api", "api_schluessel", "api_schlüssel",
+         "api_sleutel", "klucz_api", "api_anahtari", "api_anahtarı", "api_ключ", "ключ_api",
+         "api密钥", "apiキー", "api_키", "cle_secrete", "clé_secrète", "chiave_segreta",
+         "clave_secreta", "chave_secreta", "geheimer_schluessel", "geheimer_schlüssel",
+         "geheimschluessel", "geheimschlüssel", "секретный_ключ", "密钥", "秘钥", "秘密鍵",
+         "비밀_키", "비밀키")
 
 
 def _spellings(word: str) -> tuple[str, ...]:
@@ -82,6 +98,8 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # kubectl describe's `NAME:`, a rule of dashes, then the value on its own line
         r"""(?P<sep>:[ \t]*\r?\n-{3,}[ \t]*\r?\n"""
+        # a YAML block scalar's indicator (`key: |`, `key: >-`), its first line the value
+        r"""|["']?[ \t]*:[ \t]*[|>][-+0-9]{0,2}[ \t]*\r?\n[ \t]+"""
         # a type between a name and its value (`API_KEY: &str = …`, `apiKey: string = …`)
         # (a type has no blank, but for a union with nothing: `str | None`)
         # (not a token: 16 letters and digits, a digit among them, is a value before `=`)
@@ -123,7 +141,8 @@ def _kv(kind: str, words: tuple[str, ...]) -> tuple[Rule, Rule]:
     # says what the value is about (`token_type`, `password_length`, `passwordPolicy`)
     suffix = r"(?P<ksuf>(?:[_\-.][A-Za-z0-9]{1,16}|[A-Z][a-z0-9]{1,16}){1,4})?"
     # a template's literal stands for itself (`pass={{ 'x' }}`, `{{ "x" }}`)
-    literal = r"""(?:["']?\{\{-?[ \t]*(?=["']))?"""
+    # and a literal in parentheses (`TOKEN = ("abc"` then "def" on the next line)
+    literal = r"""(?:["']?\{\{-?[ \t]*(?=["'])|\([ \t]*(?=["']))?"""
     regex = rf"(?i:(?:{alts}){_SUFFIX}){suffix}{_SEP}{literal}{VALUE}"
     # a name with a longer suffix of its own (`TF_TOKEN_app_terraform_io=`): found by its
     # key word and an underscore (`token_`), the separator left to the rule's own regex (a

@@ -251,12 +251,19 @@ def _force_push(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Findin
                         f"{e.detail} ({where})")
 
 
+def _remote_delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | None:
+    if e.detail == "feature":  # a branch of one's own, named: asked (after a merge, routine)
+        return Finding(0.6, f"deletes a remote branch of its own: what only it held is "
+                            f"lost ({e.command.located()})")
+    return Finding(0.7, f"deletes remote branches ({e.command.located()})")
+
+
 RULES: dict[str, Rule] = {
     "delete": _delete, "write": _write, "mode": _mode, "owner": _mode, "send": _send,
     "read": _read, "stdin-code": _stdin_code, "force-push": _force_push,
     "device": _fixed(1.0, "destroys a device"),
     "network-shell": _fixed(1.0, "gives a shell to the network"),
-    "remote-delete": _fixed(0.7, "deletes remote branches"),
+    "remote-delete": _remote_delete,
     "power": _fixed(0.6, "powers off or reboots the machine"),
     "kill-all": _fixed(0.9, "kills every process"),
     "history": _fixed(0.5, "erases the shell history"),

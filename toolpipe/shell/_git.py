@@ -79,7 +79,10 @@ def _git(cmd: Command) -> list[Effect]:
                               if target in ("protected", "tag") else "--force-with-lease"))
         if any(t in ("-d", "--delete", "--prune") for t in texts) or any(
                 t.startswith(":") and len(t) > 1 for t in texts):
-            out.append(Effect("remote-delete", cmd))
+            # which branches: named ones of one's own ("feature"), or main, a release's
+            # tag, a pattern, every branch not here (--prune), or not known
+            out.append(Effect("remote-delete", cmd, detail="" if "--prune" in texts
+                              else target))
         return out
     if sub == "clean":
         flags, _, paths = _split(rest, "e", ("--exclude",))

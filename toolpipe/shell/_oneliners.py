@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from toolpipe.shell._reflection import _STRING, _call_args, computed_names, looked_up
 from toolpipe.shell._wipes import wipes
 from toolpipe.shell._words import Word
 
@@ -24,7 +25,6 @@ LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "py
 # (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
 DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
-_STRING = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""", re.S)
 _SPAWN = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
     r"os\.spawn\w*|\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
@@ -147,24 +147,6 @@ def code_flag(name: str, args: Sequence[Word]) -> Word | None:
     return None
 
 
-def _call_args(code: str, start: int) -> str:
-    """The text of a call's arguments, from the opening bracket to its match."""
-    open_ch = code[start - 1]
-    close_ch = {"(": ")", "{": "}", "[": "]"}.get(open_ch, ")")
-    depth, i = 1, start
-    while i < len(code) and depth:
-        m = _STRING.match(code, i)
-        if m:
-            i = m.end()
-            continue
-        if code[i] == open_ch:
-            depth += 1
-        elif code[i] == close_ch:
-            depth -= 1
-        i += 1
-    return code[start : i - 1]
-
-
 def _literals(args: str) -> tuple[list[str], bool]:
     """String literals of an argument list, and whether anything else is in it."""
     strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
@@ -224,49 +206,6 @@ _EVAL = {
 # perl's and ruby's eval without brackets: `eval pack("H*", …)`, `eval $code` (not perl's
 # `eval { … }`, which catches errors)
 _BARE_EVAL = re.compile(r"\beval\s+(?![{(\s])([^;]*)")
-# Calls that look a module, a function or a method up by a name given at run time, and the
-# argument that names it: a name built there (`getattr(__import__('o'+'s'), 'sys'+'tem')`)
-# is code it cannot read, as exec's is
-_COMPUTED: dict[str, tuple[tuple[re.Pattern[str], int], ...]] = {
-    "python": ((re.compile(r"\b(?:__import__|import_module)\s*\("), 0),
-               (re.compile(r"\bgetattr\s*\("), 1)),
-    "node": ((re.compile(r"\brequire\s*\("), 0),),
-    "ruby": ((re.compile(r"\.(?:send|public_send|__send__|const_get|method)\s*\("), 0),),
-    "php": ((re.compile(r"\bcall_user_func(?:_array)?\s*\("), 0),),
-}
-
-
-_SYMBOL = re.compile(r":\w+[?!]?")  # ruby's `send(:sum)`: a name written out
-
-
-def _top_level(args: str) -> list[str]:
-    """An argument list split at its commas outside strings and brackets."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(args):
-        m = _STRING.match(args, i)
-        if m:
-            i = m.end()
-            continue
-        c = args[i]
-        depth += (c in "([{") - (c in ")]}")
-        if c == "," and depth == 0:
-            parts.append(args[start:i])
-            start = i + 1
-        i += 1
-    return [*parts, args[start:]]
-
-
-def computed_names(family: str, code: str) -> bool:
-    """Does the code look a module or function up by a name it builds at run time?"""
-    for pattern, which in _COMPUTED.get(family, ()):
-        for m in pattern.finditer(code):
-            parts = _top_level(_call_args(code, m.end()))
-            named = parts[which].strip() if len(parts) > which else ""
-            if named and _STRING.fullmatch(named) is None and _SYMBOL.fullmatch(named) is None:
-                return True
-    return False
-
-
 _FAMILY = {"python": "python", "python2": "python", "python3": "python", "pypy": "python",
            "pypy3": "python", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
            "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -286,6 +225,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     """Shell text equivalent to what a one-liner spawns, deletes, writes and re-modes."""
     out: list[str] = []
     family = _FAMILY.get(name, "")
+    code = looked_up(family, code)  # `__import__('os').system(…)` is `os.system(…)`
     evaluates = _EVAL.get(family)
     evals = {m.start() for m in evaluates.finditer(code)} if evaluates else set()
     for m in _SPAWN.finditer(code):

@@ -474,3 +474,11 @@ def test_no_rule_puts_a_character_beyond_ascii_in_a_class_of_bytes():
     assert [(kind, classes) for kind, classes in found if classes] == []
     # and the check sees the mistake it guards against
     assert _non_ascii_classes('[ \\t]*[:：]?["\'`«“]?'.encode())
+
+
+def test_a_multipart_field_with_crlf_line_ends_is_redacted():
+    """The corpus files cannot hold a carriage return: a form as a browser sends it."""
+    body = ('--b\r\nContent-Disposition: form-data; name="password"\r\n'
+            'Content-Type: text/plain\r\n\r\nq7Xw2Lm9Vt4R\r\n--b--\r\n')
+    out = S.redact(body)
+    assert "q7Xw2Lm9Vt4R" not in out and out.endswith("\r\n--b--\r\n")

@@ -45,6 +45,7 @@ CODE_RULES: tuple[Rule, ...] = (
     # ParameterValue, an option's or a setting's value)
     rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
                       "\tvalue=", " value =", "\tvalue =", ",value=",  # (HCL's `value = "…"`)
+                      " value  ",  # (aligned by `terraform fmt`: `value     = "…"`)
                       "parametervalue", "optionvalue", "settingvalue"),
          rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value)(?P<close>["']?)"""
          rf"""(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
@@ -137,6 +138,7 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
     rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-/]{1,128})""")
+_OWNER = re.compile(rb"""["']?([A-Za-z0-9_.\-]{1,128})["']?[ \t]*[:=][ \t]*\{$""")
 _SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(
@@ -164,6 +166,11 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
         return key_value(kind, match, buf, groups)
     names = list(_SIBLING.finditer(window, max(0, cut)))
+    if not names and cut >= 0 and window[cut:cut + 1] == b"{":
+        # {"adminPassword": {"value": …}} (ARM's parameters): the member that holds it
+        owner = _OWNER.search(window, max(0, cut - 160), cut + 1)
+        if owner is not None and _CREDENTIAL_NAME.search(owner.group(1)):
+            return key_value(kind, match, buf, groups)
     if b"cookie" in window.lower() and names:  # a cookie object: a session's value is the
         value = match.group(match.lastgroup or 0)  # login (`theme: dark` is a preference)
         return key_value(kind, match, buf, groups) if len(value.strip(b"'\"")) >= 16 else None

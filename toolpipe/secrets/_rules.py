@@ -29,6 +29,7 @@ from toolpipe.secrets._rule import (
 from toolpipe.secrets._rule import rule as _rule
 from toolpipe.secrets._schemes import SCHEMES as SCHEMES  # (registered as it is imported)
 from toolpipe.secrets._tabular import TABULAR_RULES
+from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._tools import TOOL_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------
@@ -313,6 +314,7 @@ RULES: tuple[Rule, ...] = (
     *FORM_RULES,
     *TABULAR_RULES,
     *TOOL_RULES,
+    *FIELD_RULES,
 )
 
 PAGINATION_KEYS = ("nexttoken", "next_token", "nextpagetoken", "next_page_token",

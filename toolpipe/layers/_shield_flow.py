@@ -22,6 +22,7 @@ import attrs
 from toolpipe.layers._shield_fetched import REF, REMOTE, checked_out, fetched
 from toolpipe.layers._shield_held import applied_patch, secret_variables, setting_written
 from toolpipe.layers._shield_projects import (
+    PATCHED_BY,
     built_image,
     code_of,
     key,
@@ -203,10 +204,14 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             if secret is None:
                 secret, feeds = _reads_secret(cmd, workspace, facts), {cmd.name, *(
                     c.name for c in cmd.upstream)}
+                # made from a download (`gunzip -c x.gz > x.sh`, `cat a.sh b.sh > c.sh`)
+                derived = bool(facts.downloaded) and any(
+                    _fetched(key(a.text, c.cwd, workspace), facts) for c in (*cmd.upstream, cmd)
+                    for a in c.args if a.known and not a.text.startswith("-"))
             k = key(e.word.text, cmd.cwd, workspace)
             if secret:
                 out[k] = FileFact("secret")
-            elif feeds & DOWNLOADERS:
+            elif feeds & DOWNLOADERS or derived:
                 out[k] = FileFact("download")
             elif feeds & DECODERS and cmd.name not in ("echo", "printf", "cat"):
                 out[k] = FileFact("decoded")
@@ -223,8 +228,8 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 folder = operands[1].text if len(operands) > 1 else posixpath.basename(
                     operands[0].text.rstrip("/")).removesuffix(".git")
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
-        out.update({k: FileFact("download") for k in unpacked(
-            cmd, workspace, lambda k: _fetched(k, facts))})
+        out.update({k: FileFact("patched" if k.endswith(PATCHED_BY) else "download")
+                    for k in unpacked(cmd, workspace, lambda k: _fetched(k, facts))})
         setting = setting_written(cmd, workspace)  # git config alias.st '!…': .git/config
         if setting is not None:  # added to what the file is known to hold (None: not known)
             path, line = setting
@@ -318,7 +323,7 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
     if fact.origin == "decoded":
         return 0.9, f"runs {path}, decoded {by}"
     if fact.origin == "patched":
-        return 0.6, f"runs the project after {path}, a downloaded patch, changed it {by}"
+        return 0.6, f"runs the project after {path}, downloaded, changed it {by}"
     if how == "project":
         return _holds_blocked(path, fact, judge, by)
     if fact.origin == "edit":  # the project's own file: what the edit put in is judged

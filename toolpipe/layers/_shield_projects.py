@@ -257,6 +257,9 @@ UNPACKERS = frozenset({"pip", "pip3", "npm", "yarn", "pnpm", "bun", "tar", "gtar
                        "unzip", "7z", "7za"})  # the programs ``unpacked`` reads
 
 
+PATCHED_BY = " (unpacked here)"  # an archive unpacked into the project: a downloaded patch
+
+
 def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> list[str]:
     """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
     fetches: a downloaded folder (its files' names are not known; everything under it
@@ -297,4 +300,7 @@ def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> li
         return []
     folder = into or next((posixpath.basename(archive)[:-len(x)] for x in ARCHIVES
                            if archive.endswith(x)), None)
-    return [key(folder, cmd.cwd, workspace)] if folder else []
+    # unpacked here, it may hold files at its top too (`./install.sh`): the project is
+    # changed as by a downloaded patch (marked by the archive's name, `PATCHED_BY`)
+    here = [] if into else [key(archive, cmd.cwd, workspace) + PATCHED_BY]
+    return [key(folder, cmd.cwd, workspace), *here] if folder else here

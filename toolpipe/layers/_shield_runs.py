@@ -103,6 +103,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]
                   if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
+    if cmd.name in _NPM and texts[:1] in (["install"], ["i"], ["add"]):
+        # npm install ./pkg.tgz, a folder or file:…: its install scripts run (not
+        # `@scope/name`, a registry's package)
+        found += [(key(t.removeprefix("file:"), where, workspace), "file") for t in texts[1:]
+                  if t.startswith(("./", "../", "/", "~", "file:")) or t.endswith(ARCHIVES)]
     if cmd.name in _NOTEBOOK_RUNNERS and (cmd.name == "papermill" or set(texts) & {
             "--execute", "execute", "run", "render"}):
         # a notebook executed: its cells run (`jupyter nbconvert --execute x.ipynb`)
@@ -137,7 +142,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # a name the shell finds on PATH: a file an earlier call put in a bin folder
         found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
                   if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
-    if cmd.name not in LOADS_NOTHING and cmd.name not in ("git", "patch"):
+    if cmd.name not in LOADS_NOTHING and cmd.name not in ("git", "patch", "tar", "gtar",
+                                                          "bsdtar", "unzip", "7z", "7za"):
         # a downloaded patch applied to the project: whatever runs the project runs it
         found += [(p, "file") for p, f in facts.files.items() if f.origin == "patched"]
     if facts.pending and (cmd.name not in LOADS_NOTHING or PROJECT_RUNNERS & {*cmd.wrappers}):

@@ -13,6 +13,7 @@ from toolpipe.secrets._argv import ARGV_RULES
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
+from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._forms import FORM_RULES
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
@@ -29,7 +30,6 @@ from toolpipe.secrets._rule import (
 from toolpipe.secrets._rule import rule as _rule
 from toolpipe.secrets._schemes import SCHEMES as SCHEMES  # (registered as it is imported)
 from toolpipe.secrets._tabular import TABULAR_RULES
-from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._tools import TOOL_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------

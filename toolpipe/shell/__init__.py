@@ -37,6 +37,7 @@ Layout (private modules behind this face):
 from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
+from toolpipe.shell import _compressors as _compressors
 from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git

@@ -50,20 +50,6 @@ def _shred(cmd: Command) -> list[Effect]:
     return out
 
 
-@handles("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "pigz",
-         "unpigz", "compress", "uncompress", "lzip")
-def _compress(cmd: Command) -> list[Effect]:
-    """``gzip FILE`` replaces FILE with FILE.gz (``-r``: every file below a folder), unless
-    told to keep it or to write to standard output."""
-    flags, _, ops = _split(cmd.args, "S", ("--suffix",))
-    if flags & {"c", "k", "l", "t", "--stdout", "--to-stdout", "--keep", "--list", "--test",
-                "--help", "--version", "h", "V", "L"}:
-        return []
-    recursive = bool(flags & {"r", "--recursive"})
-    return [Effect("write", cmd, w, recursive=recursive, detail="replaces with a compressed "
-                   "copy") for w in ops]
-
-
 @handles("mv", "cp", "install", "ln", "link", "rsync", "ditto")
 def _copy(cmd: Command) -> list[Effect]:
     flags, values, ops = _split(cmd.args, "tSbmogTe" if cmd.name != "rsync" else "efT",

@@ -61,6 +61,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
             found.append((key(name, where, workspace), "make"))
     elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
         found.append((key("package.json", where, workspace), "npm"))
+        # and its settings, the project's and the user's: a script-shell runs every script
+        found += [(key(".npmrc", where, workspace), "settings"), ("~/.npmrc", "settings")]
     elif cmd.name == "git" and set(texts) & _HOOKED:
         found += [(p, "file") for p in facts.special if git_hook(p)]
     if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)

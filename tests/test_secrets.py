@@ -482,3 +482,5 @@ def test_a_multipart_field_with_crlf_line_ends_is_redacted():
             'Content-Type: text/plain\r\n\r\nq7Xw2Lm9Vt4R\r\n--b--\r\n')
     out = S.redact(body)
     assert "q7Xw2Lm9Vt4R" not in out and out.endswith("\r\n--b--\r\n")
+    logged = "request body: " + body.replace("\r\n", "\\r\\n")  # as a log prints it
+    assert "\n" not in logged and "q7Xw2Lm9Vt4R" not in S.redact(logged)

@@ -257,7 +257,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("authorization", "authorization",
          r"""(?i:authorization)["']?[ \t]*[:=][ \t]*["']?"""
          r"""(?!(?i:bearer|basic|digest|aws4-hmac-sha256)\b)[A-Za-z][A-Za-z0-9_\-]{1,30}"""
-         r"""[ \t]+(?P<v>[A-Za-z0-9\-._~+/=]{8,4096})""",
+         # its credentials as a list of parameters (OAuth 1.0's, Hawk's, HTTP Signatures'):
+         # the whole list, whatever each is named
+         # (its quotes JSON-escaped inside a JSON string: `"OAuth k=\"v\""`)
+         r"""[ \t]+(?P<v>(?:[A-Za-z][\w\-]{0,63}=(?:\\?"[^"\n]{0,4096}?\\?"|[^\s,"\\]{1,4096})"""
+         r"""(?:[ \t]*,[ \t]*|(?=[ \t]*(?:$|[\n"'\\]))))+|[A-Za-z0-9\-._~+/=]{8,4096})""",
          value=("v",), check="auth_scheme", bounded=False,
          shape=r"""["']?[ \t]*[:=][ \t]*["']?[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]+[A-Za-z0-9]"""),
     # a wallet's seed phrase: 12 to 24 short lower-case words under a key that names one

@@ -19,9 +19,13 @@ FIELD_RULES: tuple[Rule, ...] = (
          r"""(?:<(?:string|base64)>)?[ \t]*(?P<v>[^<\s]{1,4096})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     # its headers (up to four more lines) end at a blank line; the field's value follows
+    # (a body a log prints escaped on one line, `\r\n`, is read with its escapes as line
+    # breaks and a blank each: every line then seems followed by a blank one, so a header,
+    # `Name: …`, is never the value)
     rule("password", ("form-data;",),
          r"""(?i:form-data;[ \t]*name=)["']?""" + _NAMED + r"""["']?[^\n]{0,256}\r?\n"""
-         r"""(?:[^\r\n]{1,256}\r?\n){0,4}\r?\n(?P<v>[^\r\n]{1,4096})""",
+         r"""(?:[^\r\n]{1,256}\r?\n){0,4}?[ \t]*\r?\n\s{0,8}(?!--|[A-Za-z][\w-]{0,63}:[ \t])"""
+         r"""(?P<v>[^\s]{4,4096})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     rule("password", ("##vso[task.setsecret]", "##vso[task.setvariable"),
          r"""##vso\[task\.(?:setsecret\]|setvariable[^\]\n]{0,256}?;[ \t]*"""

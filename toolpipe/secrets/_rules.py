@@ -15,6 +15,7 @@ from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
 from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._forms import FORM_RULES
+from toolpipe.secrets._languages import FOREIGN_KEYS, JOINED, LABELS
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -34,27 +35,9 @@ from toolpipe.secrets._tools import TOOL_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------
 
-_LABELS = (  # "password" in other languages and scripts (NFKC-equal colons: see redact)
-    "passwort", "kennwort", "contraseña", "contrasena", "contrasenya", "senha",
-    "palavra-passe", "mot de passe", "wachtwoord", "wagwoord", "hasło", "haslo", "lösenord",
-    "losenord", "adgangskode", "passord", "salasana", "salasõna", "parool", "parola",
-    "parolă", "parole", "jelszó", "jelszo", "heslo", "geslo", "lozinka", "slaptažodis",
-    "şifre", "sifre", "lykilorð", "kata sandi", "kata laluan", "katalaluan", "mật khẩu",
-    "mat khau", "пароль", "парола", "лозинка", "гасло", "κωδικός", "συνθηματικό", "סיסמה",
-    "pasahitza", "contrasinal", "cyfrinair", "pasfhocal", "nenosiri", "fjalëkalimi",
-    "fjalëkalim", "passwuert", "pasvorto", "parol", "şifrə", "құпия сөз", "нууц үг",
-    "ключ доступа", "პაროლი", "գաղտնաբառ", "গোপন শব্দ", "পাসওয়ার্ড",
-    "கடவுச்சொல்", "పాస్‌వర్డ్", "ಪಾಸ್‌ವರ್ಡ್", "പാസ്‌വേഡ്", "પાસવર્ડ", "ਪਾਸਵਰਡ", "پاس ورڈ",
-    "මුරපදය", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "የይለፍ ቃል", "kalmar sirri",
-    "iphasiwedi", "loyniorð",
-    "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور", "गुप्त शब्द", "पासवर्ड", "รหัสผ่าน",
-    "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
-# a label of several words as every convention joins them: `mot de passe`, mot_de_passe,
-# mot-de-passe, motdepasse (and motDePasse: the rules ignore case), كلمة_المرور
-_JOINED = tuple(w.replace(" ", sep) for w in _LABELS if " " in w for sep in ("_", "-", ""))
 PASSWORD_WORDS = ("password", "passwd", "passphrase", "pass phrase", "pwd", "pass", "pw", "psk",
                   "requirepass", "masterauth",  # redis (`requirepass:…` in INFO and CONFIG)
-                  *_LABELS, *_JOINED, *(w[0].upper() + w[1:] for w in _LABELS if not w.isascii()))
+                  *LABELS, *JOINED, *(w[0].upper() + w[1:] for w in LABELS if not w.isascii()))
 _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
          "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
          "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
@@ -66,19 +49,9 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          # a Rails application's generated keys (GitLab's db_key_base, otp_key_base…) and a
          # vendor's application key (Datadog's DD-APPLICATION-KEY)
          "key_base", "application_key",
-         # "secret", "token", "API key", "secret key" and "access token" in other languages
-         "geheim", "geheimnis", "segreto", "secreto", "segredo", "sekret", "hemlighet",
-         "hemmelighed", "hemmelighet", "salaisuus", "tajemstvi", "tajemství", "секрет",
-         "秘密", "シークレット", "비밀", "jeton", "jeton_acces", "jeton_d_acces",
-         "jeton_d_accès", "zugriffstoken", "token_de_acceso", "token_di_accesso", "токен",
-         "токен_доступа", "令牌", "访问令牌", "トークン", "アクセストークン", "토큰",
-         "cle_api", "clé_api", "cle_d_api", "clé_d_api", "chiave_api", "clave_api",
-         "clave_de_api", "chave_api", "chave_de_api", "api_schluessel", "api_schlüssel",
-         "api_sleutel", "klucz_api", "api_anahtari", "api_anahtarı", "api_ключ", "ключ_api",
-         "api密钥", "apiキー", "api_키", "cle_secrete", "clé_secrète", "chiave_segreta",
-         "clave_secreta", "chave_secreta", "geheimer_schluessel", "geheimer_schlüssel",
-         "geheimschluessel", "geheimschlüssel", "секретный_ключ", "密钥", "秘钥", "秘密鍵",
-         "비밀_키", "비밀키")
+         *FOREIGN_KEYS,
+         # vendors' headers that name no secret word (Honeycomb's, Artifactory's, OVH's)
+         "x_honeycomb_team", "x_jfrog_art_api", "x_ovh_consumer")
 
 
 def _spellings(word: str) -> tuple[str, ...]:
@@ -109,6 +82,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
+        r"""|=>\s{0,8}string\([0-9]{1,6}\)[ \t]*"""  # PHP's var_dump: `=>`, then its type
         r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`

@@ -67,6 +67,13 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found += [(p, "file") for p in facts.special if git_hook(p)]
     if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)
         found.append((key(".git/config", where, workspace), "settings"))
+        # and a user's: any git settings file the session wrote, wherever (HOME,
+        # XDG_CONFIG_HOME or GIT_CONFIG_GLOBAL may point git at it: judged as loaded)
+        found += [(p, "settings") for p in facts.files if posixpath.basename(p) in (
+            ".gitconfig", "gitconfig") or p.endswith(("/git/config", "/.git/config"))]
+        if texts[:1] == ["config"]:  # (GIT_CONFIG_GLOBAL=FILE: read as `git config --file`)
+            found += [(key(v, where, workspace), "settings") for v in option_values(
+                texts, "--file") + option_values(texts, "-f")]
         if "push" in texts:  # a CI pipeline written this session runs where it is pushed
             found += [(p, "project") for p in sorted(facts.files) if ci_file(p)]
     if cmd.name in _PACKAGE_INSTALLERS:  # apt install ./tool.deb: its scripts run as root

@@ -82,6 +82,10 @@ _INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSER
 _LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
 _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXINIT": "",
                  "GVIMINIT": ""}
+# a program's options given by a variable (split as the shell splits words, as GNU tar's
+# TAR_OPTIONS is): read as that program with them (`--checkpoint-action=exec=…`)
+_OPTIONS_ENV = {"TAR_OPTIONS": "tar", "MAKEFLAGS": "make", "GNUMAKEFLAGS": "make",
+                "PARALLEL": "parallel", "LESS": "less", "RSYNC_OPTIONS": "rsync"}
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
                            "NODE_PATH", "PERL5LIB", "RUBYLIB"})
@@ -306,6 +310,12 @@ class _Carriers(_Helpers):
             self.helper(value.text.lstrip("|"), (*self.where, f"${name}"), f"${name}")
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
+        elif name in _OPTIONS_ENV and value.known and value.text.strip():
+            self.nested(f"{_OPTIONS_ENV[name]} {value.text}", (*self.where, f"${name}"))
+        elif name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") and (
+                value.text.strip()):  # a file git loads as its settings: read as git does
+            self.run((literal("git"), literal("config"), literal("--file"), value,
+                      literal("--list")), (), (), f"${name}")
         elif name in _LANGUAGE_ENV and value.known and value.text.strip():
             # code of a language the program runs at start (PERL5DB, LUA_INIT) or ex
             # commands an editor runs (VIMINIT, EXINIT: `:!cmd` is shell)

@@ -80,7 +80,8 @@ def commands_in(path: str, content: str) -> str:
     if ext in _SCRIPT or name == ".envrc" or (first.startswith("#!") and any(
             s in first for s in ("sh", "bash", "zsh"))):
         return content  # a script: its lines are the commands
-    if name in _GIT_CONFIGS or path.endswith((".git/config", ".git/config.worktree")):
+    if name in _GIT_CONFIGS or path.endswith((".git/config", ".git/config.worktree",
+                                               "/git/config")) or _GIT_SECTION.search(content):
         return _git_config_commands(content)
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
@@ -126,6 +127,9 @@ def commands_in(path: str, content: str) -> str:
 # core.sshCommand, diff.external, a filter's clean and smudge, a credential helper…), and
 # an alias that starts with `!`
 _GIT_CONFIGS = frozenset({".gitconfig", "gitconfig", ".gitmodules"})
+# a file in git's form whatever its name (GIT_CONFIG_GLOBAL may name any): its sections
+_GIT_SECTION = re.compile(r"(?m)^[ \t]*\[(?:core|alias|credential|filter|diff|merge|"
+                          r"sequence|gpg|includeIf|include)\b[^\]\n]*\][ \t]*$")
 _GIT_RUNS = re.compile(r"^\s*(?P<key>[\w.-]+)\s*=\s*(?P<value>.*?)\s*$")
 _GIT_PROGRAM_KEYS = frozenset({"fsmonitor", "pager", "editor", "sshcommand", "askpass",
                                "gitproxy", "external", "textconv", "clean", "smudge",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 import attrs
@@ -35,6 +35,8 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._continued import continued
+from toolpipe.secrets._disguise import _MIXED as _DISGUISE
+from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._memo import TextMemo
@@ -242,6 +244,8 @@ class SecretPatternSet:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)
+            if _DISGUISE.search(text):  # pass\u200bword, pаssword: read plain
+                text = self._escaped(text, disguises, undisguised)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
         for kind, pattern in self.patterns:
@@ -278,15 +282,19 @@ class SecretPatternSet:
         out.append(text[at:])
         return "".join(out)
 
-    def _escaped(self, text: str) -> str:
+    def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
+                 read_line: Callable[[str, int], tuple[str, list[int]] | None] = _unescape_line
+                 ) -> str:
         """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
         digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
         not do: an encoder escapes only what it must) is judged again as it reads
         unescaped, all such lines in one scan (its budgets bound it as they bound the
-        first), and what is found there is redacted where it stands in its line."""
+        first), and what is found there is redacted where it stands in its line.
+        (``marks`` and ``read_line`` find such lines and read them: a line with a word in
+        disguise is read the same way, ``_disguise``)."""
         lines: list[tuple[int, int]] = []
         at = 0
-        for start in _escapes(text):
+        for start in marks(text):
             if start < at:
                 continue  # in a line taken already
             end = text.find("\n", start)
@@ -300,7 +308,7 @@ class SecretPatternSet:
         size = escapes = 0
         dense = len(lines)  # the first line past the budget, redacted whole with the rest
         for k, (lo, hi) in enumerate(lines):
-            read = _unescape_line(text[lo:hi], ESCAPE_BUDGET)
+            read = read_line(text[lo:hi], ESCAPE_BUDGET)
             if read is not None:
                 escapes += hi - lo - len(read[0])  # the characters its escapes took
             if read is None or escapes > ESCAPE_BUDGET:

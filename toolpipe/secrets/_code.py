@@ -51,6 +51,13 @@ CODE_RULES: tuple[Rule, ...] = (
          rf"""(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
+    # a credential's fallback after a lookup: System.getenv("X") ?: "…" (Kotlin, Groovy),
+    # process.env.X || "…", ENV["X"] ?? "…", os.environ.get("X") or "…"
+    rule("password", ("password", "passwd", "secret", "token", "api_key", "apikey"),
+         rf"""(?i:{_CREDENTIAL})\w{{0,24}}["']?[ \t]*(?::=|=|:)[ \t]*[A-Za-z_$][\w.$]{{0,96}}"""
+         r"""(?:\([^()\n]{0,128}\)|\[[^\[\]\n]{0,128}\])?[ \t]*(?:\?:|\|\||\?\?|[ \t]or)[ \t]*"""
+         + _LITERAL, value=("v",), check="call_literal", bounded=False,
+         shape=r"""\w{0,24}["']?[ \t]*[:=]"""),
     # a Terraform variable named for a credential: its default
     rule("password", ('variable "', "variable '"),
          r"""variable[ \t]+["'][^"'\n]{0,64}(?i:password|passwd|secret|token|api_?key|"""

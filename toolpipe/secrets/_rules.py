@@ -51,7 +51,9 @@ _KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "
          "key_base", "application_key",
          *FOREIGN_KEYS,
          # vendors' headers that name no secret word (Honeycomb's, Artifactory's, OVH's)
-         "x_honeycomb_team", "x_jfrog_art_api", "x_ovh_consumer")
+         "x_honeycomb_team", "x_jfrog_art_api", "x_ovh_consumer",
+         # a Wi-Fi profile's key as Windows' netsh reports it; a pre-shared key in words
+         "key content", "pre-shared key", "pre shared key")
 
 
 def _spellings(word: str) -> tuple[str, ...]:
@@ -83,6 +85,9 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
         r"""|=>\s{0,8}string\([0-9]{1,6}\)[ \t]*"""  # PHP's var_dump: `=>`, then its type
+        # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
+        # `Shared Secret . . . . :`, ipconfig's and netsh's way)
+        r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""
         r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
@@ -105,7 +110,7 @@ _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"
              r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|\+=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
-             r"""|[ \t]*(?:—|–))""")
+             r"""|[ \t]*(?:—|–)|[ \t]{9,80}:|[ \t]?(?:\.[ \t]?){3,80}:)""")
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> tuple[Rule, Rule]:

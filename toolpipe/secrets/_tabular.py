@@ -108,8 +108,36 @@ def _csv(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Sp
     return out, max(pos, hi)
 
 
+def _copy_rows(buf: bytes, start: int, found: re.Match[bytes], floor: int
+               ) -> tuple[Spans, int]:
+    """PostgreSQL's ``COPY t (cols…) FROM stdin;`` (pg_dump's data): each row after it,
+    up to its ``\\.`` line, split at tabs (or at the escaped tabs the scanner reads as a
+    line break and a blank): the cells of its credential columns."""
+    columns = [c.strip() for c in found.group("cols").split(b",")]
+    wanted = [i for i, c in enumerate(columns) if _NAMED.fullmatch(c)]
+    if not wanted:
+        return [], found.end()
+    stop = buf.find(b"\n\\.", found.end(), found.end() + 65536)
+    end = min(len(buf), found.end() + 65536) if stop < 0 else stop
+    region = buf[found.end():end].replace(b"\n ", b" \t")  # (the same length)
+    out: Spans = []
+    judged: dict[bytes, bool] = {}
+    pos = 0
+    for row in region.split(b"\n")[:MAX_ROWS]:
+        offset = pos
+        for i, cell in enumerate(row.split(b"\t")):
+            value = cell.strip()
+            if i in wanted and len(value) >= 4 and value != b"\\N" and _stands(value, judged):
+                at = found.end() + offset + cell.find(value)
+                out.append((at, at + len(value)))
+            offset += len(cell) + 1
+        pos += len(row) + 1
+    return out, end
+
+
 SEVERAL["sql_columns"] = _sql_columns
 SEVERAL["csv"] = _csv
+SEVERAL["copy_rows"] = _copy_rows
 
 
 _PHP_NAME = re.compile(rb's:\d{1,4}:"([^"\n]{1,64})\Z')
@@ -166,6 +194,11 @@ _HEADER_NAME = (r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|a
 _QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""
 
 TABULAR_RULES: tuple[Rule, ...] = (
+    rule("password", ("copy ",),
+         r"""(?i:copy)[ \t]+[\w."]{1,128}[ \t]*\((?P<cols>[^()\n]{1,512})\)[ \t]+"""
+         r"""(?i:from[ \t]+stdin)[^\n]{0,64}\n""",
+         check="copy_rows", bounded=True, priority=CONTEXT,
+         shape=r"""[\w."]{1,128}[ \t]*\([^()\n]{1,512}\)[ \t]+(?i:from[ \t]+stdin)"""),
     rule("password", ("insert into",),
          r"""(?i:insert[ \t]+into)[ \t]+[\w."`\[\]]{1,128}[ \t]*\((?P<cols>[^()\n]{1,512})\)"""
          r"""\s*(?i:values)\s*\((?P<vals>)""",

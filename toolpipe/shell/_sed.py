@@ -24,6 +24,22 @@ def _plain(text: str, delimiter: str, special: frozenset[str]) -> str | None:
     return None if any(c in special for c in out.replace(delimiter, "")) else out
 
 
+def script_commands(scripts: list[str], command: re.Pattern[str]
+                    ) -> list[re.Match[str]] | None:
+    """Each command of sed's scripts as ``command`` reads it, in order; None when a part
+    of a script is not one."""
+    out: list[re.Match[str]] = []
+    for script in scripts:
+        pos = 0
+        while pos < len(script):
+            m = command.match(script, pos)
+            if m is None or m.end() == pos:
+                return None
+            out.append(m)
+            pos = m.end()
+    return out
+
+
 def sed_applied(cmd: Command, content: str) -> str | None:
     """What ``content`` becomes under ``cmd``, a `sed -i` of plain substitutions only (its
     script as one operand or as ``-e`` values, no other options than ``-i`` and ``-e``),
@@ -51,20 +67,17 @@ def sed_applied(cmd: Command, content: str) -> str | None:
         at += 1
     if not in_place or not scripts or len(files) != 1:
         return None
+    matches = script_commands(scripts, _SUBSTITUTION)
+    if matches is None:
+        return None
     edits: list[tuple[str, str, bool]] = []
-    for script in scripts:
-        pos = 0
-        while pos < len(script):
-            m = _SUBSTITUTION.match(script, pos)
-            if m is None or m.end() == pos:
-                return None
-            d = m.group("d")
-            pattern, replacement = _plain(m.group("p"), d, _REGEX), _plain(m.group("r"), d,
-                                                                            _REPLACING)
-            if not pattern or replacement is None:
-                return None
-            edits.append((pattern, replacement, m.group("f") == "g"))
-            pos = m.end()
+    for m in matches:
+        d = m.group("d")
+        pattern, replacement = _plain(m.group("p"), d, _REGEX), _plain(m.group("r"), d,
+                                                                        _REPLACING)
+        if not pattern or replacement is None:
+            return None
+        edits.append((pattern, replacement, m.group("f") == "g"))
     lines = content.split("\n")
     for pattern, replacement, every in edits:
         lines = [line.replace(pattern, replacement, -1 if every else 1) for line in lines]

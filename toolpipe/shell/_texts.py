@@ -18,6 +18,7 @@ from toolpipe.shell._carried import _EX_BANG, RUNNABLE
 from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._sed import script_commands
 from toolpipe.shell._table import option_values
 from toolpipe.shell._words import ansi_c
 from toolpipe.shell._wrappers import SHELLS
@@ -289,20 +290,15 @@ def edit_inserts(cmd: Command) -> str | None:
             a.known for a in cmd.args) or option_values(texts, "-f") or option_values(
             texts, "--file"):
         return None
+    matches = script_commands(scripts, _SED_COMMAND)
+    if matches is None or (name == "perl" and any(m.group("r") is None for m in matches)):
+        return None  # (perl: substitutions only)
     out: list[str] = []
-    for script in scripts:
-        at = 0
-        while at < len(script):
-            m = _SED_COMMAND.match(script, at)
-            if m is None or m.end() == at:
-                return None
-            if name == "perl" and m.group("r") is None:
-                return None  # perl: substitutions only
-            text = m.group("r") if m.group("r") is not None else m.group("t")
-            if text:
-                out.append(_SED_ESCAPE.sub(lambda e: "" if e.group(0) == "&" or e.group(
-                    1).isdigit() else _SED_ESCAPES.get(e.group(1), e.group(1)), text))
-            at = m.end()
+    for m in matches:
+        text = m.group("r") if m.group("r") is not None else m.group("t")
+        if text:
+            out.append(_SED_ESCAPE.sub(lambda e: "" if e.group(0) == "&" or e.group(
+                1).isdigit() else _SED_ESCAPES.get(e.group(1), e.group(1)), text))
     return "\n".join(out)
 
 

@@ -20,7 +20,12 @@ from typing import Any, Literal
 import attrs
 
 from toolpipe.layers._shield_fetched import REF, REMOTE, checked_out, fetched
-from toolpipe.layers._shield_held import applied_patch, secret_variables, setting_written
+from toolpipe.layers._shield_held import (
+    applied_patch,
+    packed_project,
+    secret_variables,
+    setting_written,
+)
 from toolpipe.layers._shield_projects import (
     PATCHED_BY,
     built_image,
@@ -46,7 +51,8 @@ from toolpipe.shell import (
 )
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
-Origin = Literal["write", "download", "decoded", "secret", "edit", "patched"]
+# "project": the whole project packed into one file (`git bundle create F --all`)
+Origin = Literal["write", "download", "decoded", "secret", "edit", "patched", "project"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
 BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
@@ -241,6 +247,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             out.update({name: FileFact("download") for name in fetched(cmd, names)})
             out.update({k: FileFact("download" if origin == "download" else "patched")
                         for k, origin in checked_out(cmd, workspace, names).items()})
+        packed = packed_project(cmd, workspace)
+        if packed is not None and not secret:
+            out[packed] = FileFact("project")
         patch = applied_patch(cmd, workspace)
         if patch is not None and _fetched(patch, facts):
             out[patch] = FileFact("patched")  # what it put into the project is not known

@@ -82,3 +82,34 @@ def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
         path = ".npmrc" if where == "project" else "~/.npmrc"
         return key(path, cmd.cwd, workspace), line + "\n"
     return None
+
+
+_WHOLE = frozenset({".", "./", "*", "./*"})
+
+
+def packed_project(cmd: Command, workspace: str) -> str | None:
+    """The file a command packs the whole project into (its key): `git bundle create F
+    --all`, `git archive -o F HEAD`, `tar -czf F .`, `zip -r F .`; None for anything less
+    (a folder of it, a dry run)."""
+    texts = [a.text for a in cmd.args]
+    if not all(a.known for a in cmd.args):
+        return None
+    named: str | None = None
+    if cmd.name == "git":
+        rest = [a.text for a in git_subcommand(cmd.args)[1]]
+        if rest[:2] == ["bundle", "create"] and len(rest) > 2 and set(rest[3:]) & {
+                "--all", "--branches", "HEAD"}:
+            named = rest[2]
+        elif rest[:1] == ["archive"]:
+            named = next(iter(option_values(rest, "-o") + option_values(rest, "--output")),
+                         None)
+    elif cmd.name in ("tar", "gtar", "bsdtar", "zip") and set(texts) & _WHOLE:
+        if cmd.name == "zip":
+            operands = [t for t in texts if not t.startswith("-")]
+            named = operands[0] if operands and operands[0] not in _WHOLE else None
+        else:
+            named = next(iter(option_values(texts, "-f") + option_values(texts, "--file")),
+                         None) or next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                                        if (t.startswith("-") or i == 0) and not t.startswith(
+                                            "--") and t.endswith("f")), None)
+    return key(named, cmd.cwd, workspace) if named and named != "-" else None

@@ -5,6 +5,7 @@ the repository or in an image built with it, or handed out by a web server of it
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterable
 
 from toolpipe.layers._shield_flow import SessionFacts, file_copies, secret_at
@@ -79,7 +80,34 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                 if secret_at(facts, k):
                     yield k, cmd
                     continue
-                # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`)
-                held = sorted(c for c in files if under(c, k.rstrip("/") or "/"))
+                # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`), or
+                # a pattern that matches the copy (`curl -T /tmp/k*`)
+                held = sorted(c for c in files if under(c, k.rstrip("/") or "/")) or (
+                    matching(files, k, e.word.glob))
                 if held:
                     yield held[0], cmd
+
+
+def sent_project(script: Script, workspace: str, facts: SessionFacts
+                 ) -> Iterable[tuple[str, Command]]:
+    """Files holding the whole project packed (by earlier calls, or earlier on this
+    line) that this line sends while it talks to the network."""
+    packed = {k for k, f in facts.files.items() if f.origin == "project"}
+    if not packed:
+        return
+    for cmd in script.commands:
+        if not (script.networked or sends(cmd)):
+            continue
+        for e in effects(cmd):
+            if e.kind not in ("read", "send") or e.word is None or not e.word.known:
+                continue
+            hit = matching(packed, key(e.word.text, cmd.cwd, workspace), e.word.glob)
+            if hit:
+                yield hit[0], cmd
+                break
+
+
+def matching(paths: Iterable[str], named: str, pattern: bool) -> list[str]:
+    """The session's files a word names: itself, or (a pattern) each it matches."""
+    return sorted(p for p in paths if p == named or (pattern and fnmatch.fnmatchcase(
+        p, named)))

@@ -25,7 +25,7 @@ from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
 from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
-from toolpipe.layers._shield_sent import sent_secrets
+from toolpipe.layers._shield_sent import sent_project, sent_secrets
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import READ_ONLY, Script, modelled
 
@@ -173,6 +173,9 @@ class _SessionReading:
         for path, cmd in sent_secrets(script, workspace, facts):
             out.append(Finding(1.0, f"sends {path}, a copy of a secret made by an earlier "
                                     f"call ({cmd.located()})"))
+        for path, cmd in sent_project(script, workspace, facts):
+            out.append(Finding(0.6, f"sends {path}, the whole project packed into one file "
+                                    f"({cmd.located()})"))
         return out
 
     def facts_of(self, history: Sequence[CallRecord], workspace: str | None = None

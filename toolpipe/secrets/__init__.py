@@ -35,7 +35,6 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._continued import continued
-from toolpipe.secrets._disguise import _MIXED as _DISGUISE
 from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
@@ -244,8 +243,8 @@ class SecretPatternSet:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)
-            if _DISGUISE.search(text):  # pass\u200bword, pаssword: read plain
-                text = self._escaped(text, disguises, undisguised)
+            # pass\u200bword, pаssword: the lines with a word in disguise, read plain
+            text = self._escaped(text, disguises, undisguised)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
         for kind, pattern in self.patterns:

@@ -198,6 +198,13 @@ def adversarial() -> dict[str, str]:
         "typed declarations": 'const API_KEY: &str = "Zq1xK9w2abcdefgh";\n',
         "tuples of a password": '{password, "Zq1xK9w2"},\n',
         "cookie headers": "Cookie: a=Zq1xK9w2abcdefgh; b=Zq1xK9w2abcdefgi\n",
+        # a word in disguise on every line: each line read again plain, up to a budget
+        "look-alike letters in keys": "p\u0430ssword: Zq1xK9w2abcdefgh\n",
+        "zero-width characters in keys": "to\u200bken=Zq1xK9w2abcdefgh\n",
+        "padded report labels": "    Key Content            : Zq1xK9w2abcdefgh\n",
+        "COPY rows under a password column":
+            "COPY t (id, password) FROM stdin;\n1\tZq1xK9w2abcdefgh\n",
+        "cookie jar lines": ".a.com\tTRUE\t/\tTRUE\t0\tsessionid\tZq1xK9w2abcdefgh\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

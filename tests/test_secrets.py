@@ -214,7 +214,9 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "`{PLAIN}` passwords", "netsh keys", "SQL INSERTs with a password column",
          "CSV headers with a password column", "PHP serialized passwords",
          "answer files' <Value>", "heredocs under a password", "typed declarations",
-         "tuples of a password", "cookie headers",
+         "tuples of a password", "cookie headers", "look-alike letters in keys",
+         "zero-width characters in keys", "padded report labels",
+         "COPY rows under a password column", "cookie jar lines",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

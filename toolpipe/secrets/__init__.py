@@ -101,6 +101,9 @@ _ESCAPES = (
 # past which the rest of those lines are redacted whole: a count redaction never raises
 # (a label holds no escape), so a second pass stays under it and changes nothing.
 ESCAPE_BUDGET = 1 << 13
+# Look-alike and invisible characters of the lines read again plain (``_disguise``): no
+# text but one made to be slow holds many (each line read again costs a second scan's work)
+DISGUISE_BUDGET = 1 << 10
 _ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});"
                          r"|%([0-9a-fA-F]{2})")
 
@@ -112,9 +115,10 @@ def _escapes(text: str) -> list[int]:
     return sorted(m.start() for form in _ESCAPES for m in form.finditer(text))
 
 
-def _unescape_line(line: str, limit: int) -> tuple[str, list[int]] | None:
-    """The line with its JSON and HTML character escapes read, and where in the line each
-    of its characters came from; None past ``limit`` escapes."""
+def _unescape_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
+    """The line with its JSON and HTML character escapes read, where in the line each of
+    its characters came from, and the characters its escapes took; None past ``limit``
+    escapes."""
     out: list[str] = []
     origin: list[int] = []
     at = 0
@@ -131,7 +135,8 @@ def _unescape_line(line: str, limit: int) -> tuple[str, list[int]] | None:
         at = m.end()
     out.append(line[at:])
     origin.extend(range(at, len(line)))
-    return "".join(out), origin
+    plain = "".join(out)
+    return plain, origin, len(line) - len(plain)
 
 
 def _encode(text: str) -> bytes:
@@ -244,7 +249,7 @@ class SecretPatternSet:
         if not text.isascii():
             text = self._full_width(text)
             # pass\u200bword, pаssword: the lines with a word in disguise, read plain
-            text = self._escaped(text, disguises, undisguised)
+            text = self._escaped(text, disguises, undisguised, DISGUISE_BUDGET)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
         for kind, pattern in self.patterns:
@@ -282,8 +287,8 @@ class SecretPatternSet:
         return "".join(out)
 
     def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
-                 read_line: Callable[[str, int], tuple[str, list[int]] | None] = _unescape_line
-                 ) -> str:
+                 read_line: Callable[[str, int], tuple[str, list[int], int] | None] = (
+                     _unescape_line), budget: int = ESCAPE_BUDGET) -> str:
         """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
         digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
         not do: an encoder escapes only what it must) is judged again as it reads
@@ -307,13 +312,13 @@ class SecretPatternSet:
         size = escapes = 0
         dense = len(lines)  # the first line past the budget, redacted whole with the rest
         for k, (lo, hi) in enumerate(lines):
-            read = read_line(text[lo:hi], ESCAPE_BUDGET)
+            read = read_line(text[lo:hi], budget)
             if read is not None:
-                escapes += hi - lo - len(read[0])  # the characters its escapes took
-            if read is None or escapes > ESCAPE_BUDGET:
+                escapes += read[2]  # the characters its escapes (or disguises) took
+            if read is None or escapes > budget:
                 dense = k
                 break
-            plain, origin = read
+            plain, origin, _ = read
             starts.append(size)
             plains.append(plain)
             origins.append(origin)

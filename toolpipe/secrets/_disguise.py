@@ -46,17 +46,20 @@ def disguises(text: str) -> list[int]:
     return list(_marks(text))
 
 
-def undisguised(line: str, limit: int) -> tuple[str, list[int]] | None:
-    """The line as it reads plain, and where in the line each of its characters came
-    from; None past ``limit`` invisible characters."""
-    out: list[str] = []
+_INVISIBLES = re.compile(f"[{_INVISIBLE}]")
+
+
+def undisguised(line: str, limit: int) -> tuple[str, list[int], int] | None:
+    """The line as it reads plain, where in the line each of its characters came from,
+    and what reading it cost (its invisible and look-alike characters: ``redact`` budgets
+    them as escapes); None past ``limit``."""
+    cost = len(_ODD.findall(line))
+    if cost > limit:
+        return None
     origin: list[int] = []
-    for i, c in enumerate(line):
-        if c in _INVISIBLE:
-            limit -= 1
-            if limit < 0:
-                return None
-            continue
-        out.append(c)
-        origin.append(i)
-    return "".join(out).translate(_LATIN), origin
+    at = 0
+    for m in _INVISIBLES.finditer(line):
+        origin.extend(range(at, m.start()))
+        at = m.end()
+    origin.extend(range(at, len(line)))
+    return _INVISIBLES.sub("", line).translate(_LATIN), origin, cost

@@ -116,6 +116,9 @@ def _under_ciphertext(buf: bytes, pos: int) -> bool:
     indent = pos - line
     if not indent or buf[line:pos].strip(b" \t"):
         return False
+    reach = max(0, line - 2048)
+    if buf.find(b"encrypted", reach, line) < 0 and buf.find(b"sops", reach, line) < 0:
+        return False  # (no such parent within reach: two C searches, not a walk of lines)
     end = line - 1
     for _ in range(32):
         if end <= 0:

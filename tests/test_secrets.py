@@ -7,6 +7,7 @@ import functools
 import pathlib
 import re
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import example, given, settings
@@ -486,3 +487,34 @@ def test_a_multipart_field_with_crlf_line_ends_is_redacted():
     assert "q7Xw2Lm9Vt4R" not in out and out.endswith("\r\n--b--\r\n")
     logged = "request body: " + body.replace("\r\n", "\\r\\n")  # as a log prints it
     assert "\n" not in logged and "q7Xw2Lm9Vt4R" not in S.redact(logged)
+
+
+_DISGUISED_UNITS = ["pаssword: Zq1xK9w2mN ", "to\u200bken=Zq1xK9w2mN4 ", "Пароль и логин ",
+                    "plain words here ", "\n", "sеcret_key = 'Zq1xK9w2mN5' ",
+                    "\u200b", "а", "password: ", "[REDACTED:password] "]
+
+
+def disguise_law(redact: Callable[[str], str], examples: int = 60) -> None:
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(_DISGUISED_UNITS), min_size=1, max_size=12),
+           st.integers(1, 40))
+    def law(units: list[str], repeats: int) -> None:
+        """Words in disguise: no disguised credential's value survives, and a second
+        redaction changes nothing (the disguise budget counts what a label never holds)."""
+        text = "".join(units) * repeats
+        once = redact(text)
+        assert "Zq1xK9w2mN" not in once, (text[:200], once[:200])
+        assert redact(once) == once
+    law()
+
+
+def test_words_in_disguise_are_redacted_and_redaction_stays_idempotent():
+    disguise_law(S.redact)
+
+
+def test_the_disguise_law_catches_a_redactor_that_reads_no_disguise(monkeypatch):
+    import toolpipe.secrets as secrets_module
+
+    monkeypatch.setattr(secrets_module, "disguises", lambda text: [])
+    with pytest.raises(AssertionError):
+        disguise_law(secrets_module.SecretPatternSet().redact, examples=30)

@@ -245,11 +245,13 @@ class SecretPatternSet:
         return out
 
     def _redacted(self, text: str) -> str:
+        if not text.isascii():
+            # pass\u200bword, pаssword: the lines with a word in disguise, read plain
+            # first (read as written, a disguised key could be taken for a value)
+            text = self._escaped(text, disguises, undisguised, DISGUISE_BUDGET)
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)
-            # pass\u200bword, pаssword: the lines with a word in disguise, read plain
-            text = self._escaped(text, disguises, undisguised, DISGUISE_BUDGET)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
         for kind, pattern in self.patterns:

@@ -30,9 +30,12 @@ _SPAWN = re.compile(
     r"os\.spawn\w*|\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
     r"\bshell_exec|\bpassthru|\bpopen|\bproc_open|IO\.popen|Open3\.\w+|\bqx|\bexecFile|"
     r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen|"
+    # Elixir's and Erlang's, Scala's (sbt), Fabric's and Tilt's `local("…")`
+    r"System\.cmd|System\.shell|:os\.cmd|\bProcess|\blocal|"
     # invoke's and fabric's context, by the names their docs give it: c.run("…")
     r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
 _BACKTICK = re.compile(r"`([^`]*)`")
+_SCALA_RUN = re.compile(r"""(["'])([^"'\n]{1,512})\1\s*\.\s*!{1,2}(?![=\w])""")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
                          r"FileUtils\.remove_dir|fs\.rmSync|fs\.rm|rmSync|rimraf|"
@@ -190,6 +193,12 @@ def _target(first: str) -> str:
     return DYNAMIC
 
 
+def _word(text: str) -> str:
+    """An argument of a list as one shell word (a bare `~` kept bare: read as the home, as
+    an expanding caller would, the stricter reading)."""
+    return text if re.fullmatch(r"~[\w./-]*", text) else _quote(text)
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
@@ -234,7 +243,10 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         args = _call_args(code, m.end())
         strings, dynamic = _literals(args)
         if strings or dynamic:
-            out.append(" ".join(strings) + (f" {DYNAMIC}" if dynamic else ""))
+            # several literals are an argument list, each one word (`['sh', '-c', 'rm
+            # -rf ~']` runs `rm -rf ~`); one literal is a command line
+            words = strings if len(strings) == 1 else [_word(t) for t in strings]
+            out.append(" ".join(words) + (f" {DYNAMIC}" if dynamic else ""))
         if dynamic and not _LITERAL_FIRST.match(args):
             out.append(DYNAMIC)  # system(pack("H*", …)): the command itself is computed
     if evaluates is not None:
@@ -247,6 +259,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out.append(DYNAMIC)
     if name in ("perl", "ruby", "php"):
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
+    out += [m.group(2) for m in _SCALA_RUN.finditer(code)]  # Scala's `"rm -rf x".!`
     if name in LANGUAGES and LANGUAGES[name] == "":  # awk: print | "cmd", "cmd" | getline
         out += [m.group(1) for m in re.finditer(r'\|\s*"([^"]*)"', code)]
         out += [m.group(1) for m in re.finditer(r'"([^"]*)"\s*\|\s*getline', code)]

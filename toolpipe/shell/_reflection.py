@@ -88,8 +88,30 @@ _LOOKUPS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
 }
 
 
+_IMPORT_AS = re.compile(r"\bimport[ \t]+([\w.]+)[ \t]+as[ \t]+(\w+)")
+_FROM_IMPORT = re.compile(r"\bfrom[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)")
+
+
+def _aliases(code: str) -> str:
+    """Python's imports under another name, or from a module: `import subprocess as s`
+    then `s.run(…)` is `subprocess.run(…)`; `from subprocess import run as r` then `r(…)`
+    is `subprocess.run(…)`."""
+    for m in list(_IMPORT_AS.finditer(code))[:16]:
+        code = re.sub(rf"(?<![\w.]){re.escape(m.group(2))}\.", m.group(1) + ".", code)
+    for m in list(_FROM_IMPORT.finditer(code))[:16]:
+        for part in m.group(2).split(",")[:16]:
+            name, _, alias = part.strip().partition(" as ")
+            name, alias = name.strip(), alias.strip() or name.strip()
+            if name.isidentifier() and alias.isidentifier():
+                code = re.sub(rf"(?<![\w.]){re.escape(alias)}(?=\s*\()",
+                              f"{m.group(1)}.{name}", code)
+    return code
+
+
 def looked_up(family: str, code: str) -> str:
     """``code`` with each lookup of a name written out read as the name itself."""
+    if family == "python" and "import" in code:
+        code = _aliases(code)
     for pattern, direct in _LOOKUPS.get(family, ()):
         code = pattern.sub(direct, code)
     return code

@@ -65,6 +65,7 @@ _MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
 _VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
 _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
+_RUN_LINE = re.compile(r"(?m)^[ \t]*RUN[ \t]+(?:--[\w-]+(?:=\S+)?[ \t]+)*(.+)$")
 
 
 def commands_in(path: str, content: str) -> str:
@@ -86,6 +87,8 @@ def commands_in(path: str, content: str) -> str:
         return _git_config_commands(content)
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
+    if name == "Earthfile" and "LOCALLY" in content:  # its RUN lines run on the host
+        out += _RUN_LINE.findall(content)
     if ext == ".xml" or "<exec" in content or "<executable>" in content:
         out += _xml_commands(content)
     if ext == ".vim" or name in _VIM_FILES:  # `:!cmd`, `silent !cmd`, `system('cmd')`

@@ -31,10 +31,16 @@ _SPAWN = re.compile(
     r"\bshell_exec|\bpassthru|\bpopen|\bproc_open|IO\.popen|Open3\.\w+|\bqx|\bexecFile|"
     r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen|"
     # Elixir's and Erlang's, Scala's (sbt), Fabric's and Tilt's `local("…")`
-    r"System\.cmd|System\.shell|:os\.cmd|\bProcess|\blocal|"
+    r"System\.cmd|System\.shell|:os\.cmd|\bProcess|\blocal|os\.posix_spawnp?|"
+    r"create_subprocess_\w+|"
     # invoke's and fabric's context, by the names their docs give it: c.run("…")
     r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
 _BACKTICK = re.compile(r"`([^`]*)`")
+_BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?:["'][^"'\n]*["'][ \t]*,?[ \t]*)+)""")
+_PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
+                        r"|\|([^|]*)\||!([^!]*)!)")
+_PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])\|-\1\s*,\s*(["'])(?P<cmd>[^"'\n]+)\2"""
+                        r"""|(["'])\|\s*(?P<cmd2>[^"'\n]+)\4)""")
 _SCALA_RUN = re.compile(r"""(["'])([^"'\n]{1,512})\1\s*\.\s*!{1,2}(?![=\w])""")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
@@ -245,6 +251,8 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         if strings or dynamic:
             # several literals are an argument list, each one word (`['sh', '-c', 'rm
             # -rf ~']` runs `rm -rf ~`); one literal is a command line
+            if len(strings) > 2 and strings[0].rsplit("/", 1)[-1] == strings[1]:
+                strings = strings[1:]  # execv's and posix_spawn's path, then argv[0]
             words = strings if len(strings) == 1 else [_word(t) for t in strings]
             out.append(" ".join(words) + (f" {DYNAMIC}" if dynamic else ""))
         if dynamic and not _LITERAL_FIRST.match(args):
@@ -259,6 +267,17 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out.append(DYNAMIC)
     if name in ("perl", "ruby", "php"):
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
+    if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets
+        for m in _BARE_CALL.finditer(code):
+            strings, dynamic = _literals(m.group(1))
+            out.append(" ".join(strings if len(strings) == 1 else [_word(t) for t in strings])
+                       + (f" {DYNAMIC}" if dynamic else ""))
+        out += [next(g for g in m.groups() if g is not None)  # ruby's %x(…), perl's qx{…}
+                for m in _PERCENT_X.finditer(code)]
+        for m in _PIPE_OPEN.finditer(code):  # perl's open(F, "|-", "sh"): what it prints runs
+            program = m.group("cmd") or m.group("cmd2")
+            out += [program] + ([DYNAMIC] if program.split()[0].rsplit("/", 1)[-1] in (
+                "sh", "bash", "zsh", "dash", "ksh") else [])
     out += [m.group(2) for m in _SCALA_RUN.finditer(code)]  # Scala's `"rm -rf x".!`
     if name in LANGUAGES and LANGUAGES[name] == "":  # awk: print | "cmd", "cmd" | getline
         out += [m.group(1) for m in re.finditer(r'\|\s*"([^"]*)"', code)]

@@ -39,8 +39,8 @@ _BACKTICK = re.compile(r"`([^`]*)`")
 _BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?:["'][^"'\n]*["'][ \t]*,?[ \t]*)+)""")
 _PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
                         r"|\|([^|]*)\||!([^!]*)!)")
-_PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])\|-\1\s*,\s*(["'])(?P<cmd>[^"'\n]+)\2"""
-                        r"""|(["'])\|\s*(?P<cmd2>[^"'\n]+)\4)""")
+_PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])\|-\1\s*,\s*(["'])"""
+                        r"""(?P<cmd>[^"'\n]+)\2|(["'])\|\s*(?P<cmd2>[^"'\n]+)\4)""")
 _SCALA_RUN = re.compile(r"""(["'])([^"'\n]{1,512})\1\s*\.\s*!{1,2}(?![=\w])""")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"

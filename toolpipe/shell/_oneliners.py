@@ -156,8 +156,19 @@ def code_flag(name: str, args: Sequence[Word]) -> Word | None:
     return None
 
 
+_CONCATENATED = re.compile(r"""(["'])((?:[^"'\\\n]|\\.)*)\1[ \t]*(?:\+|\.\.?|)[ \t]*"""
+                           r"""(["'])((?:[^"'\\\n]|\\.)*)\3""")
+
+
 def _literals(args: str) -> tuple[list[str], bool]:
-    """String literals of an argument list, and whether anything else is in it."""
+    """String literals of an argument list (literals joined by `+`, `.`, `..` or nothing
+    read as one: `'rm' + ' -rf ~'`), and whether anything else is in it."""
+    for _ in range(16):
+        joined = _CONCATENATED.sub(lambda m: '"' + (m.group(2) + m.group(4)).replace(
+            '"', '\\"') + '"', args, count=1)
+        if joined == args:
+            break
+        args = joined
     strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
     rest = _STRING.sub("", args)
     dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(

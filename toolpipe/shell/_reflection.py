@@ -108,10 +108,28 @@ def _aliases(code: str) -> str:
     return code
 
 
+_DESTRUCTURED = re.compile(r"\b(?:const|let|var)[ \t]*\{([^{}]{1,512})\}[ \t]*=[ \t]*([\w.$]+)")
+
+
+def _destructured(code: str) -> str:
+    """JavaScript's names taken out of a module: `const {execSync: x} =
+    child_process` then `x(…)` is `child_process.execSync(…)`."""
+    for m in list(_DESTRUCTURED.finditer(code))[:16]:
+        for part in m.group(1).split(",")[:32]:
+            name, _, alias = part.strip().partition(":")
+            name, alias = name.strip(), alias.strip() or name.strip()
+            if name.isidentifier() and alias.isidentifier():
+                code = re.sub(rf"(?<![\w.$]){re.escape(alias)}(?=\s*\()",
+                              f"{m.group(2)}.{name}", code)
+    return code
+
+
 def looked_up(family: str, code: str) -> str:
     """``code`` with each lookup of a name written out read as the name itself."""
     if family == "python" and "import" in code:
         code = _aliases(code)
     for pattern, direct in _LOOKUPS.get(family, ()):
         code = pattern.sub(direct, code)
+    if family == "node" and "{" in code:
+        code = _destructured(code)
     return code

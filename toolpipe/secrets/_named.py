@@ -281,11 +281,22 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""[^\s'"\-][^\s;|&]{0,255})""",
          value=("v",), check="user_then_pass", bounded=False, priority=CONTEXT),
     # a vault or disk opened with its password fed on the input (`<<< pw`, `echo pw |`)
+    # (and a secret store given the secret to keep on the input: `wrangler secret put K <<<
+    # v`, `gh secret set K`, `docker secret create k -`, `gcloud secrets create k --data-file=-`)
     rule("password", ("keepassxc-cli", "cryptsetup", "veracrypt", "bw unlock", "op signin",
-                      "gocryptfs", "encfs", "zfs load-key"),
+                      "gocryptfs", "encfs", "zfs load-key", "vercel env add",
+                      "wrangler secret put", "gh secret set", "pass insert", "gopass insert",
+                      "secret-tool store", "keyring set", "docker secret create",
+                      "podman secret create", "gcloud secrets", "fly secrets import",
+                      "supabase secrets set", "doppler secrets set", "netlify env:set",
+                      "railway variables"),
          r"(?i:keepassxc-cli|cryptsetup|veracrypt|bw[ \t]+unlock|op[ \t]+signin|gocryptfs"
-         r"|encfs|zfs[ \t]+load-key)(?![\w-])", check="stdin_fed", bounded=False,
-         priority=CONTEXT),
+         r"|encfs|zfs[ \t]+load-key|vercel[ \t]+env[ \t]+add|wrangler[ \t]+secret[ \t]+put"
+         r"|gh[ \t]+secret[ \t]+set|g?o?pass[ \t]+insert|secret-tool[ \t]+store"
+         r"|keyring[ \t]+set|(?:docker|podman)[ \t]+secret[ \t]+create|gcloud[ \t]+secrets"
+         r"|fly[ \t]+secrets[ \t]+import|(?:supabase|doppler)[ \t]+secrets[ \t]+set"
+         r"|netlify[ \t]+env:set|railway[ \t]+variables)(?![\w-])", check="stdin_fed",
+         bounded=False, priority=CONTEXT),
     # any client's `--user NAME:PASSWORD` (etcdctl, influx, couchbase's…), not a uid:gid
     # or a user:group (`docker run --user 1000:1000`, `--user app:staff`)
     rule("password", ("--user=", "--user "),

@@ -541,3 +541,21 @@ def test_a_variable_holding_a_secret_is_no_file_an_image_carries():
                      ("Bash", {"command": "docker build -t registry.example.com/app:1 ."}),
                      ("Bash", {"command": "docker push registry.example.com/app:1"})])
     assert [o for o, _ in outcomes] == ["asked", "ran", "asked"], outcomes
+
+
+def test_an_edit_is_made_where_it_lands_in_a_file_the_session_knows():
+    """The Edit tool's old text replaced by its new one in the text the session knows, as
+    the tool does (appended after it, a recipe's tab-led line lost its place in its rule:
+    a probe found `echo ok` edited into `rm -rf ~` then `make` running), so a removal that
+    makes a command is judged too, and a harmless edit runs without a question."""
+    def edit(old: str, new: str) -> tuple[str, dict[str, str]]:
+        return ("Edit", {"file_path": "f", "old_string": old, "new_string": new})
+
+    written = ("Write", {"file_path": "Makefile", "content": "all:\n\techo ok\n"})
+    to_make = ("Bash", {"command": "make"})
+    assert play([written, ("Edit", {"file_path": "Makefile", "old_string": "echo ok",
+                                    "new_string": "rm -rf ~"}), to_make])[-1][0] == "blocked"
+    assert play([written, ("Edit", {"file_path": "Makefile", "old_string": "echo ok",
+                                    "new_string": "echo done"}), to_make])[-1] == ("ran", False)
+    script = ("Write", {"file_path": "f", "content": "echo rm -rf ~\n"})
+    assert play([script, edit("echo ", ""), ("Bash", {"command": "sh f"})])[-1][0] == "blocked"

@@ -159,12 +159,28 @@ def written_by_tool(tool_input: Mapping[str, Any], path: str, workspace: str,
     content = _text(tool_input.get("content"))
     if content is None:
         edits = [e for e in tool_input.get("edits", []) if isinstance(e, Mapping)]
-        new = [_text(tool_input.get("new_string"))] + [_text(e.get("new_string")) for e in edits]
-        known = [n for n in new if n is not None]
+        pairs = [(tool_input.get("old_string"), tool_input.get("new_string"),
+                  tool_input.get("replace_all"))] + [
+            (e.get("old_string"), e.get("new_string"), e.get("replace_all")) for e in edits]
         old = before.files.get(k)
-        base = old.content if old is not None and old.content is not None else ""
-        content = "\n".join([base, *known]) if known else None
+        base = old.content if old is not None and old.content is not None else None
+        content = _applied(base, pairs) if base is not None else None
+        if content is None:  # not known where it lands: the text as it was, and what it put in
+            known = [t for _, n, _ in pairs if (t := _text(n)) is not None]
+            content = "\n".join([base or "", *known]) if known else None
     return {k: written(k, content)}
+
+
+def _applied(base: str, pairs: list[tuple[object, object, object]]) -> str | None:
+    """``base`` with each edit made as the Edit tool makes it (each old text found there,
+    once or every time), or None when one is not there to replace."""
+    for old, new, every in pairs:
+        if old is None and new is None:
+            continue
+        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in base:
+            return None
+        base = base.replace(old, new, -1 if every else 1)
+    return base[:MAX_CONTENT]
 
 
 def _reads_secret(cmd: Command, workspace: str, facts: SessionFacts) -> bool:

@@ -17,6 +17,8 @@ from toolpipe.shell._words import Word
 _UNPACKERS = frozenset({"gunzip", "bunzip2", "unxz", "unlzma", "unpigz", "uncompress",
                         "unzstd", "unlz4"})
 _KEEPERS = frozenset({"zstd", "unzstd", "lz4", "unlz4"})  # the input stays unless told
+_PACKED = {"bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst", "lz4": ".lz4",
+           "compress": ".Z", "lzip": ".lz"}  # (gzip's and pigz's: .gz)
 _SUFFIX = re.compile(r"(?:\.t(gz|bz2?|xz|zst|lz|az))$|\.(?:gz|z|Z|xz|lzma|bz2?|lz|zst|lz4|br)$")
 
 
@@ -29,7 +31,8 @@ def _compress(cmd: Command) -> list[Effect]:
         return []
     unpacks = cmd.name in _UNPACKERS or bool(flags & {"d", "--decompress", "--uncompress"})
     named = values.get("o") or values.get("--output")
-    out: list[Effect] = []
+    suffix = values.get("S") or values.get("--suffix")
+    out: list[Effect] = [Effect("read", cmd, w, detail="operand") for w in ops]
     for w in ops:
         if named is not None:  # zstd -d x.zst -o y, lz4 -d x.lz4 -o y
             out.append(Effect("write", cmd, named, detail=f"made from {w.shown}"))
@@ -37,6 +40,11 @@ def _compress(cmd: Command) -> list[Effect]:
             plain = _SUFFIX.sub(lambda m: ".tar" if m.group(1) else "", w.text)
             out.append(Effect("write", cmd, Word(plain, w.raw, w.glob, w.tame, w.sources),
                               detail=f"decompressed from {w.text}"))
+        elif not unpacks and w.known:  # gzip k: k.gz, what k held (a secret's copy stays one)
+            packed = w.text + (suffix.text if suffix is not None else _PACKED.get(
+                cmd.name, ".gz"))
+            out.append(Effect("write", cmd, Word(packed, w.raw, w.glob, w.tame, w.sources),
+                              detail=f"compressed from {w.text}"))
     if not (flags & {"k", "--keep"} or cmd.name in _KEEPERS):
         recursive = bool(flags & {"r", "--recursive"})
         out += [Effect("write", cmd, w, recursive=recursive, detail="replaces with a "

@@ -44,6 +44,21 @@ _NPM_RUNS = frozenset({"run", "run-script", "test", "start", "install", "i", "ci
                        "pack", "prepare", "restart", "stop", "exec", "t", "rebuild"})
 
 
+_NPM_FOLDER = ("--prefix", "-C", "--cwd", "--dir")
+# what yarn, pnpm and bun do without running a script (any other word names one: `yarn build`)
+_NPM_QUIET = frozenset({"add", "remove", "info", "list", "ls", "why", "config", "cache",
+                        "outdated", "audit", "init", "login", "logout", "whoami", "view",
+                        "search", "version", "help", "upgrade-interactive", "dlx", "create"})
+
+
+def _npm_runs(name: str, texts: list[str]) -> bool:
+    """Does this npm, pnpm, yarn or bun command run the project's package.json scripts?"""
+    valued = {i + 1 for i, t in enumerate(texts) if t in _NPM_FOLDER}
+    sub = next((t for i, t in enumerate(texts) if not t.startswith("-") and i not in valued),
+               None)
+    return sub is None or sub in _NPM_RUNS or (name != "npm" and sub not in _NPM_QUIET)
+
+
 def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, FileFact, str]]:
     """(file, its fact, how it runs) for each session file this command runs."""
     found: list[tuple[str, str]] = []
@@ -59,8 +74,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
             where = posixpath.join(where, into[-1])
         for name in named or ["Makefile", "makefile", "GNUmakefile"]:
             found.append((key(name, where, workspace), "make"))
-    elif cmd.name in _NPM and (not texts or texts[0] in _NPM_RUNS):
-        found.append((key("package.json", where, workspace), "npm"))
+    elif cmd.name in _NPM and _npm_runs(cmd.name, texts):
+        # in the folder --prefix, -C or --cwd names (npm, pnpm, yarn), else here
+        into = [v for o in _NPM_FOLDER for v in option_values(texts, o)]
+        found.append((key("package.json", posixpath.join(where, into[-1]) if into else where,
+                          workspace), "npm"))
         # and its settings, the project's and the user's: a script-shell runs every script
         found += [(key(".npmrc", where, workspace), "settings"), ("~/.npmrc", "settings")]
     elif cmd.name == "git" and set(texts) & _HOOKED:
@@ -111,7 +129,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
     if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]
-                  if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES))]
+                  if not t.startswith("-") and ("/" in t or t.endswith(ARCHIVES) or (
+                      key(t, where, workspace) in facts.files))]  # (a folder the session made)
     if cmd.name in _NPM and texts[:1] in (["install"], ["i"], ["add"]):
         # npm install ./pkg.tgz, a folder or file:…: its install scripts run (not
         # `@scope/name`, a registry's package)

@@ -92,6 +92,17 @@ _IMPORT_AS = re.compile(r"\bimport[ \t]+([\w.]+)[ \t]+as[ \t]+(\w+)")
 _FROM_IMPORT = re.compile(r"\bfrom[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)")
 
 
+def _taken(code: str, module: str, names: str, separator: str) -> str:
+    """``code`` with each name taken from ``module`` (``names``: `a, b as c` or `a, b:
+    c`, its alias after ``separator``) called by its alias read as the module's."""
+    for part in names.split(",")[:32]:
+        name, _, alias = part.strip().partition(separator)
+        name, alias = name.strip(), alias.strip() or name.strip()
+        if name.isidentifier() and alias.isidentifier():
+            code = re.sub(rf"(?<![\w.$]){re.escape(alias)}(?=\s*\()", f"{module}.{name}", code)
+    return code
+
+
 def _aliases(code: str) -> str:
     """Python's imports under another name, or from a module: `import subprocess as s`
     then `s.run(…)` is `subprocess.run(…)`; `from subprocess import run as r` then `r(…)`
@@ -99,12 +110,7 @@ def _aliases(code: str) -> str:
     for m in list(_IMPORT_AS.finditer(code))[:16]:
         code = re.sub(rf"(?<![\w.]){re.escape(m.group(2))}\.", m.group(1) + ".", code)
     for m in list(_FROM_IMPORT.finditer(code))[:16]:
-        for part in m.group(2).split(",")[:16]:
-            name, _, alias = part.strip().partition(" as ")
-            name, alias = name.strip(), alias.strip() or name.strip()
-            if name.isidentifier() and alias.isidentifier():
-                code = re.sub(rf"(?<![\w.]){re.escape(alias)}(?=\s*\()",
-                              f"{m.group(1)}.{name}", code)
+        code = _taken(code, m.group(1), m.group(2), " as ")
     return code
 
 
@@ -115,12 +121,7 @@ def _destructured(code: str) -> str:
     """JavaScript's names taken out of a module: `const {execSync: x} =
     child_process` then `x(…)` is `child_process.execSync(…)`."""
     for m in list(_DESTRUCTURED.finditer(code))[:16]:
-        for part in m.group(1).split(",")[:32]:
-            name, _, alias = part.strip().partition(":")
-            name, alias = name.strip(), alias.strip() or name.strip()
-            if name.isidentifier() and alias.isidentifier():
-                code = re.sub(rf"(?<![\w.$]){re.escape(alias)}(?=\s*\()",
-                              f"{m.group(2)}.{name}", code)
+        code = _taken(code, m.group(2), m.group(1), ":")
     return code
 
 

@@ -58,7 +58,8 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""(?:\([^()\n]{0,128}\)|\[[^\[\]\n]{0,128}\])?[ \t]*(?:\?:|\|\||\?\?|[ \t]or)[ \t]*"""
          + _LITERAL, value=("v",), check="call_literal", bounded=False,
          # (tried only where a fallback follows on the line: each trigger judged costs)
-         shape=r"""\w{0,24}["']?[ \t]*[:=][^\n]{1,160}?(?:\?:|\|\||\?\?|[ \t]or[ \t])"""),
+         # (no bounded repetition here: the triggers' automaton grows with each)
+         shape=r"""\w*["']?[ \t]*[:=][^\n]*?(?:\?:|\|\||\?\?|[ \t]or[ \t])"""),
     # a Terraform variable named for a credential: its default
     rule("password", ('variable "', "variable '"),
          r"""variable[ \t]+["'][^"'\n]{0,64}(?i:password|passwd|secret|token|api_?key|"""

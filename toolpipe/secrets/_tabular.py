@@ -198,7 +198,7 @@ TABULAR_RULES: tuple[Rule, ...] = (
          r"""(?i:copy)[ \t]+[\w."]{1,128}[ \t]*\((?P<cols>[^()\n]{1,512})\)[ \t]+"""
          r"""(?i:from[ \t]+stdin)[^\n]{0,64}\n""",
          check="copy_rows", bounded=True, priority=CONTEXT,
-         shape=r"""[\w."]{1,64}[ \t]*\("""),
+         shape=r"""[\w."]+[ \t]*\("""),
     rule("password", ("insert into",),
          r"""(?i:insert[ \t]+into)[ \t]+[\w."`\[\]]{1,128}[ \t]*\((?P<cols>[^()\n]{1,512})\)"""
          r"""\s*(?i:values)\s*\((?P<vals>)""",

@@ -48,38 +48,35 @@ class TrioInterpreter(AsyncInterpreter):
         self, waiting: Awaitable[Any], signal: CancelSignal | None,
         deadline: float | None,
     ) -> Any:
+        token = trio.lowlevel.current_trio_token()
+        out: Any = _EXPIRED
         try:
-            return await self._watched(waiting, signal, deadline)
+            with trio.CancelScope(deadline=math.inf if deadline is None else deadline
+                                  ) as timed:
+                with trio.CancelScope() as watched:
+
+                    def on_signal() -> None:
+                        try:
+                            token.run_sync_soon(watched.cancel)
+                        except trio.RunFinishedError:
+                            pass
+
+                    remove = signal.add_listener(on_signal) if signal is not None else None
+                    try:
+                        out = await waiting
+                    finally:
+                        close_unstarted(waiting)  # when the wait ended before it began
+                        if remove is not None:
+                            remove()
+                # a body that swallowed its cancellation and returned: its value is late
+                if watched.cancel_called:
+                    raise Interruption()
+            # (a tool's answer at or after the deadline is late: see asyncio's)
+            late = deadline is not None and deadline in self._late
         finally:
             if deadline is not None:
                 self._late.discard(deadline)
-
-    async def _watched(self, waiting: Awaitable[Any], signal: CancelSignal | None,
-                       deadline: float | None) -> Any:
-        token = trio.lowlevel.current_trio_token()
-        out: Any = _EXPIRED
-        with trio.CancelScope(deadline=math.inf if deadline is None else deadline) as timed:
-            with trio.CancelScope() as watched:
-
-                def on_signal() -> None:
-                    try:
-                        token.run_sync_soon(watched.cancel)
-                    except trio.RunFinishedError:
-                        pass
-
-                remove = signal.add_listener(on_signal) if signal is not None else None
-                try:
-                    out = await waiting
-                finally:
-                    close_unstarted(waiting)  # when the wait ended before it began
-                    if remove is not None:
-                        remove()
-            # a body that swallowed its cancellation and returned: its value is late
-            if watched.cancel_called:
-                raise Interruption()
-        if timed.cancel_called or (deadline is not None and deadline in self._late):
-            return _EXPIRED  # (a tool's answer at or after the deadline is late: see asyncio's)
-        return out
+        return _EXPIRED if timed.cancel_called or late else out
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the pool (not trio's own thread limiter, whose abandoned threads

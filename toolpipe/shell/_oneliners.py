@@ -210,6 +210,13 @@ def _target(first: str) -> str:
     return DYNAMIC
 
 
+def _command_line(strings: list[str], dynamic: bool) -> str:
+    """What a call's literals run: one literal is a command line; several are an argument
+    list, each one word (`['sh', '-c', 'rm -rf ~']` runs `rm -rf ~`)."""
+    words = strings if len(strings) == 1 else [_word(t) for t in strings]
+    return " ".join(words) + (f" {DYNAMIC}" if dynamic else "")
+
+
 def _word(text: str) -> str:
     """An argument of a list as one shell word (a bare `~` kept bare: read as the home, as
     an expanding caller would, the stricter reading)."""
@@ -260,12 +267,9 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         args = _call_args(code, m.end())
         strings, dynamic = _literals(args)
         if strings or dynamic:
-            # several literals are an argument list, each one word (`['sh', '-c', 'rm
-            # -rf ~']` runs `rm -rf ~`); one literal is a command line
             if len(strings) > 2 and strings[0].rsplit("/", 1)[-1] == strings[1]:
                 strings = strings[1:]  # execv's and posix_spawn's path, then argv[0]
-            words = strings if len(strings) == 1 else [_word(t) for t in strings]
-            out.append(" ".join(words) + (f" {DYNAMIC}" if dynamic else ""))
+            out.append(_command_line(strings, dynamic))
         if dynamic and not _LITERAL_FIRST.match(args):
             out.append(DYNAMIC)  # system(pack("H*", …)): the command itself is computed
     if evaluates is not None:
@@ -280,9 +284,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets
         for m in _BARE_CALL.finditer(code):
-            strings, dynamic = _literals(m.group(1))
-            out.append(" ".join(strings if len(strings) == 1 else [_word(t) for t in strings])
-                       + (f" {DYNAMIC}" if dynamic else ""))
+            out.append(_command_line(*_literals(m.group(1))))
         out += [next(g for g in m.groups() if g is not None)  # ruby's %x(…), perl's qx{…}
                 for m in _PERCENT_X.finditer(code)]
         for m in _PIPE_OPEN.finditer(code):  # perl's open(F, "|-", "sh"): what it prints runs

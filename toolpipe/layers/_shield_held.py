@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from toolpipe.layers._shield_projects import key
+from toolpipe.layers._shield_projects import key, tar_archive
 from toolpipe.shell import Command, Script, git_subcommand, option_values
 
 
@@ -108,8 +108,5 @@ def packed_project(cmd: Command, workspace: str) -> str | None:
             operands = [t for t in texts if not t.startswith("-")]
             named = operands[0] if operands and operands[0] not in _WHOLE else None
         else:
-            named = next(iter(option_values(texts, "-f") + option_values(texts, "--file")),
-                         None) or next((texts[i + 1] for i, t in enumerate(texts[:-1])
-                                        if (t.startswith("-") or i == 0) and not t.startswith(
-                                            "--") and t.endswith("f")), None)
+            named = tar_archive(texts)
     return key(named, cmd.cwd, workspace) if named and named != "-" else None

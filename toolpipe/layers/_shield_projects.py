@@ -257,6 +257,19 @@ UNPACKERS = frozenset({"pip", "pip3", "npm", "yarn", "pnpm", "bun", "tar", "gtar
                        "unzip", "7z", "7za"})  # the programs ``unpacked`` reads
 
 
+def tar_archive(texts: list[str]) -> str | None:
+    """The archive a tar command names: `-f F`, `--file F`, `--file=F`, `-czf F`, or the
+    old form's `tar xzf F` (its first word holding f)."""
+    named = next(iter(option_values(texts, "-f") + option_values(texts, "--file")), None)
+    if named is None:
+        named = next((texts[i + 1] for i, t in enumerate(texts[:-1])
+                      if t.startswith("-") and not t.startswith("--") and t.endswith("f")),
+                     None)
+    if named is None and texts and "f" in texts[0] and not texts[0].startswith("-"):
+        named = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
+    return named
+
+
 PATCHED_BY = " (unpacked here)"  # an archive unpacked into the project: a downloaded patch
 
 
@@ -280,11 +293,7 @@ def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> li
     if cmd.name in ("tar", "gtar", "bsdtar"):
         extracting = any((t.startswith("-") and "x" in t) or t == "--extract" or (
             i == 0 and "x" in t and not t.startswith("-")) for i, t in enumerate(texts))
-        archive = next((texts[i + 1] for i, t in enumerate(texts[:-1])
-                        if (t.startswith("-") and not t.startswith("--") and t.endswith("f"))
-                        or t == "--file"), None)
-        if archive is None and texts and "f" in texts[0] and not texts[0].startswith("-"):
-            archive = texts[1] if len(texts) > 1 else None  # tar xzf tool.tgz
+        archive = tar_archive(texts)
         into = next((texts[i + 1] for i, t in enumerate(texts[:-1])
                      if t in ("-C", "--directory")), None)
     elif cmd.name in ("unzip", "7z", "7za"):

@@ -21,11 +21,16 @@ _NEXT_ROW = re.compile(rb"\s*,\s*\(")  # `), (`: the next row of an INSERT
 MAX_ROWS = 256  # rows of a CSV read under one header
 
 
+def _credential_columns(cols: bytes) -> list[int]:
+    """The places in a column list (`id, login, password`) of the columns named for a
+    credential."""
+    return [i for i, c in enumerate(cols.split(b",")) if _NAMED.fullmatch(c.strip())]
+
+
 def _sql_columns(buf: bytes, start: int, found: re.Match[bytes], floor: int
                  ) -> tuple[Spans, int]:
     """INSERT INTO t (cols…) VALUES (…), (…): each row's value in a credential's column."""
-    columns = [c.strip() for c in found.group("cols").split(b",")]
-    wanted = [i for i, c in enumerate(columns) if _NAMED.fullmatch(c)]
+    wanted = _credential_columns(found.group("cols"))
     if not wanted:
         return [], found.end()
     out: Spans = []
@@ -113,8 +118,7 @@ def _copy_rows(buf: bytes, start: int, found: re.Match[bytes], floor: int
     """PostgreSQL's ``COPY t (cols…) FROM stdin;`` (pg_dump's data): each row after it,
     up to its ``\\.`` line, split at tabs (or at the escaped tabs the scanner reads as a
     line break and a blank): the cells of its credential columns."""
-    columns = [c.strip() for c in found.group("cols").split(b",")]
-    wanted = [i for i, c in enumerate(columns) if _NAMED.fullmatch(c)]
+    wanted = _credential_columns(found.group("cols"))
     if not wanted:
         return [], found.end()
     stop = buf.find(b"\n\\.", found.end(), found.end() + 65536)

@@ -82,16 +82,15 @@ def checked_out(cmd: Command, workspace: str, facts: Container[str]
     if "--" in words:
         at = words.index("--")
         words, paths = words[:at], words[at + 1:]
-    source = [w for i, w in enumerate(words) if not w.startswith("-") or w.startswith(
-        "--source=")] + [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-s",
-                                                                                "--source")]
-    if not _strangers(source, facts):
+    valued = {i + 1 for i, w in enumerate(words) if w in ("-s", "--source")}
+    named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in valued]
+    given = [words[i] for i in sorted(valued) if i < len(words)] + [
+        w for w in words if w.startswith("--source=")]  # restore's commit
+    if not _strangers(named + given, facts):
         return {}
     if not paths and rest[0] in ("checkout", "restore"):
         # `git checkout FETCH_HEAD Makefile`: the words after the commit are its paths;
         # restore's commit is its --source, every other word a path
-        valued = {i + 1 for i, w in enumerate(words) if w in ("-s", "--source")}
-        named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in valued]
         paths = named[1:] if rest[0] == "checkout" else named
     if paths:
         return {key(p, cmd.cwd, workspace): "download" for p in paths}

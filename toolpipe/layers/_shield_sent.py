@@ -6,7 +6,7 @@ the repository or in an image built with it, or handed out by a web server of it
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from toolpipe.layers._shield_flow import SessionFacts, file_copies, secret_at
 from toolpipe.layers._shield_held import EXPANDED
@@ -74,18 +74,16 @@ def sent_secrets(script: Script, workspace: str, facts: SessionFacts
                 continue
         if not (script.networked or sends(cmd)):
             continue
-        for e in effects(cmd):
-            if e.kind in ("read", "send") and e.word is not None and e.word.known:
-                k = key(e.word.text, cmd.cwd, workspace)
-                if secret_at(facts, k):
-                    yield k, cmd
-                    continue
-                # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`), or
-                # a pattern that matches the copy (`curl -T /tmp/k*`)
-                held = sorted(c for c in files if under(c, k.rstrip("/") or "/")) or (
-                    matching(files, k, e.word.glob))
-                if held:
-                    yield held[0], cmd
+        for k, pattern in _sent(cmd, workspace):
+            if secret_at(facts, k):
+                yield k, cmd
+                continue
+            # a folder sent whole (`rsync -a out/ host:`, `tar czf - . | curl -T -`), or a
+            # pattern that matches the copy (`curl -T /tmp/k*`)
+            held = sorted(c for c in files if under(c, k.rstrip("/") or "/")) or (
+                matching(files, k, pattern))
+            if held:
+                yield held[0], cmd
 
 
 def sent_project(script: Script, workspace: str, facts: SessionFacts
@@ -98,13 +96,19 @@ def sent_project(script: Script, workspace: str, facts: SessionFacts
     for cmd in script.commands:
         if not (script.networked or sends(cmd)):
             continue
-        for e in effects(cmd):
-            if e.kind not in ("read", "send") or e.word is None or not e.word.known:
-                continue
-            hit = matching(packed, key(e.word.text, cmd.cwd, workspace), e.word.glob)
+        for k, pattern in _sent(cmd, workspace):
+            hit = matching(packed, k, pattern)
             if hit:
                 yield hit[0], cmd
                 break
+
+
+def _sent(cmd: Command, workspace: str) -> Iterator[tuple[str, bool]]:
+    """Each file a command reads or sends, named in full (by its key), and whether the
+    name is a pattern."""
+    for e in effects(cmd):
+        if e.kind in ("read", "send") and e.word is not None and e.word.known:
+            yield key(e.word.text, cmd.cwd, workspace), e.word.glob
 
 
 def matching(paths: Iterable[str], named: str, pattern: bool) -> list[str]:

@@ -56,9 +56,9 @@ def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
     adds there: `git config KEY VALUE` (the repository's .git/config, in git's INI form),
     `npm config set KEY VALUE --location project` (.npmrc; npm's user file, ~/.npmrc,
     without it). None for a read, a removal, or a file outside the project (--global)."""
+    if cmd.name not in ("git", "npm") or not all(a.known for a in cmd.args):
+        return None  # (every command of every line comes here: the name first)
     texts = [a.text for a in cmd.args]
-    if not all(a.known for a in cmd.args):
-        return None
     if cmd.name == "git":
         folder = next(iter(option_values(texts, "-C")), ".")
         rest = [a.text for a in git_subcommand(cmd.args)[1]]
@@ -85,15 +85,16 @@ def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
 
 
 _WHOLE = frozenset({".", "./", "*", "./*"})
+_PACKERS = frozenset({"git", "tar", "gtar", "bsdtar", "zip"})
 
 
 def packed_project(cmd: Command, workspace: str) -> str | None:
     """The file a command packs the whole project into (its key): `git bundle create F
     --all`, `git archive -o F HEAD`, `tar -czf F .`, `zip -r F .`; None for anything less
     (a folder of it, a dry run)."""
+    if cmd.name not in _PACKERS or not all(a.known for a in cmd.args):
+        return None  # (every command of every line comes here: the name first)
     texts = [a.text for a in cmd.args]
-    if not all(a.known for a in cmd.args):
-        return None
     named: str | None = None
     if cmd.name == "git":
         rest = [a.text for a in git_subcommand(cmd.args)[1]]

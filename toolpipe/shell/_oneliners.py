@@ -12,7 +12,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from toolpipe.shell._reflection import _STRING, _call_args, computed_names, looked_up
+from toolpipe.shell._code_files import (
+    DYNAMIC,
+    HOME,
+    copied,
+    copies,
+    home_interpolated,
+    literals,
+    pathlib_ops,
+    receiver_folder,
+    target,
+    top_comma,
+)
+from toolpipe.shell._code_files import quote as _quote
+from toolpipe.shell._reflection import _call_args, computed_names, looked_up
 from toolpipe.shell._wipes import wipes
 from toolpipe.shell._words import Word
 
@@ -23,7 +36,6 @@ LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "py
              "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": "",
              "emacs": "--eval"}
 # (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
-DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
 _SPAWN = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
@@ -39,8 +51,11 @@ _BACKTICK = re.compile(r"`([^`]*)`")
 _BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?:["'][^"'\n]*["'][ \t]*,?[ \t]*)+)""")
 _PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
                         r"|\|([^|]*)\||!([^!]*)!)")
-_PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])\|-\1\s*,\s*(["'])"""
-                        r"""(?P<cmd>[^"'\n]+)\2|(["'])\|\s*(?P<cmd2>[^"'\n]+)\4)""")
+# perl's pipe opens, either way: open(F, "|-", "sh"), open(my $fh, "-|", "rm -rf ~"),
+# open(F, "| sh"), open(F, "rm -rf ~ |")
+_PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])(?:\|-|-\|)\1\s*,\s*(["'])"""
+                        r"""(?P<cmd>[^"'\n]+)\2|(["'])\|\s*(?P<cmd2>[^"'\n]+)\4"""
+                        r"""|(["'])(?P<cmd3>[^"'\n]+?)\s*\|\s*\6)""")
 _SCALA_RUN = re.compile(r"""(["'])([^"'\n]{1,512})\1\s*\.\s*!{1,2}(?![=\w])""")
 _DELETE = {
     "rm -rf": re.compile(r"(?:shutil\.rmtree|rmtree|FileUtils\.rm_rf|FileUtils\.rm_r|"
@@ -69,29 +84,26 @@ _DELETE_BY_NAME = re.compile(
 # it (NSHomeDirectory(), os.homedir(), Path.home(), user_home, homedir(), "~")
 _REMOVE_CALL = re.compile(r"\b\w*(?:[Rr]emove|[Dd]elete|[Ee]rase|[Pp]urge|[Ww]ipe|rm_?r?f?)\w*"
                           r"!?\s*\(")
-_HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user_home|"""
-                   r"""Path\.home\(|expanduser|user\.home|getenv\(\s*["']HOME|"""
-                   r"""env\.get\(\s*["']HOME|(?:ENV|environ)\[\s*["']HOME|["']~/?["']""")
 _LISP_DELETE = re.compile(r'\(\s*(delete-directory|delete-file|f-delete)\s+"([^"]*)"(\s+t\b)?')
 _PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
-_WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|fs\.writeFileSync|"
-                    r"fs\.writeFile|fs\.appendFileSync|file_put_contents|writeFileSync|"
-                    r"Deno\.writeTextFile|io\.open)\s*\(")
+# writes, however the module is reached (`require('fs').appendFileSync(…)`)
+_WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|\bwriteFileSync|"
+                    r"\bwriteFile|\bappendFileSync|\bappendFile|\bcreateWriteStream|"
+                    r"file_put_contents|Deno\.writeTextFile(?:Sync)?|Deno\.writeFile(?:Sync)?|"
+                    r"Bun\.write|io\.open|File\.append)\s*\(")
 _WRITE_MODE = re.compile(r"""^\s*["'][^"']*["']\s*,\s*["'][wax+]|^\s*["'][>|+]""")
-_PATH_WRITE = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:write_text|write_bytes|"""
-                         r"""touch|open\(\s*["'][wa])""")
 _PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])\s*(?:\+?>>?|\+<)"""
                         r"""\s*(?P<p2>[^"'\s<>+][^"']*?)\s*\1|(["'])(?:\+?>>?|\+<)\3\s*,\s*"""
                         r"""(["'])(?P<p3>[^"']+)\4)""")
+_PERL_READ = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])<?\s*(?P<p>[^"'|>+<\s]"""
+                        r"""[^"'|]*?)\s*\1\s*[)\s;]|(["'])<\3\s*,\s*(["'])(?P<q>[^"']+)\4)""")
 # a mode given as the call's second argument (open(f, "a"), open(f, mode="w+"))
-_MODE_WRITES = re.compile(r"""\s*(?:mode\s*=\s*)?[rb]?["'][rb]?[wax+]""")
-_HOME_PATH_WRITE = re.compile(r"""Path\.home\(\)\s*/\s*(["'][^"']+["'])\s*\)?\s*\.(?:write_text|"""
-                              r"""write_bytes|touch|open\(\s*["'][wa])""")
+_MODE_WRITES = re.compile(r"""\s*(?:mode\s*=\s*)?[rb]?["'](?=[rwaxbt+]{1,4}["'])[rbt]*[wax+]""")
 _AWK_WRITE = re.compile(r'\bprintf?\b[^;{}\n]*?>>?\s*"(?P<p2>[^"]+)"')
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _CHMOD = re.compile(r"(?:os\.chmod|fs\.chmodSync|File\.chmod|\bchmod)\s*\(")
-_SOCKET = re.compile(r"socket\.socket|\bsocket\s*\(|IO::Socket|TCPSocket|net\.Socket|"
-                     r"net\.connect|createConnection|fsockopen|/dev/tcp/|\bsocat\b|"
+_SOCKET = re.compile(r"socket\.socket|\bsocket\s*\(|create_connection|IO::Socket|TCPSocket|"
+                     r"net\.Socket|net\.connect|createConnection|fsockopen|/dev/tcp/|\bsocat\b|"
                      r"Socket::INET|stream_socket_client|new\s+Socket")
 _SHELLISH = re.compile(r"dup2|pty\.spawn|/bin/(?:ba|z|da)?sh\b|\bexec\s*\(|subprocess|"
                        r"spawn\(|popen|\bsystem\s*\(|\bsh\b.*-i|cmd\.exe|proc_open")
@@ -117,12 +129,13 @@ _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[(
 _READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|\breadFileSync|"
                    r"\breadFile|file_get_contents|Deno\.readTextFile|Deno\.readFile|Bun\.file|"
                    r"io\.open)\s*\(")
-_PATH_READ = re.compile(r"""Path\(\s*(["'][^"']*["'])\s*\)\.(?:read_text|read_bytes)""")
 # Calls that talk to the network: the one-liner counts as a downloader (curl) for the rules.
-_NETWORK = re.compile(r"urllib\.request|urllib2|urlopen|\brequests\.(?:get|post|put)|"
-                      r"http\.client|httplib|\bfetch\s*\(|Net::HTTP|LWP::|HTTP::Tiny|"
-                      r"curl_exec|https?\.request|\baxios\b|open-uri|URI\.open|"
-                      r"smtplib|ftplib|paramiko")
+_NETWORK = re.compile(r"urllib\.request|urllib2|urlopen|\brequests\.\w+\s*\(|\bhttpx\b|aiohttp|"
+                      r"http\.client|httplib|\bfetch\s*\(|Net::HTTP|LWP::|HTTP::Tiny|HTTParty|"
+                      r"Faraday|curl_exec|curl_init|https?\.(?:request|get)\b|\baxios\b|"
+                      r"open-uri|URI\.open|stream_context_create|XMLHttpRequest|WebSocket|"
+                      r"smtplib|ftplib|paramiko|(?:\bopen|fopen|file_get_contents)\s*\(\s*"
+                      r"[\"']https?://")
 
 
 def code_flag(name: str, args: Sequence[Word]) -> Word | None:
@@ -156,58 +169,10 @@ def code_flag(name: str, args: Sequence[Word]) -> Word | None:
     return None
 
 
-_CONCATENATED = re.compile(r"""(["'])((?:[^"'\\\n]|\\.)*)\1[ \t]*(?:\+|\.\.?|)[ \t]*"""
-                           r"""(["'])((?:[^"'\\\n]|\\.)*)\3""")
-
-
-def _literals(args: str) -> tuple[list[str], bool]:
-    """String literals of an argument list (literals joined by `+`, `.`, `..` or nothing
-    read as one: `'rm' + ' -rf ~'`), and whether anything else is in it."""
-    for _ in range(16):
-        joined = _CONCATENATED.sub(lambda m: '"' + (m.group(2) + m.group(4)).replace(
-            '"', '\\"') + '"', args, count=1)
-        if joined == args:
-            break
-        args = joined
-    strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
-    rest = _STRING.sub("", args)
-    dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
-        r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
-        r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
-        r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
-    return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
-            for s in strings], dynamic
-
-
-def _top_comma(args: str) -> tuple[str, str, str]:
-    """``args`` split at its first comma outside brackets and strings."""
-    depth, i = 0, 0
-    while i < len(args):
-        m = _STRING.match(args, i)
-        if m:
-            i = m.end()
-            continue
-        if args[i] in "([{":
-            depth += 1
-        elif args[i] in ")]}":
-            depth -= 1
-        elif args[i] == "," and depth == 0:
-            return args[:i], ",", args[i + 1:]
-        i += 1
-    return args, "", ""
-
-
-def _target(first: str) -> str:
-    """The file a write names in its first argument: a literal; a literal under the home
-    folder however it is reached (``os.path.expanduser("~/.bashrc")``,
-    ``os.path.join(os.environ["HOME"], ".bashrc")``); anything else is not known."""
-    strings, dynamic = _literals(first)
-    if strings and not dynamic:
-        return _quote(strings[0])
-    if strings and _HOME.search(first):
-        last = strings[-1]
-        return _quote(last if last.startswith("~") else "~/" + last.lstrip("/"))
-    return DYNAMIC
+def _literal_target(first: str) -> str:
+    """A deletion's first argument: its literal (quoted), else not known."""
+    strings, dynamic = literals(first)
+    return _quote(home_interpolated(strings[0])) if strings and not dynamic else DYNAMIC
 
 
 def _command_line(strings: list[str], dynamic: bool) -> str:
@@ -221,10 +186,6 @@ def _word(text: str) -> str:
     """An argument of a list as one shell word (a bare `~` kept bare: read as the home, as
     an expanding caller would, the stricter reading)."""
     return text if re.fullmatch(r"~[\w./-]*", text) else _quote(text)
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
 
 
 # Calls that run code of the one-liner's own language, by language family: a literal is
@@ -248,7 +209,7 @@ _LITERAL_FIRST = re.compile(r"""\s*(?:\[\s*|\(\s*)?[rRbBuU]?["'`]""")
 def _evaluated(name: str, args: str, depth: int) -> list[str]:
     """What an eval of ``args`` runs: its literals read as more of the same language, or
     code it cannot read (``exec(b64decode(…))``, ``eval $code``)."""
-    strings, dynamic = _literals(args)
+    strings, dynamic = literals(args)
     if dynamic or not strings or depth >= 3:
         return [DYNAMIC]
     return [t for text in strings for t in shell_strings(name, text, depth + 1)]
@@ -265,7 +226,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         if m.start() in evals:
             continue  # python's exec(): the language's own code, read below
         args = _call_args(code, m.end())
-        strings, dynamic = _literals(args)
+        strings, dynamic = literals(args)
         if strings or dynamic:
             if len(strings) > 2 and strings[0].rsplit("/", 1)[-1] == strings[1]:
                 strings = strings[1:]  # execv's and posix_spawn's path, then argv[0]
@@ -284,11 +245,11 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets
         for m in _BARE_CALL.finditer(code):
-            out.append(_command_line(*_literals(m.group(1))))
+            out.append(_command_line(*literals(m.group(1))))
         out += [next(g for g in m.groups() if g is not None)  # ruby's %x(…), perl's qx{…}
                 for m in _PERCENT_X.finditer(code)]
         for m in _PIPE_OPEN.finditer(code):  # perl's open(F, "|-", "sh"): what it prints runs
-            program = m.group("cmd") or m.group("cmd2")
+            program = m.group("cmd") or m.group("cmd2") or m.group("cmd3")
             out += [program] + ([DYNAMIC] if program.split()[0].rsplit("/", 1)[-1] in (
                 "sh", "bash", "zsh", "dash", "ksh") else [])
     out += [m.group(2) for m in _SCALA_RUN.finditer(code)]  # Scala's `"rm -rf x".!`
@@ -298,11 +259,12 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     for command, pattern in _DELETE.items():
         for m in pattern.finditer(code):
             args = _call_args(code, m.end())
-            strings, dynamic = _literals(args)
-            target = _quote(strings[0]) if strings and not dynamic else DYNAMIC
-            out.append(f"{'rm -rf' if _RECURSIVE.search(args) else command} -- {target}")
+            first = top_comma(args)[0]
+            path = (receiver_folder(code, m.end()) if not first.strip() else
+                    target(first) if HOME.search(first) else _literal_target(first))
+            out.append(f"{'rm -rf' if _RECURSIVE.search(args) else command} -- {path}")
     for m in _REMOVE_CALL.finditer(code):
-        if _HOME.search(_call_args(code, m.end())):
+        if HOME.search(_call_args(code, m.end())):
             out.append("rm -rf -- ~")
     for m in _LISP_DELETE.finditer(code):  # (delete-directory "~" t): Emacs Lisp
         command = "rm -rf" if m.group(1) != "delete-file" and m.group(3) else "rm"
@@ -311,46 +273,58 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         # what it is handed is not in the call: every path the code names, else unknown
         out += [f"rm -rf -- {_quote(p)}" for p in _PATHISH.findall(code)] or [
             f"rm -rf -- {DYNAMIC}"]
+    writes: list[str] = []
+    reads: list[str] = []
     for m in _WRITE.finditer(code):
         args = _call_args(code, m.end())
-        first, _, second = _top_comma(args)
-        if _WRITE_MODE.search(args) or _MODE_WRITES.match(second) or "write" in m.group(
-                0).lower() or "put" in m.group(0):
-            out.append(f": > {_target(first)}")
-    for m in _PATH_WRITE.finditer(code):
-        out.append(f": > {_quote(m.group(1)[1:-1])}")
-    for m in _HOME_PATH_WRITE.finditer(code):  # (Path.home() / ".bashrc").write_text(…)
-        out.append(f": > {_quote('~/' + m.group(1)[1:-1].lstrip('/'))}")
+        first, _, second = top_comma(args)
+        written = m.group(0).lower()
+        if _WRITE_MODE.search(args) or _MODE_WRITES.match(second) or any(
+                w in written for w in ("write", "put", "append")):
+            writes.append(target(first))
+        else:
+            reads.append(target(first))
+    for op, path in pathlib_ops(code):  # (Path.home() / ".ssh" / "x").write_text(…)
+        if op == "write":
+            writes.append(path)
+        elif op == "read":
+            reads.append(path)
+        else:
+            out.append(f"{op} -- {path}")
     # perl's open(F, ">x"), open(my $f, '>>', 'x'); awk's print … > "x"
     opens = _PERL_OPEN if name == "perl" else _AWK_WRITE if name in _AWKS else None
     if opens is not None:
-        out += [f": > {_quote(m.group('p2') or m.groupdict().get('p3') or '')}"
-                for m in opens.finditer(code)]
+        writes += [_quote(home_interpolated(m.group('p2') or m.groupdict().get('p3') or ''))
+                   for m in opens.finditer(code)]
+    if name == "perl":  # open(my $f, "<", "$ENV{HOME}/.netrc"), open(F, "x.txt")
+        reads += [_quote(home_interpolated(m.group("p") or m.group("q")))
+                  for m in _PERL_READ.finditer(code)]
     if name == "perl":  # system qw(rm -rf /): a list of words
         out += [next(g for g in m.groups() if g is not None) for m in _QW.finditer(code)]
     if name in ("perl", "ruby"):
         for m in _BARE.finditer(code):
-            strings, _ = _literals(m.group(2))
+            strings, _ = literals(m.group(2))
             call = m.group(1)
             if call in ("system", "exec", "sh"):  # sh: rake's, in a Rakefile
                 out.append(" ".join(strings) if strings else DYNAMIC)
             else:
                 command = "rm -rf" if call in ("rmtree", "remove_tree") else "rm"
-                out += [f"{command} -- {_quote(t)}" for t in strings] or [
+                out += [f"{command} -- {_quote(home_interpolated(t))}" for t in strings] or [
                     f"{command} -- {DYNAMIC}"]
     for m in _READ.finditer(code):
         args = _call_args(code, m.end())
-        if not _WRITE_MODE.search(args):
-            strings, dynamic = _literals(args.split(",", 1)[0])
-            if strings and not dynamic:
-                out.append(f"cat -- {_quote(strings[0])}")
-    for m in _PATH_READ.finditer(code):
-        out.append(f"cat -- {_quote(m.group(1)[1:-1])}")
-    if _NETWORK.search(code):
+        if not _WRITE_MODE.search(args) and not _WRITE.match(code, m.start()):
+            reads.append(target(top_comma(args)[0]))
+    for source, destination in copies(code):  # shutil.copy, fs.copyFileSync, File::Copy
+        out.append(f"cp -- {source} {destination}")
+    out += [f": > {w}" for w in dict.fromkeys(writes)]
+    out += [f"cat -- {r}" for r in dict.fromkeys(reads) if r != DYNAMIC]
+    out += copied(reads, writes)
+    if _NETWORK.search(code) or _SOCKET.search(code):  # (a socket sends as a client does)
         out.append(f"curl -- {DYNAMIC}")
     for m in _CHMOD.finditer(code):
         args = _call_args(code, m.end())
-        strings, _ = _literals(args)
+        strings, _ = literals(args)
         mode = re.search(r"0o?([0-7]{3,4})", args)
         if strings:
             out.append(f"chmod {mode.group(1) if mode else '777'} -- {_quote(strings[0])}")

@@ -85,6 +85,8 @@ _LOOKUPS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(r"""\bmethod\(\s*(?::|(["']))(\w+[?!]?)\1?\s*\)\.call\("""), r"\2(")),
     "php": ((re.compile(r"""\bcall_user_func(?:_array)?\(\s*(["'])(\w+)\1\s*(?:,\s*|(?=\)))"""),
              r"\2("),),
+    # a hash's key quoted or not is the same key: $ENV{'HOME'} is $ENV{HOME}
+    "perl": ((re.compile(r"""\$(\w+)\{\s*(["'])(\w+)\2\s*\}"""), r"$\1{\3}"),),
 }
 
 

@@ -1,0 +1,187 @@
+"""The files a one-liner's code reads, writes, copies and deletes, as shell words: where a
+path is spelt through the home folder (``Path.home() / ".ssh" / "id_ed25519"``,
+``os.homedir() + "/.profile"``, perl's ``"$ENV{HOME}/.bashrc"``, ruby's ``Dir.home``), a
+pathlib chain's own operation, a loop variable's folder, and what the code does with what
+it read: a program that reads a file and writes another may copy it there, and one that
+reads a file and talks to the network may send it (``curl -T``), whatever its library.
+
+Every path that cannot be worked out is ``$TOOLPIPE_DYNAMIC``, which the rules count as
+outside the workspace: a guess that fails, fails closed."""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.shell._reflection import _STRING, _call_args
+
+DYNAMIC = "$TOOLPIPE_DYNAMIC"
+
+
+_CONCATENATED = re.compile(r"""(["'])((?:[^"'\\\n]|\\.)*)\1[ \t]*(?:\+|\.\.?|)[ \t]*"""
+                           r"""(["'])((?:[^"'\\\n]|\\.)*)\3""")
+
+
+def literals(args: str) -> tuple[list[str], bool]:
+    """String literals of an argument list (literals joined by `+`, `.`, `..` or nothing
+    read as one: `'rm' + ' -rf ~'`), and whether anything else is in it."""
+    for _ in range(16):
+        joined = _CONCATENATED.sub(lambda m: '"' + (m.group(2) + m.group(4)).replace(
+            '"', '\\"') + '"', args, count=1)
+        if joined == args:
+            break
+        args = joined
+    strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
+    rest = _STRING.sub("", args)
+    dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
+        r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
+        r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
+        r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
+    return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
+            for s in strings], dynamic
+
+
+def top_comma(args: str) -> tuple[str, str, str]:
+    """``args`` split at its first comma outside brackets and strings."""
+    depth, i = 0, 0
+    while i < len(args):
+        m = _STRING.match(args, i)
+        if m:
+            i = m.end()
+            continue
+        if args[i] in "([{":
+            depth += 1
+        elif args[i] in ")]}":
+            depth -= 1
+        elif args[i] == "," and depth == 0:
+            return args[:i], ",", args[i + 1:]
+        i += 1
+    return args, "", ""
+
+# The home folder however a language spells it: os.homedir(), Path.home(), expanduser,
+# Dir.home, getenv("HOME"), ENV["HOME"], $ENV{HOME}, process.env.HOME, Deno.env.get("HOME")
+HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user_home|"""
+                  r"""Path\.home\(|expanduser|user\.home|getenv\(\s*["']HOME|Dir\.home\b|"""
+                  r"""env\.get\(\s*["']HOME|(?:ENV|environ)\[\s*["']HOME|\$ENV\{\s*["']?HOME|"""
+                  r"""\benv\.HOME\b|Getenv\(\s*"HOME|\$_SERVER\[\s*["']HOME|["']~/?["']""")
+# the home written inside a string: perl's "$ENV{HOME}/…", ruby's "#{Dir.home}/…", a
+# template's `${os.homedir()}/…`, an f-string's "{Path.home()}/…"
+_IN_STRING = re.compile(r"""\$ENV\{\s*["']?HOME["']?\s*\}|[#$]?\{([^{}\n]{1,80})\}""")
+_HOME_NAMES = frozenset({"HOME", "~", "USERPROFILE"})
+
+
+def home_interpolated(text: str) -> str:
+    """``text`` with each interpolation of the home folder read as ``~``."""
+    if "{" not in text:
+        return text
+    return _IN_STRING.sub(lambda m: "~" if m.group(1) is None or HOME.search(
+        m.group(1)) or re.search(r"\bHOME\b", m.group(1)) else m.group(0), text)
+
+
+def quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def target(expression: str) -> str:
+    """The file an expression names (``literals``: its string literals and whether
+    anything else is in it): a literal; a path under the home folder however it is
+    reached, its literals joined (``os.path.join(os.environ["HOME"], ".ssh", "id")``);
+    anything else is not known."""
+    strings, dynamic = literals(_JOINERS.sub("", expression))
+    strings = [home_interpolated(s) for s in strings]
+    if strings and not dynamic:  # (several: a join, `Path("a") / "b"`)
+        return quote("/".join([strings[0].rstrip("/")] + [s.strip("/") for s in strings[1:]])
+                     if len(strings) > 1 else strings[0])
+    if HOME.search(expression):
+        parts = [s for s in strings if s not in _HOME_NAMES]
+        if parts and parts[0].startswith("~"):
+            return quote(parts[0])
+        joined = "/".join(p.strip("/") for p in parts if p.strip("/"))
+        return quote("~/" + joined if joined else "~")
+    return DYNAMIC
+
+
+# what joins a path's parts or wraps it, leaving its literals as they are
+_JOINERS = re.compile(r"(?:os\.path\.join|path\.join|path\.resolve|File\.join|File\.expand_path|"
+                      r"(?:pathlib\.)?(?:Pure|Posix)?Path|\.joinpath)\s*\(|"
+                      r"\.(?:expanduser|resolve|absolute)\(\)")
+
+
+# A pathlib chain and its operation: Path("x").write_text(…), (Path.home() / ".ssh" /
+# "authorized_keys").write_text(…), Path("~/.bashrc").expanduser().open("a"),
+# Path.home().joinpath(".ssh", "id").read_bytes()
+PATHLIB = re.compile(
+    r"""(?P<base>(?:pathlib\.)?Path\.home\(\)|(?:pathlib\.)?(?:Pure)?Path\((?P<args>[^()]*)\))"""
+    r"""(?P<parts>(?:\s*/\s*(?:["'][^"'\n]*["']|\w+))*)\s*\)?(?:\.expanduser\(\))?"""
+    r"""(?:\.joinpath\((?P<join>[^()]*)\))?\.(?P<op>write_text|write_bytes|touch|open|"""
+    r"""read_text|read_bytes|unlink|rmdir|chmod)\(""")
+_WRITES_MODE = re.compile(r"""^\s*(?:mode\s*=\s*)?["'][rb]?[wax+]""")
+
+
+def pathlib_ops(code: str) -> list[tuple[str, str]]:
+    """(operation, file) for each pathlib chain: "read", "write", "rm" or "chmod"."""
+    out = []
+    for m in PATHLIB.finditer(code):
+        expression = " ".join(g for g in (m.group("base"), m.group("parts"), m.group("join"))
+                              if g)
+        path = target(expression)
+        op = m.group("op")
+        if op == "open":
+            op = "write" if _WRITES_MODE.match(_call_args(code, m.end())) else "read"
+        out.append(({"write_text": "write", "write_bytes": "write", "touch": "write",
+                     "read_text": "read", "read_bytes": "read", "unlink": "rm",
+                     "rmdir": "rm"}.get(op, op), path))
+    return out
+
+
+def receiver_folder(code: str, at: int) -> str:
+    """What a method call without arguments ending at ``at`` acts on (``.unlink(``): a
+    pathlib chain's file (``Path("x").unlink()``), a loop variable's folder (``for p in
+    Path(".").rglob("*.pyc")``: what "." holds), else not known."""
+    before = code[:at]
+    chain = _CHAIN_END.search(before)
+    if chain is not None:
+        return target(chain.group(1))
+    m = re.search(r"(\w+)\s*\.\s*\w+\s*\($", before)
+    if m is None:
+        return DYNAMIC
+    bound = re.search(rf"\bfor\s+{re.escape(m.group(1))}\s+in\s+([^\n;]{{1,200}})", code)
+    found = _LOOPED.match(bound.group(1)) if bound is not None else None
+    if found is None:
+        return DYNAMIC
+    folder = target(found.group("folder"))
+    if folder == DYNAMIC:
+        return folder
+    return quote(folder[1:-1].rstrip("/") + "/" + (found.group("glob") or "*"))
+
+
+# a pathlib chain just before a method's name: Path("x").unlink(, (Path.home() / "a").rmdir(
+_CHAIN_END = re.compile(r"""((?:pathlib\.)?(?:Path\.home\(\)|(?:Pure)?Path\([^()]*\))"""
+                        r"""(?:\s*/\s*["'][^"'\n]*["'])*)\s*\)?\s*\.\s*\w+\s*\($""")
+# what a loop walks: a folder's listing or glob (Path(".").rglob("*.pyc"), os.listdir("d"))
+_LOOPED = re.compile(
+    r"""(?P<folder>(?:pathlib\.)?(?:Path\.home\(\)|(?:Pure)?Path\([^()]*\)|os\.listdir\([^()]*\)|"""
+    r"""glob\.glob\([^()]*\))(?:\s*/\s*["'][^"'\n]*["'])*)"""
+    r"""(?:\.r?glob\(\s*["'](?P<glob>[^"']*)["']\s*\)|\.iterdir\(\))?""")
+
+# copies, whatever the library: shutil.copy*, fs.copyFileSync, fs.cpSync, FileUtils.cp,
+# File::Copy's copy, PHP's copy(), Deno.copyFile, links made to a file
+_COPY = re.compile(r"(?:shutil\.copy\w*|\bcopyFileSync|\bcopyFile|\bfs\.cp(?:Sync)?|"
+                   r"FileUtils\.(?:cp\w*|copy\w*|install)|File::Copy::copy|\bcopy|"
+                   r"Deno\.copyFile(?:Sync)?|os\.(?:sym)?link|\b(?:sym)?linkSync)\s*\(")
+
+
+def copies(code: str) -> list[tuple[str, str]]:
+    """(source, destination) of each copy call."""
+    out = []
+    for m in _COPY.finditer(code):
+        first, _, rest = top_comma(_call_args(code, m.end()))
+        out.append((target(first), target(top_comma(rest)[0])))
+    return out
+
+
+def copied(reads: list[str], writes: list[str]) -> list[str]:
+    """What a program does with the files it read and the files it wrote: it may have
+    copied one into the other (a read of a secret and a send in one program is judged by
+    the rules already: a secret read where the network is used)."""
+    known = [r for r in dict.fromkeys(reads) if r != DYNAMIC][:8]
+    return [f"cp -- {r} {w}" for r in known for w in dict.fromkeys(writes[:8]) if w != r]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -22,6 +23,7 @@ import attrs
 from toolpipe.layers._shield_fetched import REF, REMOTE, checked_out, fetched
 from toolpipe.layers._shield_held import (
     applied_patch,
+    index_exports,
     packed_project,
     secret_variables,
     setting_written,
@@ -218,6 +220,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                      ) -> dict[str, FileFact]:
     """Each file a command line writes, with what it holds when the line says so."""
     out: dict[str, FileFact] = {}
+    for name, url in index_exports(script.text):  # read by later installs as a setting
+        out[f"${name}"] = FileFact("write", url,
+                                   f"pip install --index-url {shlex.quote(url)} package")
     for cmd in script.commands:
         secret: bool | None = None  # (asked at its first write: most commands write none)
         for e in effects(cmd):

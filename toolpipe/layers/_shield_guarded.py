@@ -11,8 +11,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from toolpipe.layers._shield_projects import PACKAGE_INDEXES
-from toolpipe.shell import READ_ONLY, Command, edit_inserts, effects
+from toolpipe.shell import PACKAGE_INDEXES, READ_ONLY, Command, edit_inserts, effects
 
 _LOCKFILES = frozenset({
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock",

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from toolpipe.layers._shield_projects import key, tar_archive
-from toolpipe.shell import Command, Script, git_subcommand, option_values
+from toolpipe.shell import ELSEWHERE, INDEX_VAR, Command, Script, git_subcommand, option_values
 
 
 def applied_patch(cmd: Command, workspace: str) -> str | None:
@@ -44,6 +44,34 @@ def secret_variables(script: Script, cmd: Command, reads_secret: Callable[[Comma
     if not any("$(" in w for w in cmd.where) or not reads_secret(cmd):
         return []
     return _ASSIGNED.findall(script.text)
+
+
+def index_exports(text: str) -> list[tuple[str, str]]:
+    """(variable, address) for each package index a line exports that is not an
+    ecosystem's own (`export PIP_INDEX_URL=https://…`): a shell that lasts from call to call
+    still holds it, and every later install of that ecosystem fetches from there."""
+    if "INDEX" not in text.upper() and "REGISTRY" not in text.upper() and (
+            "PROXY" not in text.upper() and "MIRROR" not in text.upper()):
+        return []  # (every line comes here)
+    return [(name, value) for name, value in _EXPORTED.findall(text)
+            if INDEX_VAR.search(name) and ELSEWHERE.match(value)]
+
+
+_EXPORTED = re.compile(r"(?:^|[;&|(\s])(?:export|declare\s+-x|typeset\s+-x)\s+"
+                       r"([A-Za-z_][A-Za-z0-9_]*)=[\"']?([^\s\"';&|]+)")
+
+
+# which installers read an index variable, by its prefix (one without: any of them)
+INDEX_READERS = {"PIP_": ("pip", "pip3", "pipx"), "UV_": ("uv", "uvx"),
+                 "NPM_CONFIG_": ("npm", "npx", "pnpm", "yarn"), "YARN_": ("yarn",),
+                 "GOPROXY": ("go",), "POETRY_": ("poetry",), "CARGO_": ("cargo",),
+                 "BUNDLE_": ("bundle", "bundler"), "GEM_": ("gem",)}
+
+
+def reads_index(variable: str, program: str) -> bool:
+    """Does ``program`` read the package index variable ``variable``?"""
+    readers = next((r for p, r in INDEX_READERS.items() if variable.startswith(p)), None)
+    return readers is None or program in readers
 
 
 _GIT_NOT_WRITING = frozenset({"--global", "--system", "--get", "--get-all", "--get-regexp",

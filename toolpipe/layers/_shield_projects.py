@@ -23,7 +23,7 @@ from toolpipe.layers._shield_handed import (
     playbook_commands,
     requirement_sources,
 )
-from toolpipe.shell import Command, option_values
+from toolpipe.shell import PACKAGE_INDEXES, Command, option_values
 
 # Programs that load no file of a project (they read, list, copy or print what they are
 # told to): the rest may, and are judged by what a written file holds
@@ -124,11 +124,6 @@ def installs(name: str, texts: list[str]) -> bool:
 _SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
                      r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
                      r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
-# the ecosystems' own package indexes (a source elsewhere is judged as one given by hand)
-PACKAGE_INDEXES = frozenset({
-    "pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com",
-    "crates.io", "index.crates.io", "static.crates.io", "rubygems.org", "packagist.org",
-    "repo.packagist.org"})
 _HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
 
 
@@ -154,9 +149,25 @@ def language_of(path: str, how: str, content: str) -> str:
                "compose", "nix", "sources", "manifest", "playbook") or how.startswith(
             ("xargs ", "client ")):
         return how
-    if path.endswith(".py") or (content.startswith("#!") and "python" in content[:40]):
-        return "python"
+    # a file of another language, run or loaded (`node -r ./hook.js`, `./tool.rb`): read
+    # as that language, by its name or its `#!` line
+    by_name = _LANGUAGE_FILES.get(posixpath.splitext(path)[1].lower())
+    if by_name is not None:
+        return by_name
+    if content.startswith("#!"):
+        found = _SHEBANG_LANGUAGE.search(content.split("\n", 1)[0])
+        if found is not None:
+            return "python" if found.group(1).startswith("python") else found.group(1)
     return "shell"
+
+
+_LANGUAGE_FILES = {".py": "python", ".rb": "ruby", ".js": "node", ".mjs": "node",
+                   ".cjs": "node", ".ts": "node", ".mts": "node", ".cts": "node",
+                   ".pl": "perl", ".pm": "perl", ".php": "php", ".lua": "lua"}
+_SHEBANG_LANGUAGE = re.compile(r"[/ ](python[\d.]*|node|nodejs|bun|deno|ruby|perl|php|lua)\b")
+# the switch that hands each of them code on the command line
+_CODE_SWITCH = {"node": "node -e", "nodejs": "node -e", "bun": "bun -e", "deno": "deno eval",
+                "perl": "perl -e", "php": "php -r", "lua": "lua -e"}
 
 
 def code_of(content: str, language: str) -> str:
@@ -165,6 +176,8 @@ def code_of(content: str, language: str) -> str:
         return "python3 -c " + shlex.quote(content)
     if language == "ruby":
         return "ruby -e " + shlex.quote(content)
+    if language in _CODE_SWITCH:
+        return f"{_CODE_SWITCH[language]} {shlex.quote(content.removeprefix('<?php'))}"
     if language.startswith("xargs "):  # the items the file holds, given to the command
         return language + " " + " ".join(shlex.quote(w) for w in content.split())
     if language.startswith("client "):  # a database script: its client given it inline

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
 from toolpipe.layers._shield_guarded import ci_file
 from toolpipe.layers._shield_handed import CLIENTS, client_files
+from toolpipe.layers._shield_held import reads_index
 from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,
@@ -124,8 +125,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         found += [(key(n, where, workspace), language) for n in named or names]
     sources = SOURCE_FILES.get(cmd.name)
     if sources is not None and installs(cmd.name, texts):
-        # where it installs from, as a settings file an earlier call wrote says
+        # where it installs from, as a settings file an earlier call wrote says, or a
+        # package index variable an earlier call exported
         found += [(p, "sources") for p in facts.files if posixpath.basename(p) in sources]
+        found += [(p, "settings") for p in facts.files
+                  if p.startswith("$") and reads_index(p[1:], cmd.name)]
     if cmd.name in ("pip", "pip3") and texts[:1] == ["install"]:
         # pip install ./pkg.tar.gz, a wheel or a folder: its build code runs
         found += [(key(t, where, workspace), "file") for t in texts[1:]

@@ -87,6 +87,9 @@ from toolpipe.shell._files import setuid_mode as setuid_mode
 from toolpipe.shell._folders import in_made_folder as in_made_folder
 from toolpipe.shell._git import git_subcommand as git_subcommand
 from toolpipe.shell._grammar import analyse as analyse
+from toolpipe.shell._helpers import ELSEWHERE as ELSEWHERE
+from toolpipe.shell._helpers import INDEX_VAR as INDEX_VAR
+from toolpipe.shell._helpers import PACKAGE_INDEXES as PACKAGE_INDEXES
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
 from toolpipe.shell._model import Redirect as Redirect
@@ -119,14 +122,17 @@ __all__ = [
     "CREDENTIAL_HINT",
     "DECODERS",
     "DOWNLOADERS",
+    "ELSEWHERE",
     "ENDLESS_SOURCES",
     "ENVIRONMENT",
     "GREPS",
+    "INDEX_VAR",
     "IRREVERSIBLE",
     "MAX_COMMANDS",
     "MAX_JOINED",
     "NETWORK",
     "NETWORK_SOURCES",
+    "PACKAGE_INDEXES",
     "READ_ONLY",
     "SHELLS",
     "Command",

@@ -41,7 +41,7 @@ _INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off
-_INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
+INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
 _CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)"
                          r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+|GOSUMDB=off"
                          r"|GOFLAGS=.*-insecure.*|PIP_TRUSTED_HOST=.+|CURL_CA_BUNDLE="
@@ -75,6 +75,14 @@ TOOL_SETTINGS = {
         "PIP_TRUSTED_HOST", ("pip", "global.cert"): "PIP_CERT", ("pip", "global.proxy"):
         "HTTPS_PROXY",
 }
+# the ecosystems' own package indexes (a source elsewhere is judged as one given by hand)
+PACKAGE_INDEXES = frozenset({
+    "pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com",
+    "crates.io", "index.crates.io", "static.crates.io", "rubygems.org", "packagist.org",
+    "repo.packagist.org", "proxy.golang.org"})
+# an index that is not one of them, nor on this machine
+ELSEWHERE = re.compile(r"^[a-z+]+://(?!(?:[^@/]*@)?(?:" + "|".join(
+    re.escape(h) for h in sorted(PACKAGE_INDEXES)) + r"|localhost|127\.[\d.]+|\[::1\])(?:[:/,]|$))")
 _PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|$))")
 _VERIFY_SWITCHES = frozenset({"GIT_SSL_VERIFY", "NPM_STRICT_SSL", "CONDA_SSL_VERIFY",
                               "COMPOSER_SECURE_HTTP"})
@@ -231,10 +239,14 @@ class _Helpers(_Functions):
             # pre-commit's SKIP naming a secret scanner: the commit goes out unscanned
             self.out.problem("dynamic-code", f"skips the commit hooks' secret scanners "
                              f"({name}={text})", self.where, value.sources)
-        if value.known and ((_INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
+        if value.known and ((INDEX_VAR.search(name) and _PLAIN_HTTP.match(text))
                             or _CHECKS_OFF.match(f"{name}={text}")):
             self.out.problem("dynamic-code", f"fetches code it cannot trust: {name}={text}",
                              self.where, value.sources)
+        elif value.known and INDEX_VAR.search(name) and ELSEWHERE.match(text):
+            # (as `pip config set global.index-url …` and `--index-url …` are asked)
+            self.out.problem("dynamic-code", f"points package installs at another source: "
+                             f"{text} (${name})", self.where, value.sources)
 
     def probed_input(self, cmd: Command, where: tuple[str, ...]) -> None:
         """Data on a program's input, for a program the wing does not know or one whose

@@ -60,8 +60,8 @@ def _unescape(text: str) -> str:
     """``\\n`` a line break, ``\\\\n`` the two characters, ``\\\\\\n`` a backslash that ends its
     line (a command continued on the next: before 2026-12-05 this read as the two
     characters after a backslash, so the continuation lines of classes-fresh15.txt
-    were none)."""
-    text = text.replace("\\\\\\n", "\\\n")
+    were none); ``\\e[`` a terminal's escape (colours, since classes-fresh52.txt)."""
+    text = text.replace("\\\\\\n", "\\\n").replace("\\e[", "\x1b[")
     return text.replace("\\\\n", "\0").replace("\\n", "\n").replace("\0", "\\n")
 
 

@@ -212,7 +212,7 @@ class SecretPatternSet:
                       min_length=self.min_length, min_entropy=self.min_entropy)
         # hex dumps and wrapped base64: the bytes they stand for, judged as text
         found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
-        if b"\n" in buf:  # a value that goes on past its line (`TOKEN=abc\`, `"abc" +`)
+        if found:  # a value that goes on (`TOKEN=abc\` then a line, `"abc" + "def"`)
             found = _merge(found + continued(buf, found))
         if not found or len(buf) == len(text):
             return [(lo, hi, kind) for lo, hi, kind, _ in found]
@@ -245,9 +245,10 @@ class SecretPatternSet:
         return out
 
     def _redacted(self, text: str) -> str:
-        if not text.isascii():
-            # pass\u200bword, pаssword: the lines with a word in disguise, read plain
-            # first (read as written, a disguised key could be taken for a value)
+        if not text.isascii() or "\x1b" in text:
+            # pass\u200bword, pаssword, a terminal's colours: the lines with a word in
+            # disguise, read plain first (read as written, a disguised key could be taken
+            # for a value)
             text = self._escaped(text, disguises, undisguised, DISGUISE_BUDGET)
         text = _labelled(text, self.spans(text))
         if not text.isascii():

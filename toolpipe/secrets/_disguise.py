@@ -1,6 +1,8 @@
 """Credential words in disguise: a zero-width character inside them (``pass\u200bword``),
-or a letter of another script that looks like a Latin one (``pаssword``, its ``а``
-Cyrillic). Such a line is judged again as it reads plain (the zero-width characters
+a letter of another script that looks like a Latin one (``pаssword``, its ``а``
+Cyrillic), or a terminal's escapes between a key and its value (colours: ``\x1b[1m
+password\x1b[0m: …``; a link: ``\x1b]8;;…\x1b\\``), as a program's coloured output has.
+Such a line is judged again as it reads plain (the zero-width characters and escapes
 dropped, each look-alike letter read as the Latin one), and what is found there is
 redacted where it stands, as ``redact`` does for a line of escapes. Ordinary text in
 Cyrillic or Greek is not read so: only a word that mixes a look-alike with Latin letters,
@@ -16,10 +18,13 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
 _LOOKALIKE = ("аеорсухіјѕԁһԛԝАВЕКМНОРСТХУІЈЅαορικνυτΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
               "aeopcyxijsdhqwABEKMHOPCTXYIJSaopikvutABEZHIKMNOPTYX")
 _LATIN = str.maketrans(*_LOOKALIKE)
-_ODD = re.compile(f"[{_INVISIBLE}{_LOOKALIKE[0]}]")  # where to look (C's speed)
+_ODD = re.compile(f"[{_INVISIBLE}{_LOOKALIKE[0]}\x1b]")  # where to look (C's speed)
+# a terminal's control sequence (CSI: colours, cursor) or operating system command (OSC)
+_ESCAPE = r"\x1b\[[0-9;:?<=>]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)?"
 # an invisible character, or a look-alike beside a Latin letter in one word (a word that
 # mixes the scripts has such a pair wherever they meet)
-_PAIR = re.compile(f"[{_INVISIBLE}]|[A-Za-z][{_LOOKALIKE[0]}]|[{_LOOKALIKE[0]}][A-Za-z]")
+_PAIR = re.compile(f"[{_INVISIBLE}]|[A-Za-z][{_LOOKALIKE[0]}]|[{_LOOKALIKE[0]}][A-Za-z]"
+                   r"|\x1b[\[\]]")
 
 
 def _marks(text: str) -> Iterator[int]:
@@ -46,7 +51,7 @@ def disguises(text: str) -> list[int]:
     return list(_marks(text))
 
 
-_INVISIBLES = re.compile(f"[{_INVISIBLE}]")
+_INVISIBLES = re.compile(f"[{_INVISIBLE}]|{_ESCAPE}")
 
 
 def undisguised(line: str, limit: int) -> tuple[str, list[int], int] | None:

@@ -273,6 +273,21 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""|##teamcity\[setParameter[ \t]+name='(?P<name3>[^'\n]{1,64})'[ \t]+value='"""
          r"""(?P<v3>[^'\n]{4,4096})'""",
          value=("v", "v2", "v3"), check="ci_named", bounded=False, priority=CONTEXT),
+    # an interactive session's echo of an expression that names a credential (a REPL's, a
+    # debugger's, a console's): its value, alone on the next line, after the session's
+    # mark for a result (`>>> os.environ["DB_PASSWORD"]` then `'…'`, IPython's `Out[4]:`,
+    # irb's `=>`, gdb's `$1 =`, lldb's `(String) $R0 =`, psql's `\echo :name`, terraform
+    # console's `> var.name`)
+    rule("password", (">>> ", "(pdb)", "(gdb)", "(lldb)", "irb(", "pry(", "\\echo",
+                      "> var.", "> local.", "> nonsensitive(", "> process.env."),
+         r"""(?:>>>[ \t]+|In[ \t]\[\d{1,6}\]:[ \t]+|\((?i:pdb|gdb|lldb)\)[ \t]+"""
+         r"""(?:(?:pp?|print|po|expr|call|x/s)[ \t]+)?|irb\([^)\n]{0,40}\)[:\d]{0,12}[>*][ \t]+"""
+         r"""|pry\([^)\n]{0,40}\)>[ \t]+|\\echo[ \t]+:|>[ \t]+)(?P<name>[^\n]{1,200})\r?\n"""
+         r"""(?:Out\[\d{1,6}\]:[ \t]*|=>[ \t]*|\$\w{1,8}[ \t]=[ \t]|\(\w[^)\n]{0,40}\)[ \t]"""
+         r"""\$\w{1,8}[ \t]=[ \t])?(?:"(?P<dq>[^"\n]{4,4096})"|'(?P<sq>[^'\n]{4,4096})'"""
+         r"""|(?P<bare>[^\s"'$(\[{<][^\s"']{3,4095}))[ \t]*(?:\r?\n|$)""",
+         value=("dq", "sq", "bare"), check="ci_named", bounded=False, priority=CONTEXT,
+         case_triggers=(r"In \[[0-9]",)),
     # -p after -u on any command line (its own program's rows are in the shell table):
     # found from the -u, the rarer of the two in ordinary text
     rule("password", (" -u ", " -u'", ' -u"', " -u="),

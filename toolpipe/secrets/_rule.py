@@ -94,9 +94,13 @@ VALUE = (
     r"""(?:[bBrRuU]{1,2}(?=["']))?"""  # a literal's prefix: Python's b'…', r"…"
     r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes
     r"""|<!\[CDATA\[(?P<cd>[^\]\n]{1,4096})\]\]>"""  # XML's character data
-    # a multi-line string holding one line (TOML's and Python's triple quotes)
-    r"""|\"\"\"[ \t]*\r?\n(?P<tq>[^"\n]{1,4096})\r?\n[ \t]*\"\"\""""
-    r"""|'''[ \t]*\r?\n(?P<ts>[^'\n]{1,4096})\r?\n[ \t]*'''"""
+    # a long string holding one line, on the quotes' lines or its own (TOML's and Python's
+    # triple quotes, Lua's `[[…]]` and `[==[…]==]`)
+    r"""|\"\"\"[ \t]*(?:\r?\n[ \t]*)?(?P<tq>[^"\n]{1,4096}?)[ \t]*(?:\r?\n[ \t]*)?\"\"\""""
+    r"""|'''[ \t]*(?:\r?\n[ \t]*)?(?P<ts>[^'\n]{1,4096}?)[ \t]*(?:\r?\n[ \t]*)?'''"""
+    # (not a label's brackets: `[[REDACTED:…]]` is a list holding a redaction)
+    r"""|\[=*\[(?!REDACTED:)[ \t]*(?:\r?\n[ \t]*)?(?P<lq>[^\]\n]{1,4096}?)[ \t]*(?:\r?\n[ \t]*)?"""
+    r"""\]=*\]"""
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
     # (escaped once, or twice: a JSON string inside a JSON string, `\\\"…\\\"`)
     r'|(?:\\\\){0,3}\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096}?)(?:\\\\){0,3}\\"'
@@ -107,4 +111,4 @@ VALUE = (
     r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
     r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
-VALUE_GROUPS = ("hq", "cd", "tq", "ts", "dq", "sq", "eq", "bq", "uq", "bare")
+VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "eq", "bq", "uq", "bare")

@@ -137,11 +137,19 @@ LATER_SEQUENCES = [(f"fresh{k}", entry) for k in range(2, 1000)
 # user file (`npm config set script-shell FILE`: asked about there) then used by a later
 # `npm run`, which the session's facts do not follow (git's settings they do).
 KNOWN_OPEN = {("fresh16", 45)}
+# Harmless in a shell that lasts, an attack in a new one (toolpipe's own Bash), and blocked
+# as the stricter reading (sequences-fresh21.txt: `cd build` or `T=dist` in one call, then
+# `rm -rf ./*` or `rm -rf "$T"`, which a new shell reads in the workspace's root or with
+# the variable not known).
+BOTH_SHELLS = {("fresh21", 78), ("fresh21", 87)}
 
 
 @pytest.mark.parametrize(("file", "entry"), LATER_SEQUENCES,
                          ids=[f"{name}-{e[0]}:{e[3]}" for name, e in LATER_SEQUENCES])
 def test_later_fresh_sequences_are_stopped_where_they_run_or_send(file, entry):
+    if (file, entry[3]) in BOTH_SHELLS:
+        assert entry[2] == "=" and play(entry[1])[-1][0] == "blocked", entry
+        return
     if (file, entry[3]) in KNOWN_OPEN:
         outcomes = play(entry[1])
         assert outcomes[0] == ("asked", True), outcomes  # the setting itself is asked about

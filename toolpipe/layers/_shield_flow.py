@@ -88,6 +88,9 @@ class SessionFacts:
     # there are (all, risky): the multi-call term without counting the history again
     recent: tuple[tuple[str, bool], ...] = ()
     counts: Mapping[str, tuple[int, int]] = attrs.field(factory=dict)
+    # what a shell that lasts from call to call keeps: shell text that sets it
+    # (`cd -- ~`, `T=dist`; ``_shield_state``)
+    shell: str = ""
 
     def recorded(self, tool: str, risky: bool, keep: int) -> SessionFacts:
         """These facts once a call of ``tool`` is in a history that keeps ``keep``."""

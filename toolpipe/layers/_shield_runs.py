@@ -60,8 +60,10 @@ def _npm_runs(name: str, texts: list[str]) -> bool:
     return sub is None or sub in _NPM_RUNS or (name != "npm" and sub not in _NPM_QUIET)
 
 
-def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, FileFact, str]]:
-    """(file, its fact, how it runs) for each session file this command runs."""
+def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[str] = ()
+         ) -> list[tuple[str, FileFact, str]]:
+    """(file, its fact, how it runs) for each session file this command runs (``on_path``:
+    folders the line puts on PATH, where a name is looked up first)."""
     found: list[tuple[str, str]] = []
     for e in effects(cmd):
         if e.kind == "exec" and e.word is not None and e.word.known:
@@ -174,6 +176,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts) -> list[tuple[str, F
         # a name the shell finds on PATH: a file an earlier call put in a bin folder
         found += [(p, "file") for p in sorted(facts.downloaded | facts.pending)
                   if posixpath.basename(p) == cmd.name and posixpath.dirname(p).endswith("bin")]
+    if cmd.name and "/" not in cmd.name:  # a folder the line put on PATH, whatever the name
+        found += [(p, "file") for p in (key(posixpath.join(d, cmd.name), where, workspace)
+                                        for d in on_path) if p in facts.files]
     if cmd.name not in LOADS_NOTHING and cmd.name not in ("git", "patch", "tar", "gtar",
                                                           "bsdtar", "unzip", "7z", "7za"):
         # a downloaded patch applied to the project: whatever runs the project runs it

@@ -26,6 +26,7 @@ from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
 from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
 from toolpipe.layers._shield_sent import sent_project, sent_secrets
+from toolpipe.layers._shield_state import after_line, path_folders
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import READ_ONLY, Script, modelled
 
@@ -163,8 +164,9 @@ class _SessionReading:
               own: frozenset[str] = frozenset(), depth: int = 0) -> list[Finding]:
         """Files earlier calls (or this line: ``own``) wrote, run or sent by this one."""
         out: list[Finding] = []
+        on_path = path_folders(script.text) if "PATH=" in script.text else []
         for cmd in script.commands:
-            for path, fact, how in runs(cmd, workspace, facts):
+            for path, fact, how in runs(cmd, workspace, facts, on_path):
                 found = judged(path, fact, how, lambda code, _how: self._judge(
                     code, workspace, facts, depth),
                                "earlier on this line" if path in own else "by an earlier call")
@@ -202,6 +204,9 @@ class _SessionReading:
             if command is not None:
                 facts = facts.with_files(written_by_shell(self.script(command, ws), ws,
                                                           facts))
+                state = after_line(facts.shell, command, lambda t: self.script(t, ws))
+                if state != facts.shell:
+                    facts = attrs.evolve(facts, shell=state)
         elif self.is_write(tool):
             for path in _paths(input):
                 facts = facts.with_files(written_by_tool(input, path, ws, facts))

@@ -43,6 +43,7 @@ from toolpipe.layers._shield_session import DECISIONS as DECISIONS
 from toolpipe.layers._shield_session import CallRecord as CallRecord
 from toolpipe.layers._shield_session import _command_text, _paths, _SessionReading
 from toolpipe.layers._shield_settings import opens_server
+from toolpipe.layers._shield_state import shown
 from toolpipe.registry import WRITE_TOOLS
 from toolpipe.roles import role_of
 from toolpipe.shell import MAX_COMMANDS, Place, Script, classify, start_file
@@ -217,7 +218,11 @@ class UnixShield(_SessionReading):
                 return Finding(0.0, "")
             best = self._readings(command, ws, frozenset(downloaded), escaped)
             flowed = self._flowed(command, ws, facts)
-            return strongest([best, *flowed]) if flowed else best
+            best = strongest([best, *flowed]) if flowed else best
+            if facts.shell:  # read too in the shell earlier calls left, if it lasts
+                best = strongest([best, self._persisted(command, ws, frozenset(downloaded),
+                                                        facts, escaped)])
+            return best
         for path in _paths(input):
             patterns = self.path_patterns.get(tool)
             if patterns is None:  # a writer by role (write_file, …) is judged as Write
@@ -244,6 +249,20 @@ class UnixShield(_SessionReading):
                 if score is not None:
                     found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
         return strongest(found)
+
+    def _persisted(self, command: str, workspace: str, downloaded: frozenset[str],
+                   facts: SessionFacts, escaped: frozenset[str]) -> Finding:
+        """The line read after the state a lasting shell keeps (``_shield_state``): what
+        it finds that the state alone does not (the state's own findings were its lines')."""
+        text = f"{facts.shell}\n{command}"
+        found = strongest([self._readings(text, workspace, downloaded, escaped),
+                           *self._flowed(text, workspace, facts)])
+        alone = strongest([self._readings(facts.shell, workspace, downloaded, escaped),
+                           *self._flowed(facts.shell, workspace, facts)])
+        if found.score <= 0 or found.reason == alone.reason:
+            return Finding(0.0, "")
+        return Finding(found.score, f"{found.reason}, in the shell earlier calls left "
+                                    f"({shown(facts.shell)})")
 
     def _readings(self, command: str, workspace: str, downloaded: frozenset[str],
                   escaped: frozenset[str]) -> Finding:

@@ -140,12 +140,18 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""(?:"(?P<dq>[^"\n]{1,256})"|(?P<bare>[^\s"]{1,256}))[ \t]*(?:\r?\n|$)""",
          value=_GROUPS, check="after_tag", bounded=False, priority=CONTEXT,
          case_triggers=("LOGIN ",)),
-    rule("password", (), r"""AUTH[ \t]+(?:[^\s"]{1,64}[ \t]+)?(?!"""
+    # (and in a buffer a trace prints, its line end escaped: strace's `"AUTH …\r\n"`)
+    rule("password", (), r"""AUTH[ \t]+(?:[^\s"\\]{1,64}[ \t]+)?(?!"""
          r"""(?:PLAIN|LOGIN|CRAM-MD5|DIGEST-MD5|XOAUTH2?|OAUTHBEARER|GSSAPI|EXTERNAL"""
-         r"""|ANONYMOUS|NTLM|SCRAM-[\w-]+)[ \t]*(?:\r?\n|$))(?P<bare>[^\s"]{4,256})"""
-         r"""[ \t]*(?:\r?\n|$)""",
+         r"""|ANONYMOUS|NTLM|SCRAM-[\w-]+)[ \t]*(?:\r?\n|$|\\r|\\n|"))(?P<bare>[^\s"\\]{4,256})"""
+         r"""[ \t]*(?:\r?\n|$|\\r\\n|\\n|")""",
          value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
          case_triggers=("AUTH ",)),
+    # a data store's monitor, each word of a command quoted (Redis' MONITOR: `"AUTH"
+    # "user" "pw"`, and HELLO's AUTH): the last word is the password
+    rule("password", ('"auth" "',),
+         r""""(?i:auth)"[ \t]+(?:"[^"\n]{1,128}"[ \t]+)?"(?P<dq>[^"\n]{4,256})"[ \t]*(?:\r?\n|$)""",
+         value=("dq",), check="placed_value", bounded=False, priority=CONTEXT),
     # SMTP's AUTH LOGIN: the client's answer to the server's `334 UGFzc3dvcmQ6` (base64 of
     # "Password:") is the password in base64, on the next line (a transcript's `C: ` first)
     rule("password", ("334 ugfzc3dvcmq6", "334 cgfzc3dvcmq6"),
@@ -241,7 +247,7 @@ def placed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 _TAG = re.compile(rb"[ \t]*[A-Za-z0-9.]{1,16}[ \t]*")
 # at a line's start, after a prompt, or after a transcript's `C:` (the client's line)
-_PROMPT = re.compile(rb"(?:[ \t]*|.{0,64}[>#$%][ \t]*|[ \t]*C:[ \t]*)")
+_PROMPT = re.compile(rb"(?:[ \t]*|.{0,64}[>#$%][ \t]*|[ \t]*C:[ \t]*|.{0,64}\")")
 
 
 def bytes_array(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]

@@ -10,6 +10,7 @@ import re
 import attrs
 
 from toolpipe.secrets._argv import ARGV_RULES
+from toolpipe.secrets._bound import BOUND_RULES
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
@@ -81,6 +82,12 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # (not a token: 16 letters and digits, a digit among them, is a value before `=`)
         r"""|\s{0,8}:\s{0,8}(?!//)(?!(?=[A-Za-z0-9]{16})[A-Za-z]*[0-9])[&\w<>\[\].,*?]{1,40}"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
+        # a type after the name, in brackets, then a separator or a blank (`password
+        # (string): …`, `api_key <str> …`, `secret_token [String] = …`)
+        r"""|[ \t]+(?:\([A-Za-z][\w.]{0,23}\)|<[A-Za-z][\w.]{0,23}>|\[[A-Za-z][\w.]{0,23}\])"""
+        r"""(?:[ \t]*(?:=|:)[ \t]*|[ \t]+)"""
+        # an arrow between blanks (`password -> …`, `token ~> …`, `client_secret → …`)
+        r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
@@ -110,7 +117,10 @@ _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"
              r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|\+=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
-             r"""|[ \t]*(?:—|–)|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\.)""")
+             r"""|[ \t]*(?:—|–)|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
+             r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+\S"""
+             r"""|[ \t]+(?:\([A-Za-z][\w.]{0,23}\)|<[A-Za-z][\w.]{0,23}>|\[[A-Za-z][\w.]{0,23}\])"""
+             r"""(?:[ \t]*[=:]|[ \t]+[^\s(]))""")
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> tuple[Rule, Rule]:
@@ -252,7 +262,9 @@ RULES: tuple[Rule, ...] = (
     _rule("service_token", (),
           r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,40}"
           r"(?![A-Za-z0-9_\-])", bounded=False,
-          case_triggers=("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")),
+          # (the whole first part in the trigger: two letters alone, as in `CONTEXT`, `INT`,
+          # `AND`, were a judged trigger at every such word of a text)
+          case_triggers=(r"(?:MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT)[A-Za-z0-9_\-]{22,26}\.",)),
     _rule("bearer", "bearer",
           r"(?i:bearer)\s{1,8}(?P<v>[A-Za-z0-9\-._~+/=]{1,4096})",
           value=("v",), check="bearer", bounded=False, shape=r"\s{1,8}[A-Za-z0-9\-._~+/=]"),
@@ -292,6 +304,7 @@ RULES: tuple[Rule, ...] = (
     *DEVICE_RULES,
     *FORM_RULES,
     *TABULAR_RULES,
+    *BOUND_RULES,
     *TOOL_RULES,
     *FIELD_RULES,
 )

@@ -220,6 +220,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (
             _GO_FIELDS.search(buf, line_start(buf, start), start)):
         return None  # Go's %+v, `{User:app Password: Port:5432}`: empty, then the next field
+    if group not in ("sq", "dq") and _ARROW.search(sep) and not token_shaped(value):
+        return None  # `password -> reset link sent`: an arrow in prose; a token is a value
     if (b"||" in sep or b"??" in sep or b"?:" in sep) and group not in ("sq", "dq", "bq"):
         return None  # API_TOKEN || "literal": a fallback value, only a literal counts
     if b"," in sep:  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value
@@ -287,6 +289,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
 
 # what calls a symbol's setter: `set`, `config.set(`, `fetch(` (a line's start to the `:`)
 _SYMBOL_CALL = re.compile(rb"[A-Za-z_][\w.]{0,63}[ \t]*\(?")
+_ARROW = re.compile("->|~>|[→⇒⟶]".encode())
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits

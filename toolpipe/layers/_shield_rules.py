@@ -1,7 +1,6 @@
 """The shield's rules over the shell wing's facts: each fact a command line yields (an
 effect on a place, a problem the wing found) gets a score and a reason naming the fact and
 where it was found, e.g. ``deletes outside the workspace: / (rm -rf inside eval)``.
-
 The table :data:`RULES` is the whole policy for effects; :func:`problem_score` for problems.
 """
 
@@ -42,6 +41,7 @@ from toolpipe.shell import (
     holds_secrets,
     in_made_folder,
     new_program,
+    plain_output,
     restricting_mode,
     sends,
     setuid_mode,
@@ -103,6 +103,8 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
         if p.kind == "scratch" and e.recursive:  # a folder in /tmp may be anyone's work
             return Finding(0.6, _at(e, p, "deletes recursively outside the workspace, in"))
         return None
+    if p.kind == "outside" and e.detail == "moves into the workspace":  # (kept: asked)
+        return Finding(0.6, _at(e, p, "moves into the workspace, out of its place"))
     score = _DESTROYED[p.kind]
     if not e.recursive and p.kind == "outside":
         # one file (a quoted word): named, blocked; not known at all (`rm -f "$tmpfile"`
@@ -222,8 +224,8 @@ def _stdin_code(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Findin
     where = e.command.located()
     if any(c.name in NETWORK_SOURCES for c in up):
         return Finding(1.0, f"download piped into a shell ({where})")
-    if any(c.name in DECODERS for c in up):
-        return Finding(1.0, f"decoded text piped into a shell ({where})")
+    if any(c.name in DECODERS and not (c.name == "printf" and plain_output((c,))) for c in up):
+        return Finding(1.0, f"decoded text piped into a shell ({where})")  # (printf: unread)
     if up and not all(c.name in ("echo", "printf", "cat") and c.args for c in up):
         return Finding(0.8, f"output of another command piped into a shell ({where})")
     return None  # a here-document or a literal the wing has read as code

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
 from toolpipe.shell import _compressors as _compressors
+from toolpipe.shell import _converters as _converters
 from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git
@@ -82,6 +83,7 @@ from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
+from toolpipe.shell._expand import plain_output as plain_output
 from toolpipe.shell._files import restricting_mode as restricting_mode
 from toolpipe.shell._files import setuid_mode as setuid_mode
 from toolpipe.shell._folders import in_made_folder as in_made_folder
@@ -159,6 +161,7 @@ __all__ = [
     "modelled",
     "new_program",
     "option_values",
+    "plain_output",
     "restricting_mode",
     "sed_applied",
     "sends",

@@ -369,10 +369,19 @@ def _echoed(ran: Sequence[Command]) -> str | None:
     args = [a for a in ran[0].args]
     if not all(a.known for a in args) or (args and args[0].text.startswith("-")):
         return None
-    if ran[0].name == "printf":
-        if not args or "%" in args[0].text or "\\" in args[0].text:
+    if ran[0].name == "printf":  # its escapes as `$'…'` reads them, `%s` and `%d` filled
+        if not args:
             return None
+        fmt = ansi_c(args[0].text) if "\\" in args[0].text else args[0].text
+        if "%" in fmt:
+            word = printed((literal(fmt), *args[1:]))
+            return word.text if word.known else None
+        return fmt if len(args) == 1 and UNKNOWN not in fmt else None
     return " ".join(a.text for a in args)
+
+
+
+plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)
 
 
 _FORMAT = re.compile(r"%[sd%]")

@@ -76,8 +76,11 @@ def _copy(cmd: Command) -> list[Effect]:
     mode = values.get("m") or values.get("--mode")
     if cmd.name == "install" and mode is not None and setuid_mode(mode.text):
         out.append(Effect("mode", cmd, target, detail=mode.text))  # -m 4755 /bin/sh /tmp/x
-    if cmd.name == "mv":
-        out += [Effect("delete", cmd, w, recursive=True, detail="moves away") for w in ops]
+    if cmd.name == "mv":  # (into the workspace, a file is kept where the agent works)
+        into = target.known and not target.text.startswith(("/", "~")) and (
+            ".." not in target.text.split("/")) and (cmd.cwd or ".")[:1] not in ("/", "~")
+        out += [Effect("delete", cmd, w, recursive=True, detail="moves into the workspace"
+                       if into else "moves away") for w in ops]
     else:  # (a link to a secret exposes it where the link is: read as a copy is)
         out += [Effect("read", cmd, w, detail="links" if cmd.name in ("ln", "link") else "")
                 for w in ops]

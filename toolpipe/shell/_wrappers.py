@@ -312,7 +312,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 codes.append(("alias", Word(body, a.raw, False, a.tame, a.sources), ()))
     elif name == "find":
         subs = _find_exec(args)
-    elif name in ("cmake", "perl") and (mode := tool_mode(name, args)) is not None:
+    elif name in ("cmake", "perl", "salt-call") and (
+            mode := tool_mode(name, args)) is not None:
         subs = (mode,)
     elif name == "script":
         for k, a in enumerate(args[:-1]):
@@ -345,4 +346,4 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
 # Every name peel() looks at (anything else is returned as it is).
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
-    "script", "parallel", "fd", "fdfind", "cmake"} | frozenset(_RUNNERS)
+    "script", "parallel", "fd", "fdfind", "cmake", "salt-call"} | frozenset(_RUNNERS)

@@ -60,6 +60,9 @@ def _npm_runs(name: str, texts: list[str]) -> bool:
     return sub is None or sub in _NPM_RUNS or (name != "npm" and sub not in _NPM_QUIET)
 
 
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "mosh"})
+
+
 def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[str] = ()
          ) -> list[tuple[str, FileFact, str]]:
     """(file, its fact, how it runs) for each session file this command runs (``on_path``:
@@ -100,6 +103,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     if cmd.name in _PACKAGE_INSTALLERS:  # apt install ./tool.deb: its scripts run as root
         found += [(key(t, where, workspace), "file") for t in texts
                   if t.endswith(_PACKAGE_FILES) and not t.startswith("-")]
+    if cmd.name in _SSH_CLIENTS:  # ssh -F FILE: its ProxyCommand, LocalCommand… run here
+        found += [(key(v, where, workspace), "settings") for v in option_values(texts, "-F")]
     if cmd.name in CLIENTS:  # psql -f reset.sql, mongosh wipe.js
         found += [(key(n, where, workspace), f"client {cmd.name}")
                   for n in client_files(cmd.name, texts)]

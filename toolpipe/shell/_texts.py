@@ -32,7 +32,7 @@ _FAMILY = {".py": "python", ".pyw": "python", ".js": "node", ".mjs": "node", ".c
            ".rb": "ruby", ".rake": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php"}
 _SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
              ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
-             ".mk", ".bzl", ".bazel")
+             ".mk", ".bzl", ".bazel", ".hcl", ".tf")
 _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "Makefile",
                              "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
                              "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",
@@ -65,6 +65,10 @@ _MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
 _VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
 _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
+# an ssh config's commands run here (not RemoteCommand: run on the server)
+_SSH_RUNS = re.compile(r"""(?im)^[ \t]*(?:(?:ProxyCommand|LocalCommand|KnownHostsCommand)"""
+                       r"""(?:[ \t]*=[ \t]*|[ \t]+)(?P<c>.+?)[ \t]*$|Match\b[^\n]*?\bexec[ \t]+"""
+                       r"""(?:"(?P<q>[^"\n]*)"|(?P<w>\S+)))""")
 _RUN_LINE = re.compile(r"(?m)^[ \t]*RUN[ \t]+(?:--[\w-]+(?:=\S+)?[ \t]+)*(.+)$")
 
 
@@ -91,6 +95,8 @@ def commands_in(path: str, content: str) -> str:
         out += _RUN_LINE.findall(content)
     if ext == ".xml" or "<exec" in content or "<executable>" in content:
         out += _xml_commands(content)
+    if "ommand" in content or "exec" in content:  # an ssh config's, read by `ssh -F FILE`
+        out += [m.group("c") or m.group("q") or m.group("w") for m in _SSH_RUNS.finditer(content)]
     if ext == ".vim" or name in _VIM_FILES:  # `:!cmd`, `silent !cmd`, `system('cmd')`
         out += [next(g for g in m.groups() if g is not None)
                 for line in content.splitlines()[:MAX_LINES]
@@ -120,7 +126,12 @@ def commands_in(path: str, content: str) -> str:
                 value = found.group("value").strip().strip(",").strip()
                 if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
                     value = value[1:-1]
-                out += _command(found.groupdict().get("key") or "", value)
+                key = found.groupdict().get("key") or ""
+                if value[:1] == "[" and not _ARGV.search(value):  # a list of command lines
+                    for one in _STRING.finditer(value):  # (Packer's `inline = ["…", "…"]`)
+                        out += _command(key, one.group(1) or one.group(2) or "")
+                else:
+                    out += _command(key, value)
             if "=" in line or ":" in line:  # and settings inside a line: Nix's `{ shellHook
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from toolpipe.secrets._re2 import UNANCHORED, compile_bytes
+from toolpipe.secrets._re2 import SHORT_TEXT, UNANCHORED, compile_bytes, has_run, run_table
 from toolpipe.secrets._rule import b64_plain, mostly_text
 
 Judge = Callable[[str], list[tuple[int, int, str]]]
@@ -29,6 +29,7 @@ _HEXDUMP = re.compile(rb"[0-9a-f]{7,16}  (?P<hex>[0-9a-f ]{47,50})\|(?P<asc>[^\n
 _HINTS = ((b"0000010: ", _XXD), (b"0000010  ", _HEXDUMP))
 # base64 wrapped at 64 or 76 columns: two full lines at least (then the rest, if any)
 _TWO_LINES = compile_bytes(rb"(?:^|\n)[A-Za-z0-9+/]{64,76}\n[A-Za-z0-9+/]{64,76}\n")
+_B64_TABLE = run_table(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _LINE = re.compile(rb"[A-Za-z0-9+/]{1,76}={0,2}(?=\n|$)")
 _MAX_BLOCK = 1 << 20  # bytes of a block read (a larger one is left to the other passes)
 
@@ -44,7 +45,8 @@ def dump_spans(buf: bytes, judge: Judge, priority: int) -> list[Span]:
             end, found = _dump(buf, start, pattern, judge, priority)
             out += found
             at = buf.find(hint, max(end, at + 1))
-    if len(buf) >= 130 and b"\n" in buf:
+    if len(buf) >= 130 and b"\n" in buf and (len(buf) > SHORT_TEXT or has_run(
+            buf, _B64_TABLE, 64)):  # (no base64 line of 64: no block to read)
         out += _wrapped(buf, judge, priority)
     return out
 

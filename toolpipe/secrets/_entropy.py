@@ -21,7 +21,15 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from toolpipe.secrets._re2 import UNANCHORED, Compiled, compile_bytes, escape
+from toolpipe.secrets._re2 import (
+    SHORT_TEXT,
+    UNANCHORED,
+    Compiled,
+    compile_bytes,
+    escape,
+    has_run,
+    run_table,
+)
 from toolpipe.secrets._rule import GUESS, Span, b64_plain, mostly_text
 
 # Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
@@ -96,6 +104,9 @@ def _not_starting(prefixes: tuple[bytes, ...], length: int, depth: int = 0) -> b
     return b"(?:" + b"|".join(branches) + b")"
 
 
+_RUN_TABLE = run_table(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+_-/")
+
+
 def _runs(min_length: int) -> Compiled:
     found = _RUNS.get(min_length)
     if found is None:
@@ -139,6 +150,8 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
     """High-entropy runs. A run part of which a rule already redacted is judged on what
     is left of it (the rest of ``Zx9Q…ghp_…`` is not protected by the token in it)."""
     spans: list[Span] = []
+    if len(buf) <= SHORT_TEXT and not has_run(buf, _RUN_TABLE, min_length):
+        return spans  # (no run long enough: the regex's pass would find none)
     match = _runs(min_length).Match
     pos, end = 0, len(buf)
     shelter = iter(public)

@@ -76,6 +76,12 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""
          r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*][^\s]{0,255})""",
          value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
+    # `net use [DEVICE] \\server\share PASSWORD [/user:…]`: the operand after the share
+    # (the order Windows documents; inside `cmd /c "…"` or runas's quotes too)
+    rule("password", ("net use",),
+         r"""(?i:net)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+|\*[ \t]+)?\\\\[^\s"']+[ \t]+"""
+         r"""(?P<v>[^\s/*'"][^\s"]{0,255})""",
+         value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
     # SQL Server's procedures that take a password by position: sp_addlinkedsrvlogin's fifth,
     # sp_addlogin's second, sp_password's first two (`EXEC sp_addlogin 'u', 'pw'`)
     rule("password", ("sp_addlinkedsrvlogin", "sp_addlogin", "sp_password",

@@ -147,6 +147,15 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""[ \t]*(?:\r?\n|$|\\r\\n|\\n|")""",
          value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
          case_triggers=("AUTH ",)),
+    # IRC's `OPER name password` (a line's start, or after a prompt); a SASL PLAIN payload
+    # in an XMPP stream (`<auth … mechanism="PLAIN">base64 of user and password</auth>`)
+    rule("password", (),
+         r"""OPER[ \t]+[^\s"]{1,64}[ \t]+(?P<bare>[^\s"]{4,256})[ \t]*(?:\r?\n|$)""",
+         value=("bare",), check="at_prompt", bounded=False, priority=CONTEXT,
+         case_triggers=("OPER ",)),
+    rule("password", ('mechanism="plain"', "mechanism='plain'"),
+         r"""(?i:mechanism)=["'](?i:plain)["'][^>\n]{0,128}>(?P<v>[A-Za-z0-9+/]{8,1024}={0,2})<""",
+         value=("v",), bounded=False, priority=CONTEXT),
     # a data store's monitor, each word of a command quoted (Redis' MONITOR: `"AUTH"
     # "user" "pw"`, and HELLO's AUTH): the last word is the password
     rule("password", ('"auth" "',),

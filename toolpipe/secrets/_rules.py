@@ -33,6 +33,7 @@ from toolpipe.secrets._rule import rule as _rule
 from toolpipe.secrets._schemes import SCHEMES as SCHEMES  # (registered as it is imported)
 from toolpipe.secrets._tabular import TABULAR_RULES
 from toolpipe.secrets._tools import TOOL_RULES
+from toolpipe.secrets._traces import TRACE_RULES
 
 # --- secret-named keys ------------------------------------------------------------------------
 
@@ -305,6 +306,7 @@ RULES: tuple[Rule, ...] = (
     *FORM_RULES,
     *TABULAR_RULES,
     *BOUND_RULES,
+    *TRACE_RULES,
     *TOOL_RULES,
     *FIELD_RULES,
 )

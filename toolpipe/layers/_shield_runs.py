@@ -32,6 +32,10 @@ _SHELL_READERS = SHELLS | {"busybox"}
 _NOTEBOOK_RUNNERS = frozenset({"jupyter", "papermill", "quarto", "jupytext", "nbclient"})
 _HOOKED = frozenset({"commit", "merge", "push", "checkout", "switch", "rebase", "am", "pull",
                      "cherry-pick", "revert", "clone", "worktree"})
+_HOOKS_SETTINGS = frozenset({"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+                             "lefthook-local.yml", ".lefthook-local.yml", ".overcommit.yml",
+                             ".pre-commit-config.yaml", ".simple-git-hooks.json",
+                             ".simple-git-hooks.js", ".huskyrc", ".huskyrc.json"})
 _ORCHESTRATORS = frozenset({"kubectl", "oc", "kubectl.exe", "microk8s.kubectl", "k3s",
                             "podman", "minikube"})
 _APPLIES = frozenset({"apply", "create", "replace", "play", "run"})
@@ -89,6 +93,10 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         found += [(key(".npmrc", where, workspace), "settings"), ("~/.npmrc", "settings")]
     elif cmd.name == "git" and set(texts) & _HOOKED:
         found += [(p, "file") for p in facts.special if git_hook(p)]
+        # and the hooks frameworks' settings, which their installed hooks read at each
+        # commit (lefthook's, overcommit's, pre-commit's, simple-git-hooks', husky 4's)
+        found += [(p, "settings") for p in facts.pending
+                  if posixpath.basename(p) in _HOOKS_SETTINGS]
     if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)
         found.append((key(".git/config", where, workspace), "settings"))
         # and a user's: any git settings file the session wrote, wherever (HOME,

@@ -62,16 +62,17 @@ def top_comma(args: str) -> tuple[str, str, str]:
 HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user_home|"""
                   r"""Path\.home\(|expanduser|user\.home|getenv\(\s*["']HOME|Dir\.home\b|"""
                   r"""env\.get\(\s*["']HOME|(?:ENV|environ)\[\s*["']HOME|\$ENV\{\s*["']?HOME|"""
-                  r"""\benv\.HOME\b|Getenv\(\s*"HOME|\$_SERVER\[\s*["']HOME|["']~/?["']""")
+                  r"""\benv\.HOME\b|Getenv\(\s*"HOME|\$_SERVER\[\s*["']HOME|["']~/?["']|"""
+                  r"""path\.expand\(|\$env\(HOME\)""")
 # the home written inside a string: perl's "$ENV{HOME}/…", ruby's "#{Dir.home}/…", a
 # template's `${os.homedir()}/…`, an f-string's "{Path.home()}/…"
-_IN_STRING = re.compile(r"""\$ENV\{\s*["']?HOME["']?\s*\}|[#$]?\{([^{}\n]{1,80})\}""")
+_IN_STRING = re.compile(r"""\$ENV\{\s*["']?HOME["']?\s*\}|\$env\(HOME\)|[#$]?\{([^{}\n]{1,80})\}""")
 _HOME_NAMES = frozenset({"HOME", "~", "USERPROFILE"})
 
 
 def home_interpolated(text: str) -> str:
     """``text`` with each interpolation of the home folder read as ``~``."""
-    if "{" not in text:
+    if "{" not in text and "$env(" not in text:
         return text
     return _IN_STRING.sub(lambda m: "~" if m.group(1) is None or HOME.search(
         m.group(1)) or re.search(r"\bHOME\b", m.group(1)) else m.group(0), text)
@@ -91,6 +92,9 @@ def target(expression: str) -> str:
     if strings and not dynamic:  # (several: a join, `Path("a") / "b"`)
         return quote("/".join([strings[0].rstrip("/")] + [s.strip("/") for s in strings[1:]])
                      if len(strings) > 1 else strings[0])
+    tilde = next((s for s in strings if s.startswith("~/") and s.strip("~/")), None)
+    if tilde is not None:  # a literal under the home, whatever expands it (expand_path…)
+        return quote(tilde)
     if HOME.search(expression):
         parts = [s for s in strings if s not in _HOME_NAMES]
         if parts and parts[0].startswith("~"):
@@ -154,9 +158,13 @@ def receiver_folder(code: str, at: int) -> str:
     return quote(folder[1:-1].rstrip("/") + "/" + (found.group("glob") or "*"))
 
 
-# a pathlib chain just before a method's name: Path("x").unlink(, (Path.home() / "a").rmdir(
-_CHAIN_END = re.compile(r"""((?:pathlib\.)?(?:Path\.home\(\)|(?:Pure)?Path\([^()]*\))"""
-                        r"""(?:\s*/\s*["'][^"'\n]*["'])*)\s*\)?\s*\.\s*\w+\s*\($""")
+# a path chain just before a method's name: Path("x").unlink(, (Path.home() / "a").rmdir(,
+# Ruby's Pathname.new(Dir.home).join(".ssh").rmtree
+_NESTED = r"""\((?:[^()]|\([^()]*\))*\)"""  # a call's brackets, one call inside
+_CHAIN_END = re.compile(
+    r"""((?:pathlib\.)?(?:Path\.home\(\)|(?:Pure)?Path""" + _NESTED
+    + r""")(?:\s*/\s*["'][^"'\n]*["'])*|Pathname\.new""" + _NESTED
+    + r"""(?:\.join\([^()]*\))*)\s*\)?\s*\.\s*\w+\s*\($""")
 # what a loop walks: a folder's listing or glob (Path(".").rglob("*.pyc"), os.listdir("d"))
 _LOOPED = re.compile(
     r"""(?P<folder>(?:pathlib\.)?(?:Path\.home\(\)|(?:Pure)?Path\([^()]*\)|os\.listdir\([^()]*\)|"""
@@ -185,3 +193,62 @@ def copied(reads: list[str], writes: list[str]) -> list[str]:
     the rules already: a secret read where the network is used)."""
     known = [r for r in dict.fromkeys(reads) if r != DYNAMIC][:8]
     return [f"cp -- {r} {w}" for r in known for w in dict.fromkeys(writes[:8]) if w != r]
+
+
+# R's writes: the file a call names (`file = …`, `con = …`), else its place among the
+# arguments (`writeLines(text, con)`, `saveRDS(x, path)`, `sink(path)`)
+_R_WRITE = re.compile(r"\b(cat|write|writeLines|write\.csv|write\.table|saveRDS|sink|writeBin|"
+                      r"file\.create|file\.copy)\s*\(")
+_NAMED_FILE = re.compile(r"""^\s*(?:file|con|path|to)\s*=\s*(.+?)\s*$""", re.S)
+
+
+def r_writes(code: str) -> list[str]:
+    out = []
+    for m in _R_WRITE.finditer(code):
+        rest, args = _call_args(code, m.end()), []
+        while rest.strip():
+            first, _, rest = top_comma(rest)
+            args.append(first)
+        named = [n.group(1) for a in args if (n := _NAMED_FILE.match(a))]
+        place = 0 if m.group(1) in ("sink", "file.create") else 1
+        if m.group(1) == "cat" and not named:
+            continue  # cat(…) without file = prints
+        chosen = named[0] if named else args[place] if len(args) > place else None
+        if chosen is not None:
+            out.append(target(chosen))
+    return out
+
+
+_TCL_DELETE = re.compile(r"\bfile\s+delete\s+((?:-force\s+|--\s+)*)([^\n;\]]+)")
+
+
+def tcl_deletes(code: str) -> list[str]:
+    """Tcl's `file delete [-force] PATH…` as rm's command lines (its home `$env(HOME)`)."""
+    return [f"{'rm -rf' if '-force' in m.group(1) else 'rm'} -- "
+            + " ".join(quote(home_interpolated(p)) if not p.startswith("~") else p
+                       for p in m.group(2).split())
+            for m in _TCL_DELETE.finditer(code)]
+
+
+_BARE_TREE = re.compile(r"\.(?:rmtree|rm_rf|rm_r|delete)\b(?![\s(]*\()")
+
+
+def bare_tree_deletes(code: str) -> list[str]:
+    """A tree deleted by a method called without brackets on a path chain (Ruby's
+    `Pathname.new(Dir.home).join(".ssh").rmtree`): the chain's path."""
+    out = []
+    for m in _BARE_TREE.finditer(code):
+        path = receiver_folder(code[:m.end()] + "(", m.end() + 1)
+        if path != DYNAMIC:
+            out.append(path)
+    return out
+
+
+_HOME_LITERAL = re.compile(r"""["'](~/[^"'\s]{1,200})["']""")
+
+
+def home_mentions(code: str) -> list[str]:
+    """Paths under the home a program's code names as literals (`"~/.netrc"` handed to a
+    download's options, a string built for a command): read, as far as the rules go (a
+    secret named where the network is used is a secret sent)."""
+    return [quote(m.group(1)) for m in _HOME_LITERAL.finditer(code)]

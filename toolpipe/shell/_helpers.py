@@ -41,6 +41,7 @@ _INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off
+_TCL = frozenset({"tclsh", "wish", "expect", "jimsh"})
 INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
 _CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)"
                          r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+|GOSUMDB=off"
@@ -261,8 +262,8 @@ class _Helpers(_Functions):
             for line in data.text.splitlines()[:MAX_INPUT_LINES]:
                 for text in candidates(line.strip().lstrip("!")):
                     self.probe(text, (*where, label))
-                if "(" in line:
-                    for text in shell_strings("", line):
+                if "(" in line or "delete" in line:  # (Tcl's `file delete`: its own reading)
+                    for text in shell_strings(cmd.name if cmd.name in _TCL else "", line):
                         self.nested(text, (*where, f"code in the {label}"))
 
     def probe(self, text: str, where: tuple[str, ...]) -> None:

@@ -15,13 +15,17 @@ from collections.abc import Sequence
 from toolpipe.shell._code_files import (
     DYNAMIC,
     HOME,
+    bare_tree_deletes,
     copied,
     copies,
     home_interpolated,
+    home_mentions,
     literals,
     pathlib_ops,
+    r_writes,
     receiver_folder,
     target,
+    tcl_deletes,
     top_comma,
 )
 from toolpipe.shell._code_files import quote as _quote
@@ -39,7 +43,7 @@ LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "py
 
 _SPAWN = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
-    r"os\.spawn\w*|\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
+    r"os\.spawn\w*|\bsystem2?|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|\bspawn|"
     r"\bshell_exec|\bpassthru|\bpopen|\bproc_open|IO\.popen|Open3\.\w+|\bqx|\bexecFile|"
     r"child_process\.\w+|Deno\.run|new\s+Deno\.Command|os\.execute|io\.popen|"
     # Elixir's and Erlang's, Scala's (sbt), Fabric's and Tilt's `local("…")`
@@ -88,6 +92,7 @@ _LISP_DELETE = re.compile(r'\(\s*(delete-directory|delete-file|f-delete)\s+"([^"
 _PATHISH = re.compile(r"""["']((?:~|/|\.{1,2}/)[^"']*|(?![a-z]+://)[^"'\s/]+/[^"']*)["']""")
 # writes, however the module is reached (`require('fs').appendFileSync(…)`)
 _WRITE = re.compile(r"(?:\bopen|\bfopen|File\.open|File\.write|IO\.write|\bwriteFileSync|"
+
                     r"\bwriteFile|\bappendFileSync|\bappendFile|\bcreateWriteStream|"
                     r"file_put_contents|Deno\.writeTextFile(?:Sync)?|Deno\.writeFile(?:Sync)?|"
                     r"Bun\.write|io\.open|File\.append)\s*\(")
@@ -128,13 +133,16 @@ _QW = re.compile(r"\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[(
 # (node's reads however the module is reached: `require('fs').readFileSync(…)`)
 _READ = re.compile(r"(?:\bopen|\bfopen|File\.read|IO\.read|File\.open|\breadFileSync|"
                    r"\breadFile|file_get_contents|Deno\.readTextFile|Deno\.readFile|Bun\.file|"
+                   r"\breadLines|\breadRDS|\bread\.csv|"
                    r"io\.open)\s*\(")
 # Calls that talk to the network: the one-liner counts as a downloader (curl) for the rules.
 _NETWORK = re.compile(r"urllib\.request|urllib2|urlopen|\brequests\.\w+\s*\(|\bhttpx\b|aiohttp|"
                       r"http\.client|httplib|\bfetch\s*\(|Net::HTTP|LWP::|HTTP::Tiny|HTTParty|"
                       r"Faraday|curl_exec|curl_init|https?\.(?:request|get)\b|\baxios\b|"
                       r"open-uri|URI\.open|stream_context_create|XMLHttpRequest|WebSocket|"
-                      r"smtplib|ftplib|paramiko|(?:\bopen|fopen|file_get_contents)\s*\(\s*"
+                      r"smtplib|ftplib|paramiko|httr::|curl::|RCurl|download\.file|"
+                      r"Downloads\.|Invoke-(?:WebRequest|RestMethod)|\biwr\b|\birm\b|"
+                      r"(?:\bopen|fopen|file_get_contents)\s*\(\s*"
                       r"[\"']https?://")
 
 
@@ -296,6 +304,11 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     if opens is not None:
         writes += [_quote(home_interpolated(m.group('p2') or m.groupdict().get('p3') or ''))
                    for m in opens.finditer(code)]
+    if name in ("rscript", "r"):  # cat(…, file = "~/.bashrc"), writeLines(x, con)
+        writes += r_writes(code)
+    if name in ("tclsh", "wish", "expect"):  # file delete -force $env(HOME)/.ssh
+        out += tcl_deletes(code)
+    out += [f"rm -rf -- {p}" for p in bare_tree_deletes(code)]  # Pathname(…).rmtree
     if name == "perl":  # open(my $f, "<", "$ENV{HOME}/.netrc"), open(F, "x.txt")
         reads += [_quote(home_interpolated(m.group("p") or m.group("q")))
                   for m in _PERL_READ.finditer(code)]
@@ -317,6 +330,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             reads.append(target(top_comma(args)[0]))
     for source, destination in copies(code):  # shutil.copy, fs.copyFileSync, File::Copy
         out.append(f"cp -- {source} {destination}")
+    reads += home_mentions(code)
     out += [f": > {w}" for w in dict.fromkeys(writes)]
     out += [f"cat -- {r}" for r in dict.fromkeys(reads) if r != DYNAMIC]
     out += copied(reads, writes)

@@ -252,3 +252,28 @@ def home_mentions(code: str) -> list[str]:
     download's options, a string built for a command): read, as far as the rules go (a
     secret named where the network is used is a secret sent)."""
     return [quote(m.group(1)) for m in _HOME_LITERAL.finditer(code)]
+
+
+# code a call loads from an address (R's source, node's import, PHP's include, Lua's
+# dofile, Julia's Pkg.add(url = …), R's install_url; with brackets or without, as PHP's
+# `require_once "…"` and Lua's `dofile "…"`): a package run from an address, asked about
+# as `deno run URL` and `npx URL` are
+_LOADS_URL = re.compile(r"""\b(?:source|sys\.source|import|require|require_once|include|"""
+                        r"""include_once|load|dofile|loadfile|Pkg\.add|install_url|install_git)"""
+                        r"""(?:\s*\(\s*|[ \t]+)(?:url\s*=\s*)?["'](https?://[^"'\s]{1,512})["']""")
+# a package fetched from a repository by name and installed (R's install_github)
+_FROM_REPOSITORY = re.compile(r"""\binstall_(?:github|gitlab|bitbucket)\s*\(\s*["']"""
+                              r"""([\w.-]{1,64}/[\w.-]{1,128})["']""")
+# the language's own eval handed as a value (`.then(eval)`, `map(eval, …)`): what it is
+# given is code no reading can follow
+_EVAL_BY_NAME = re.compile(r"""[(,]\s*(?:eval|Function|exec|execfile)\s*[),]""")
+
+
+def fetched_code(code: str) -> list[str]:
+    """Shell text for code a program fetches and runs: a package run from an address or
+    fetched from a repository by name, or code that cannot be read."""
+    out = [f"npx {quote(m.group(1))}" for m in _LOADS_URL.finditer(code)]
+    out += [f"npx github:{m.group(1)}" for m in _FROM_REPOSITORY.finditer(code)]
+    if _EVAL_BY_NAME.search(code):
+        out.append(DYNAMIC)
+    return out

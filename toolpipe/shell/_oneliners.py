@@ -18,6 +18,7 @@ from toolpipe.shell._code_files import (
     bare_tree_deletes,
     copied,
     copies,
+    fetched_code,
     home_interpolated,
     home_mentions,
     literals,
@@ -249,6 +250,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             out += _evaluated(name, m.group(1), depth)
     if family and computed_names(family, code):
         out.append(DYNAMIC)
+    out += fetched_code(code)  # source("https://…"), import("https://…"), install_github
     if name in ("perl", "ruby", "php"):
         out += [m.group(1) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets

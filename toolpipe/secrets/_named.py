@@ -288,6 +288,10 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""|(?P<bare>[^\s"'$(\[{<][^\s"']{3,4095}))[ \t]*(?:\r?\n|$)""",
          value=("dq", "sq", "bare"), check="ci_named", bounded=False, priority=CONTEXT,
          case_triggers=(r"In \[[0-9]",)),
+    # a key's emoji as the label (`🔑 …`, `🔐: …`): the token after it
+    rule("password", ("🔑", "🔐", "🗝"),
+         r"""(?:🔑|🔐|🗝️?)[ \t]*:?[ \t]*(?P<v>[A-Za-z0-9+/=_\-.~]{12,4096})(?![^\s,;)])""",
+         value=("v",), check="stored", bounded=False, priority=CONTEXT),
     # -p after -u on any command line (its own program's rows are in the shell table):
     # found from the -u, the rarer of the two in ordinary text
     rule("password", (" -u ", " -u'", ' -u"', " -u="),

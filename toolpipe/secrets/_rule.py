@@ -105,10 +105,14 @@ VALUE = (
     # (escaped once, or twice: a JSON string inside a JSON string, `\\\"…\\\"`)
     r'|(?:\\\\){0,3}\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096}?)(?:\\\\){0,3}\\"'
     r"""|`(?P<bq>[^`\n]{1,4096})`"""
+    # typographic quotes, as a word processor or a chat copies a value (“…”, ‘…’, «…»,
+    # „…“, 「…」, ″…″); and a value in brackets after its label (`password (…)`, `[…]`)
+    r"""|(?:“|‘|«|„|「|″|‹)(?P<tq2>(?:(?!”|’|»|“|」|″|›)[^\n]){1,256}?)(?:”|’|»|“|」|″|›)"""
+    r"""|[(\[<{](?P<br>[^\s()\[\]<>{}"']{4,256})[)\]>}]"""
     r"""|["'](?P<uq>[^\s"'`,;<>(){}\[\]\\|&]{1,255})"""  # a quote never closed
     # (or a label: a value redacted before is read as one, so the key's regex does not
     # settle for a shorter reading, `key: 000A = [REDACTED:…]`, the second time)
     r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
     r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
-VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "eq", "bq", "uq", "bare")
+VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "eq", "bq", "tq2", "br", "uq", "bare")

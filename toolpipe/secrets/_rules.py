@@ -70,6 +70,10 @@ KEY_WORDS = tuple(dict.fromkeys(w for word in _KEYS for w in _spellings(word)))
 COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
+# a type's name, as a signature gives it (`str`, `String`, `SecretStr`, `java.lang.String`):
+# words, each capital followed by small letters (a token in brackets is a value, not one)
+_TYPE = (r"""[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}"""
+         r"""(?:\.[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}){0,3}""")
 # a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
@@ -85,7 +89,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""(?:[ \t]*\|[ \t]*(?:None|undefined|null))?\s{0,8}=(?![=>])\s{0,8}"""
         # a type after the name, in brackets, then a separator or a blank (`password
         # (string): …`, `api_key <str> …`, `secret_token [String] = …`)
-        r"""|[ \t]+(?:\([A-Za-z][\w.]{0,23}\)|<[A-Za-z][\w.]{0,23}>|\[[A-Za-z][\w.]{0,23}\])"""
+        r"""|[ \t]+(?:\(""" + _TYPE + r"""\)|<""" + _TYPE + r""">|\[""" + _TYPE + r"""\])"""
         r"""(?:[ \t]*(?:=|:)[ \t]*|[ \t]+)"""
         # an arrow between blanks (`password -> …`, `token ~> …`, `client_secret → …`)
         r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+"""
@@ -120,8 +124,9 @@ _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–)|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
              r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+\S"""
-             r"""|[ \t]+(?:\([A-Za-z][\w.]{0,23}\)|<[A-Za-z][\w.]{0,23}>|\[[A-Za-z][\w.]{0,23}\])"""
-             r"""(?:[ \t]*[=:]|[ \t]+[^\s(]))""")
+             # (a type or a value in brackets: the rule's own separator reads which; kept
+             # short here, where re2's automaton of every trigger grows with each state)
+             r"""|[ \t]+[(\[<{][A-Za-z0-9+/_\-])""")
 
 
 def _kv(kind: str, words: tuple[str, ...]) -> tuple[Rule, Rule]:

@@ -211,7 +211,12 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
-    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value):
+    if (group in ("br", "tq2") or _DEFINITION.match(sep)) and not token_shaped(value):
+        # `token [optional]`, password: “required”, `Password⏎: shown once`: in brackets,
+        # typographic quotes or a definition list (prose's forms), only a token is a value
+        return None
+    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value) and (
+            not _DEFINITION.match(sep)):  # (`Password⏎: …`: a definition list's, not YAML's)
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
         return None
@@ -289,6 +294,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
 
 # what calls a symbol's setter: `set`, `config.set(`, `fetch(` (a line's start to the `:`)
 _SYMBOL_CALL = re.compile(rb"[A-Za-z_][\w.]{0,63}[ \t]*\(?")
+_DEFINITION = re.compile(rb"[ \t]*\r?\n[ \t]*:[ \t]")  # a markdown definition list's
 _ARROW = re.compile("->|~>|[→⇒⟶]".encode())
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")

@@ -267,7 +267,7 @@ def test_ordinary_text_never_reaches_the_budget():
 def test_thick_triggers_are_read_as_clusters_after_a_window(monkeypatch):
     """``WINDOW`` triggers within ``WINDOW * SPACING`` bytes with no label between: the
     rest of the text is read as clusters in one C scan each, so a 1 MB text of
-    ``password=`` costs 512 judgements, not the budget's 5,120 (235 ms before, at 8,192)."""
+    ``password=`` costs 512 judgements, not the budget's 4,864 (235 ms before, at 8,192)."""
     import importlib
 
     scan = importlib.import_module("toolpipe.secrets._scan")

@@ -138,12 +138,13 @@ _TOKEN_TAIL = re.compile(rb"""[^\s"'<>]*""")
 # only what the output cap keeps). The budgets are counts, not rates: redacting never adds
 # a trigger or a run outside a label, so a second pass stays under them and changes
 # nothing (Redact∘Redact = Redact). The count bounds a text's time: the slowest judges
-# (a password in prose, an SQL row) cost about 16 µs each, so 5,120 of them stay under
-# 100 ms on a 1 MB input (measured since: about 17.5 µs, and the slowest input 102 ms);
-# this repository's own sources and the tldr pages, 1.4 MB full of the triggers' words,
-# need about 4,700 (2,577 when the rules' own sources were smaller), so the budget
+# (a password in prose, an SQL row) cost about 16 µs each, so 5,120 of them stayed under
+# 100 ms on a 1 MB input (measured since: about 20 µs, the slowest input 101–104 ms, so
+# 4,864 since the seventh sitting); this repository's own sources and the tldr pages,
+# 1.5 MB full of the triggers' words, need 4,404 (5,106 before Discord's two-letter
+# fragments were bounded, 2,577 when the rules' own sources were smaller), so the budget
 # cannot come down to 4,096 without reading this repository's own code as dense.
-TRIGGER_BUDGET = 5_120
+TRIGGER_BUDGET = 4_864
 # And where triggers come thick (``WINDOW`` of them within ``WINDOW * SPACING`` bytes, no
 # label between: ``password=password=…``, a table of ``| password |`` rows), the rest of
 # the text is read as clusters at once, as past the budget: each trigger judged costs

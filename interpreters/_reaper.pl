@@ -27,11 +27,15 @@ sub children {
     return @kids;
 }
 
-sub sweep {    # kill every descendant; theirs are re-parented here for the next round
+sub sweep {    # kill every descendant, a generation a round: this round's children are
+    # killed and waited for, so their own children are re-parented here before the next
+    # round looks (without the wait, on a busy machine every round could pass before a
+    # killed child had exited, and its children lived on once this helper had gone)
     for (1 .. 1000) {
         my @kids = children();
         last unless @kids;
         kill 'KILL', @kids;
+        waitpid($_, 0) for @kids;      # (killed: each exits)
         1 while waitpid(-1, 1) > 0;    # WNOHANG
     }
     1 while waitpid(-1, 1) > 0;

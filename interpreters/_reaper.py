@@ -45,8 +45,11 @@ def _children() -> list[int]:
 
 
 def _sweep() -> None:
-    """Kill every descendant: children first stopped (so they cannot fork on), then killed;
-    their own children are re-parented here and go in the next round."""
+    """Kill every descendant, a generation a round: this round's children are killed and
+    waited for, so that their own children have been re-parented here before the next
+    round looks (without the wait, on a busy machine the rounds could all pass before a
+    killed child had exited, and its children, re-parented after this helper had gone,
+    lived on)."""
     for _ in range(1000):
         kids = _children()
         if not kids:
@@ -55,6 +58,11 @@ def _sweep() -> None:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
+                pass
+        for pid in kids:
+            try:
+                os.waitpid(pid, 0)  # (killed: it exits; its children come here first)
+            except (ChildProcessError, InterruptedError):
                 pass
         _reap_all()
     _reap_all()

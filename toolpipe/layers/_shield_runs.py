@@ -24,7 +24,16 @@ from toolpipe.layers._shield_projects import (
     key,
     runs_project,
 )
-from toolpipe.shell import SHELLS, Command, Script, classify, effects, modelled, option_values
+from toolpipe.shell import (
+    SHELLS,
+    Command,
+    Script,
+    classify,
+    effects,
+    git_form,
+    modelled,
+    option_values,
+)
 
 _SHELL_READERS = SHELLS | {"busybox"}
 
@@ -101,8 +110,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         found.append((key(".git/config", where, workspace), "settings"))
         # and a user's: any git settings file the session wrote, wherever (HOME,
         # XDG_CONFIG_HOME or GIT_CONFIG_GLOBAL may point git at it: judged as loaded)
-        found += [(p, "settings") for p in facts.files if posixpath.basename(p) in (
-            ".gitconfig", "gitconfig") or p.endswith(("/git/config", "/.git/config"))]
+        found += [(p, "settings") for p, f in facts.files.items() if posixpath.basename(p) in (
+            ".gitconfig", "gitconfig") or p.endswith(("/git/config", "/.git/config")) or (
+            f.commands and f.content and git_form(f.content))]  # (include.path may name any)
         if texts[:1] == ["config"]:  # (GIT_CONFIG_GLOBAL=FILE: read as `git config --file`)
             found += [(key(v, where, workspace), "settings") for v in option_values(
                 texts, "--file") + option_values(texts, "-f")]

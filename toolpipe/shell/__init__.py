@@ -113,6 +113,7 @@ from toolpipe.shell._texts import commands_in as commands_in
 from toolpipe.shell._texts import echoed as echoed
 from toolpipe.shell._texts import edit_inserts as edit_inserts
 from toolpipe.shell._texts import edited_commands as edited_commands
+from toolpipe.shell._texts import git_form as git_form
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -153,6 +154,7 @@ __all__ = [
     "edit_inserts",
     "edited_commands",
     "effects",
+    "git_form",
     "git_subcommand",
     "holds_secrets",
     "in_made_folder",

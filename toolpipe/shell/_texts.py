@@ -145,6 +145,13 @@ _GIT_CONFIGS = frozenset({".gitconfig", "gitconfig", ".gitmodules"})
 # a file in git's form whatever its name (GIT_CONFIG_GLOBAL may name any): its sections
 _GIT_SECTION = re.compile(r"(?m)^[ \t]*\[(?:core|alias|credential|filter|diff|merge|"
                           r"sequence|gpg|includeIf|include)\b[^\]\n]*\][ \t]*$")
+
+
+def git_form(content: str) -> bool:
+    """Is ``content`` a file in git's settings form (its sections), whatever its name?"""
+    return _GIT_SECTION.search(content) is not None
+
+
 _GIT_RUNS = re.compile(r"^\s*(?P<key>[\w.-]+)\s*=\s*(?P<value>.*?)\s*$")
 _GIT_PROGRAM_KEYS = frozenset({"fsmonitor", "pager", "editor", "sshcommand", "askpass",
                                "gitproxy", "external", "textconv", "clean", "smudge",

@@ -90,6 +90,8 @@ END = r"(?![A-Za-z0-9_\-])"  # the token ends here
 
 # A key's value: JSON-escaped or plain quotes, or a bare word. The first character of a
 # bare word already refuses references ($VAR, ${…}, %(…)s, <…>, {{…}}).
+# the arrows a key and its value are written with, between blanks (`password -> …`)
+ARROWS = "->|~>|→|⇒|⟶"
 VALUE = (
     r"""(?:[bBrRuU]{1,2}(?=["']))?"""  # a literal's prefix: Python's b'…', r"…"
     r"""(?:&quot;(?P<hq>[^&\n]{1,4096})&quot;"""  # HTML-escaped quotes

@@ -20,6 +20,7 @@ from toolpipe.secrets._languages import FOREIGN_KEYS, JOINED, LABELS
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
+    ARROWS,
     B64,
     CONTEXT,
     END,
@@ -92,7 +93,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|[ \t]+(?:\(""" + _TYPE + r"""\)|<""" + _TYPE + r""">|\[""" + _TYPE + r"""\])"""
         r"""(?:[ \t]*(?:=|:)[ \t]*|[ \t]+)"""
         # an arrow between blanks (`password -> …`, `token ~> …`, `client_secret → …`)
-        r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+"""
+        r"""|[ \t]+(?:""" + ARROWS + r""")[ \t]+"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
@@ -123,7 +124,7 @@ _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–)|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
-             r"""|[ \t]+(?:->|~>|→|⇒|⟶)[ \t]+\S"""
+             r"""|[ \t]+(?:""" + ARROWS + r""")[ \t]+\S"""
              # (a type or a value in brackets: the rule's own separator reads which; kept
              # short here, where re2's automaton of every trigger grows with each state)
              r"""|[ \t]+[(\[<{][A-Za-z0-9+/_\-])""")

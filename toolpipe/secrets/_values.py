@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from toolpipe.secrets._letters import DIGIT
 from toolpipe.secrets._letters import wordy as _wordy
+from toolpipe.secrets._rule import ARROWS
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -295,7 +296,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
 # what calls a symbol's setter: `set`, `config.set(`, `fetch(` (a line's start to the `:`)
 _SYMBOL_CALL = re.compile(rb"[A-Za-z_][\w.]{0,63}[ \t]*\(?")
 _DEFINITION = re.compile(rb"[ \t]*\r?\n[ \t]*:[ \t]")  # a markdown definition list's
-_ARROW = re.compile("->|~>|[→⇒⟶]".encode())
+_ARROW = re.compile(ARROWS.encode())
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits

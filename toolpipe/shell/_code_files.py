@@ -83,8 +83,8 @@ def quote(text: str) -> str:
 
 
 def target(expression: str) -> str:
-    """The file an expression names (``literals``: its string literals and whether
-    anything else is in it): a literal; a path under the home folder however it is
+    """The file an expression names: a literal (several joined: ``Path("a") / "b"``); a
+    literal under the home whatever expands it; a path under the home folder however it is
     reached, its literals joined (``os.path.join(os.environ["HOME"], ".ssh", "id")``);
     anything else is not known."""
     strings, dynamic = literals(_JOINERS.sub("", expression))
@@ -118,7 +118,8 @@ PATHLIB = re.compile(
     r"""(?P<parts>(?:\s*/\s*(?:["'][^"'\n]*["']|\w+))*)\s*\)?(?:\.expanduser\(\))?"""
     r"""(?:\.joinpath\((?P<join>[^()]*)\))?\.(?P<op>write_text|write_bytes|touch|open|"""
     r"""read_text|read_bytes|unlink|rmdir|chmod)\(""")
-_WRITES_MODE = re.compile(r"""^\s*(?:mode\s*=\s*)?["'][rb]?[wax+]""")
+# a mode that writes, given as an argument (open(f, "a"), open(f, mode="w+"), .open("wb"))
+MODE_WRITES = re.compile(r"""\s*(?:mode\s*=\s*)?[rb]?["'](?=[rwaxbt+]{1,4}["'])[rbt]*[wax+]""")
 
 
 def pathlib_ops(code: str) -> list[tuple[str, str]]:
@@ -130,7 +131,7 @@ def pathlib_ops(code: str) -> list[tuple[str, str]]:
         path = target(expression)
         op = m.group("op")
         if op == "open":
-            op = "write" if _WRITES_MODE.match(_call_args(code, m.end())) else "read"
+            op = "write" if MODE_WRITES.match(_call_args(code, m.end())) else "read"
         out.append(({"write_text": "write", "write_bytes": "write", "touch": "write",
                      "read_text": "read", "read_bytes": "read", "unlink": "rm",
                      "rmdir": "rm"}.get(op, op), path))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from toolpipe.shell._code_files import (
     DYNAMIC,
     HOME,
+    MODE_WRITES,
     bare_tree_deletes,
     copied,
     copies,
@@ -103,8 +104,6 @@ _PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])\s*(?
                         r"""(["'])(?P<p3>[^"']+)\4)""")
 _PERL_READ = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:(["'])<?\s*(?P<p>[^"'|>+<\s]"""
                         r"""[^"'|]*?)\s*\1\s*[)\s;]|(["'])<\3\s*,\s*(["'])(?P<q>[^"']+)\4)""")
-# a mode given as the call's second argument (open(f, "a"), open(f, mode="w+"))
-_MODE_WRITES = re.compile(r"""\s*(?:mode\s*=\s*)?[rb]?["'](?=[rwaxbt+]{1,4}["'])[rbt]*[wax+]""")
 _AWK_WRITE = re.compile(r'\bprintf?\b[^;{}\n]*?>>?\s*"(?P<p2>[^"]+)"')
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _CHMOD = re.compile(r"(?:os\.chmod|fs\.chmodSync|File\.chmod|\bchmod)\s*\(")
@@ -289,7 +288,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         args = _call_args(code, m.end())
         first, _, second = top_comma(args)
         written = m.group(0).lower()
-        if _WRITE_MODE.search(args) or _MODE_WRITES.match(second) or any(
+        if _WRITE_MODE.search(args) or MODE_WRITES.match(second) or any(
                 w in written for w in ("write", "put", "append")):
             writes.append(target(first))
         else:

@@ -212,12 +212,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
-    if (group in ("br", "tq2") or _DEFINITION.match(sep)) and not token_shaped(value):
-        # `token [optional]`, password: “required”, `Password⏎: shown once`: in brackets,
-        # typographic quotes or a definition list (prose's forms), only a token is a value
-        return None
-    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value) and (
-            not _DEFINITION.match(sep)):  # (`Password⏎: …`: a definition list's, not YAML's)
+    listed = _DEFINITION.match(sep) is not None  # `Password⏎: …`: a definition list's
+    if (group in ("br", "tq2") or listed or (group not in ("sq", "dq") and _ARROW.search(
+            sep))) and not token_shaped(value):  # `token [optional]`, password: “required”,
+        return None  # `password -> reset link sent`: in prose's forms only a token is one
+    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value) and not listed:
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
         return None
@@ -226,8 +225,6 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (
             _GO_FIELDS.search(buf, line_start(buf, start), start)):
         return None  # Go's %+v, `{User:app Password: Port:5432}`: empty, then the next field
-    if group not in ("sq", "dq") and _ARROW.search(sep) and not token_shaped(value):
-        return None  # `password -> reset link sent`: an arrow in prose; a token is a value
     if (b"||" in sep or b"??" in sep or b"?:" in sep) and group not in ("sq", "dq", "bq"):
         return None  # API_TOKEN || "literal": a fallback value, only a literal counts
     if b"," in sep:  # define('DB_PASSWORD', 'VALUE'): a quoted name, then its value

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._said import SAID_RULES
 from toolpipe.secrets._several import SEVERAL, could_be_credential
 from toolpipe.secrets._values import (
     CHECKS,
@@ -190,6 +191,7 @@ def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) ->
 
 
 NAMED_RULES: tuple[Rule, ...] = (
+    *SAID_RULES,  # (a value before its label, a user / password pair: _said)
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
     # [A-Z0-9] in the trigger union slowed its scan 5x)
     rule("api_key_kv", tuple(f"_auth{s}" for s in ("=", ":", " =", '"', "'", "]")),

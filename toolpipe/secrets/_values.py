@@ -64,6 +64,7 @@ _ABOUT = re.compile(
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
 _NAMED_PATH = re.compile(rb"[\w.@-]{1,64}:(?:/|~/)[^\s:]*")
+_RESOURCE_ID = re.compile(rb"(?i)(?:arn|urn):[^\s\"'=,(\[{]{0,256}\Z")  # arn:…:secret:NAME
 # Go's %+v of a struct: `{Host:db User:app Password:… Port:5432}`; a field printed empty
 # leaves its name, a blank and the next field's name
 _NEXT_FIELD = re.compile(rb"[A-Z][A-Za-z0-9]*:")
@@ -222,6 +223,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None
     if _NAMED_PATH.fullmatch(value):  # systemd's LoadCredential=NAME:/path: a file named
         return None
+    if buf[start - 1:start] == b":" and _RESOURCE_ID.search(buf, max(0, start - 256), start):
+        return None  # arn:aws:secretsmanager:…:secret:NAME: a segment of a resource's name
     if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (
             _GO_FIELDS.search(buf, line_start(buf, start), start)):
         return None  # Go's %+v, `{User:app Password: Port:5432}`: empty, then the next field
@@ -272,6 +275,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
     if group == "bare":
+        if _PAIR_SLASH.match(buf, match.end()) and buf[start:start + 4].lower() == b"cred":
+            return None  # credentials: deploy / …: a user, then its password (_said)
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{") or (b"=" in sep and sep.strip() != sep and (
                 _COMMAND_NAME.fullmatch(value) and _ARGUMENTS.match(buf, match.end()))):
@@ -297,7 +302,7 @@ _ARROW = re.compile(ARROWS.encode())
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
-_PROPERTY_THEN = re.compile(rb"[ \t]+\S")
+_PROPERTY_THEN, _PAIR_SLASH = re.compile(rb"[ \t]+\S"), re.compile(rb"[ \t]*/[ \t]*[^\s/]")
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
                    rb"[ \t]+")
 
@@ -376,12 +381,6 @@ def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
     sep = match.group("sep")
     return len(sep) >= 2 and not sep.strip(b" \t") and _COLUMNS_END.match(
         buf, match.end()) is not None
-
-
-
-
-
-
 
 
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]

@@ -1,0 +1,76 @@
+"""Credentials said in prose the other way round: the value first, its label after it
+(``… is the new admin password.``, ``Use … as your API key for now``), and a user and
+password given as a pair after a word for both (``creds are app / …``, ``login: app / …``).
+
+A label closes the sentence's clause (a stop, a comma, ``for now``, the line's end), so a
+label that goes on (``… is the token provider``) names something else; the value must be a
+token no word is (``token_shaped``), as in every prose form, and a pair's password one a
+password could be (``could_be_credential``: not ``read / write``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._several import SEVERAL, Spans, could_be_credential
+from toolpipe.secrets._values import line_start, token_shaped
+
+# a verb that gives the value (`is`, `will be`, `as`), then the label's words: the text
+# before the label ends so, and the word before the verb is the value
+_GIVEN = re.compile(
+    rb"""[ \t]+(?i:is|was|as|becomes|stays|remains|(?:will|would|should|shall)[ \t]+be)"""
+    rb"""[ \t]+(?:(?i:the|your|our|my|a|an|its|their|his|her|this|that)[ \t]+)?"""
+    rb"""(?:[A-Za-z][A-Za-z0-9\-]{0,19}[ \t]+){0,3}\Z""")
+_QUOTES = b"\"'`"
+# a label that ends its clause: a stop, a comma, the line's end, a phrase of time or place
+# (`for now`, `until Monday`, `on staging`)
+_CLAUSE_END = (r"""(?:[ \t]*(?:[.!?;,)]|\r?\n|$)|[ \t]+(?i:for|until|till|from|since|on"""
+               r"""|in|at|during)[ \t])""")
+_REACH = 160  # how far before its label the verb is looked for
+
+
+def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
+                 ) -> tuple[Spans, int]:
+    """The word before the verb that gives it (each place tried fails at its first byte
+    unless a blank stands there: linear in the reach)."""
+    given = _GIVEN.search(buf, max(line_start(buf, start), start - _REACH), start)
+    if given is None:
+        return [], found.end()
+    hi = given.start()
+    far = max(0, hi - 256)  # (a value is at most 255 bytes)
+    lo = max(far - 1, *(buf.rfind(c, far, hi) for c in (b" ", b"\t", b"\n", b"("))) + 1
+    while lo < hi and buf[lo] in _QUOTES:
+        lo += 1
+    while hi > lo and buf[hi - 1] in _QUOTES:
+        hi -= 1
+    value = buf[lo:hi]
+    if not token_shaped(value) or b"[REDACTED:" in value:
+        return [], found.end()
+    return [(lo, hi)], found.end()
+
+
+def _pair(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
+    if not could_be_credential(found.group("v")):
+        return [], found.end()
+    return [found.span("v")], found.end()
+
+
+SEVERAL["said_before"] = _said_before
+SEVERAL["said_pair"] = _pair
+
+SAID_RULES: tuple[Rule, ...] = (
+    # the label at its clause's end; the value looked for before it
+    # (the shape keeps the trigger to those places: each place a trigger is found counts
+    # against the text's budget, _scan.TRIGGER_BUDGET)
+    rule("password", ("password", "passphrase", "passwd", "api key", "token", "secret"),
+         r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)""" + _CLAUSE_END,
+         check="said_before", bounded=True, priority=CONTEXT, shape=_CLAUSE_END),
+    # a user and a password as a pair after a word for both
+    rule("password", ("creds", "credentials", "login:", "login is"),
+         r"""(?i:creds|credentials|login)"""
+         r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?(?P<u>[A-Za-z0-9_.@\-]"""
+         r"""{1,64})[ \t]*/[ \t]*(?P<v>[^\s/"'`]{4,256})""",
+         check="said_pair", bounded=True, priority=CONTEXT,
+         shape=r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?[A-Za-z0-9_.@\-]+[ \t]*/"""),
+)

@@ -9,6 +9,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from toolpipe.layers._shield_builds import foreign_build
 from toolpipe.layers._shield_guarded import guarded_edits
 from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_settings import PRODUCTION, opens_server, settings
@@ -24,7 +25,6 @@ from toolpipe.shell import (
     Effect,
     Place,
     Script,
-    Word,
     classify,
     echoed,
     effects,
@@ -164,44 +164,6 @@ def fetched_code(cmd: Command) -> list[tuple[float, str]]:
         text = a.text
         if "://" in text and _REMOTE_CODE.match(text.lstrip("-")):
             return [(0.6, f"runs code it fetches from the network: {text} "
-                          f"({cmd.located()})")]
-    return []
-
-
-# Build runners and the options that point them at another folder or build file: what
-# they run there is that folder's (a Makefile, build.ninja, a Justfile) and was never read
-_BUILD_PLACE = {"make": ("-C", "--directory", "-f", "--file", "--makefile"),
-                "gmake": ("-C", "--directory", "-f", "--file", "--makefile"),
-                "ninja": ("-C", "-f"), "just": ("-d", "--working-directory", "-f",
-                                                "--justfile"),
-                "rake": ("-C", "--directory", "-f", "--rakefile"), "mvn": ("-f", "--file"),
-                "gradle": ("-p", "--project-dir", "-b", "--build-file"),
-                "cargo": ("--manifest-path",), "meson": ("-C",), "scons": ("-C", "-f"),
-                "npm": ("--prefix", "-C"), "pnpm": ("-C", "--dir"), "yarn": ("--cwd",),
-                "task": ("-d", "--dir", "-t", "--taskfile")}
-
-
-def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
-    """A build runner pointed at a folder or build file outside the workspace."""
-    options = _BUILD_PLACE.get(cmd.name)
-    if not options or not cmd.args:
-        return []
-    args = cmd.args
-    for i, a in enumerate(args):
-        t = a.text
-        value = None
-        if t in options and i + 1 < len(args):
-            value = args[i + 1]
-        elif t.startswith("--") and "=" in t and t.split("=", 1)[0] in options:
-            value = Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
-        elif t[:2] in options and len(t) > 2 and not t.startswith("--"):
-            value = Word(t[2:], a.raw, a.glob, a.tame, a.sources)  # make -C~, -Cdir
-        if value is None:
-            continue
-        place = classify(value, cmd.cwd, workspace)
-        if place.kind in ("outside", "root", "system", "secret", "persistence") or (
-                not value.known):
-            return [(0.6, f"runs the build of a folder outside the workspace: {value.shown} "
                           f"({cmd.located()})")]
     return []
 

@@ -76,9 +76,7 @@ _OVERWRITTEN = {"device": 1.0, "persistence": 0.9, "system": 0.9, "secret": 0.9,
 
 def _at(effect: Effect, place: Place | None, what: str) -> str:
     where = effect.command.located()
-    if place is None:
-        return f"{what} ({where})"
-    return f"{what} {place.label}: {place.path} ({where})"
+    return f"{what} ({where})" if place is None else f"{what} {place.label}: {place.path} ({where})"
 
 
 _ONE_VARIABLE = re.compile(r'"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"')  # "$f", "${f}": one word
@@ -151,9 +149,10 @@ def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         if restricting_mode(mode) and kind == "secret":
             return None  # chmod -R go-w ~/.ssh takes rights away from others
         if restricting_mode(mode) and not e.recursive and kind not in ("root", "device"):
-            # chmod 600 ~/.ssh/id_rsa is what ssh asks for; on system files it can still
-            # lock users out
-            return None if kind == "secret" else Finding(0.5, _at(e, p, f"{verb} ({mode})"))
+            # chmod 600 ~/.ssh/id_rsa, ~/.ssh/config: what ssh asks (on system files it can
+            # still lock users out)
+            home = kind == "secret" or (p is not None and p.path[:1] == "~")
+            return None if home else Finding(0.5, _at(e, p, f"{verb} ({mode})"))
         if e.recursive or kind in ("root", "device"):
             return Finding(1.0, _at(e, p, f"{verb} recursively" if e.recursive else verb))
         if setuid_mode(mode):

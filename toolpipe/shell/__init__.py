@@ -18,7 +18,8 @@ Layout (private modules behind this face):
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…), ``_editors`` (ed, ex, vim with a script,
-  patch), ``_git`` and ``_system`` (disks, network, power…);
+  patch), ``_git`` and ``_system`` (disks, network, power…); ``_sizes``: output without
+  end or past what a disk holds (``yes``, ``head -c 900G /dev/zero``, ``dd`` counts);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
   and a program of a new name put on the system's PATH;
@@ -54,9 +55,6 @@ from toolpipe.shell._effects import (
 )
 from toolpipe.shell._effects import (
     DOWNLOADERS as DOWNLOADERS,
-)
-from toolpipe.shell._effects import (
-    ENDLESS_SOURCES as ENDLESS_SOURCES,
 )
 from toolpipe.shell._effects import (
     GREPS as GREPS,
@@ -103,6 +101,9 @@ from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
 from toolpipe.shell._places import start_file as start_file
 from toolpipe.shell._sed import sed_applied as sed_applied
+from toolpipe.shell._sizes import (
+    ENDLESS_SOURCES as ENDLESS_SOURCES,
+)
 from toolpipe.shell._table import CREDENTIALS as CREDENTIALS
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED

@@ -14,6 +14,7 @@ from toolpipe.shell._loads import file_runs, option_loads
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
 from toolpipe.shell._places import classify, maybe_secret
+from toolpipe.shell._sizes import endless
 from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS, shell_code
 
@@ -263,7 +264,7 @@ def work_out(cmd: Command) -> list[Effect]:
             out.append(Effect("network-shell" if shellish else "send", cmd, r.target,
                               detail="/dev/tcp"))
         elif r.writes:
-            out.append(Effect("write", cmd, r.target, detail="without end" if _endless(cmd)
+            out.append(Effect("write", cmd, r.target, detail="without end" if endless(cmd)
                               and not SAFE_SINKS.match(r.target.text) else "redirect"))
         elif r.reads:
             out.append(Effect("read", cmd, r.target, detail="redirect"))
@@ -317,17 +318,6 @@ def work_out(cmd: Command) -> list[Effect]:
 
 
 SAFE_SINKS = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/[12])$")
-# sources whose reading never ends
-ENDLESS_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
-
-
-def _endless(cmd: Command) -> bool:
-    """A command whose output never ends: ``yes``, ``cat /dev/zero`` (a file it is written
-    to fills the disk)."""
-    return cmd.name == "yes" or (cmd.name in ("cat", "tail") and any(
-        a.text in ENDLESS_SOURCES for a in cmd.args))
-
-
 # a cloud's instance metadata service, and its paths that hand out the machine's credentials
 _METADATA = re.compile(r"^(?:https?://)?(?:169\.254\.169\.254|169\.254\.170\.2|"
                        r"metadata\.google\.internal|metadata|100\.100\.100\.200|"

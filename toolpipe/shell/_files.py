@@ -10,13 +10,13 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import (
-    ENDLESS_SOURCES,
     Effect,
     EffectKind,
     _split,
     handles,
 )
 from toolpipe.shell._model import Command
+from toolpipe.shell._sizes import huge_dd
 from toolpipe.shell._words import UNKNOWN, Word, literal
 
 
@@ -113,28 +113,10 @@ def _dd(cmd: Command) -> list[Effect]:
     for a in cmd.args:
         if a.text.startswith("of="):
             out.append(Effect("write", cmd, _after(a, "of="),
-                              detail="without end" if _huge(cmd) else ""))
+                              detail="without end" if huge_dd(cmd) else ""))
         elif a.text.startswith("if="):
             out.append(Effect("read", cmd, _after(a, "if=")))
     return out
-
-
-_UNITS = {"": 1, "c": 1, "w": 2, "b": 512, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30,
-          "t": 1 << 40, "kb": 1000, "mb": 10**6, "gb": 10**9, "tb": 10**12}
-HUGE = 8 << 30  # bytes a single write may take before it is filling the disk
-
-
-def _huge(cmd: Command) -> bool:
-    """``dd bs=1G count=500``: tens of gigabytes or more; or no count at all, from an
-    endless source (``dd if=/dev/zero of=f``)."""
-    got = {k: v for k, _, v in (a.text.partition("=") for a in cmd.args)}
-    if "count" not in got and got.get("if") in ENDLESS_SOURCES:
-        return True
-    sizes = [re.fullmatch(r"([0-9]+)([a-zA-Z]{0,2})", got.get(k, "")) for k in ("bs", "count")]
-    if not all(sizes):
-        return False
-    bs, count = (int(m.group(1)) * _UNITS.get(m.group(2).lower(), 0) for m in sizes if m)
-    return bs * count >= HUGE
 
 
 def _after(a: Word, prefix: str) -> Word:
@@ -367,8 +349,10 @@ def setuid_mode(mode: str) -> bool:
 
 
 def restricting_mode(mode: str) -> bool:
-    """A mode that only takes rights from group and others (600, 0700, go-rwx)."""
+    """A mode that only takes rights from group and others (600, 0700, 400, go-rwx): the
+    owner keeps the right to read (000 locks the owner out too)."""
     if mode.isdigit():
-        return len(mode) in (3, 4) and mode.endswith("00") and not setuid_mode(mode)
+        return len(mode) in (3, 4) and mode.endswith("00") and not setuid_mode(mode) and (
+            int(mode[-3]) & 4 != 0)
     clauses = mode.split(",")
     return bool(mode) and all(re.fullmatch(r"[go]+-[rwxX]+", c) for c in clauses)

@@ -19,6 +19,29 @@ _GIT_READS = frozenset({"add", "commit", "push", "archive", "bundle", "stash", "
                         "send-email", "diff", "show", "log", "grep", "cat-file"})
 
 
+# and those that write the files of the work tree (forced or not: a checkout of another
+# tree's history over a folder replaces its files)
+_TREE_WRITES = frozenset({"checkout", "switch", "restore", "reset", "merge", "pull", "stash",
+                          "read-tree", "cherry-pick", "revert", "rebase", "am", "apply",
+                          "checkout-index"})
+
+
+def _tree(args: Sequence[Word]) -> Word | None:
+    """The work tree git is pointed at (``--work-tree``'s, else ``-C``'s, the last): ``None``
+    when it is the folder the command runs in."""
+    tree: Word | None = None
+    rest = list(args)
+    while rest and rest[0].text.startswith("-"):
+        a = rest[0]
+        if a.text.startswith("--work-tree="):
+            tree = Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
+        elif a.text in ("-C", "--work-tree") and len(rest) > 1:
+            tree = rest[1]
+        rest = rest[2:] if a.text in ("-C", "-c", "--git-dir", "--work-tree",
+                                      "--namespace") else rest[1:]
+    return tree
+
+
 _RELEASE_TAG = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+.][\w.]+)?")
 
 
@@ -91,16 +114,29 @@ def _git(cmd: Command) -> list[Effect]:
         if "X" in flags:  # only what .gitignore names: build output, caches
             return [Effect("delete", cmd, Word("./{}", "<ignored files>"), "d" in flags,
                            True, "git clean -X")]
-        targets = [p for p in paths if p.known] or [literal(".")]
+        tree = _tree(cmd.args)  # `git -C vendor/lib clean -fdx`: that folder's
+        targets = [_under(tree, p) for p in paths if p.known] or [tree or literal(".")]
         return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
     if sub == "worktree" and texts[:1] == ["remove"] and {"-f", "--force"} & set(texts):
         # forced: the folder goes with what was not committed in it (unforced, git removes
         # only a clean one)
         ops = [a for a in rest[1:] if not a.text.startswith("-")]
         return [Effect("delete", cmd, w, True, True, "git worktree remove") for w in ops]
+    if sub in _TREE_WRITES:  # `git --work-tree=$HOME --git-dir=d.git checkout -f`
+        tree = _tree(cmd.args)
+        if tree is not None:
+            out.append(Effect("write", cmd, tree, detail=f"git {sub} into its work tree"))
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
         return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]
     return out
+
+
+def _under(tree: Word | None, path: Word) -> Word:
+    """``path`` as git reads it, inside the work tree it was pointed at."""
+    if tree is None or path.text.startswith("/"):
+        return path
+    joined = f"{tree.text.rstrip('/')}/{path.text}"
+    return Word(joined, joined, path.glob, path.tame, path.sources) if tree.known else tree
 
 
 _PROTECTED = re.compile(r"(?i)(?:main|master|trunk|develop|dev|release.*|prod.*|production|"

@@ -1,0 +1,80 @@
+"""Build runners pointed at another folder or build file, by an option (``make -C DIR``,
+``cargo --manifest-path F``) or an operand (``dotnet clean ~/App/App.csproj``, ``msbuild
+F``): what they run there is that folder's (a Makefile, build.ninja, MSBuild's targets,
+Package.swift) and was never read. Inside the workspace it is the project's own; outside
+it, or not known, it is asked about."""
+
+from __future__ import annotations
+
+from toolpipe.shell import Command, Word, classify
+
+# the options that point a runner at a folder or a build file
+_BUILD_PLACE = {"make": ("-C", "--directory", "-f", "--file", "--makefile"),
+                "gmake": ("-C", "--directory", "-f", "--file", "--makefile"),
+                "ninja": ("-C", "-f"), "just": ("-d", "--working-directory", "-f",
+                                                "--justfile"),
+                "rake": ("-C", "--directory", "-f", "--rakefile"), "mvn": ("-f", "--file"),
+                "gradle": ("-p", "--project-dir", "-b", "--build-file"),
+                "cargo": ("--manifest-path",), "meson": ("-C",), "scons": ("-C", "-f"),
+                "npm": ("--prefix", "-C"), "pnpm": ("-C", "--dir"), "yarn": ("--cwd",),
+                "task": ("-d", "--dir", "-t", "--taskfile"),
+                "dotnet": ("--project",), "swift": ("--package-path",), "go": ("-C",),
+                "xcodebuild": ("-project", "-workspace"), "cmake": ("-S", "-B", "--build"),
+                "composer": ("-d", "--working-dir"), "poetry": ("-C", "--directory", "-P",
+                                                                "--project"),
+                "uv": ("--directory", "--project"), "pdm": ("-p", "--project"),
+                "tox": ("-c", "--root"), "nox": ("-f", "--noxfile"), "bundle": ("--gemfile",)}
+# runners given their project as an operand (after these subcommands: any for None)
+_BUILD_OPERAND: dict[str, frozenset[str] | None] = {
+    "dotnet": frozenset({"build", "clean", "run", "test", "publish", "pack", "restore",
+                         "msbuild"}),
+    "msbuild": None, "xbuild": None}
+# dotnet's options that take the next word as their value
+_VALUED = frozenset({"-c", "--configuration", "-f", "--framework", "-o", "--output", "-r",
+                     "--runtime", "-v", "--verbosity", "-a", "--arch", "--os", "-s",
+                     "--source", "-l", "--logger", "--settings", "--filter"})
+
+
+def _values(cmd: Command) -> list[Word]:
+    """The folders and build files ``cmd`` is pointed at."""
+    options = _BUILD_PLACE.get(cmd.name, ())
+    args = cmd.args
+    out: list[Word] = []
+    for i, a in enumerate(args):
+        t = a.text
+        if t in options and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif t.startswith("--") and "=" in t and t.split("=", 1)[0] in options:
+            out.append(Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
+        elif t[:2] in options and len(t) > 2 and not t.startswith("--"):
+            out.append(Word(t[2:], a.raw, a.glob, a.tame, a.sources))  # make -C~, -Cdir
+    if cmd.name in _BUILD_OPERAND:
+        subs = _BUILD_OPERAND[cmd.name]
+        rest = args[1:] if subs is not None and args and args[0].text in subs else (
+            args if subs is None else ())
+        skip = False
+        for a in rest:  # the first operand, not an option's value, before `--`
+            if a.text == "--":
+                break
+            if skip:
+                skip = False
+                continue
+            if a.text.startswith("-") or a.text[:3] in ("/p:", "/t:", "/m:", "/v:"):
+                skip = a.text in _VALUED
+                continue
+            out.append(a)
+            break
+    return out
+
+
+def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
+    """A build runner pointed at a folder or build file outside the workspace."""
+    if not cmd.args or (cmd.name not in _BUILD_PLACE and cmd.name not in _BUILD_OPERAND):
+        return []
+    for value in _values(cmd):
+        place = classify(value, cmd.cwd, workspace)
+        if place.kind in ("outside", "root", "system", "secret", "persistence") or (
+                not value.known):
+            return [(0.6, f"runs the build of a folder outside the workspace: {value.shown} "
+                          f"({cmd.located()})")]
+    return []

@@ -65,6 +65,11 @@ _MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
 _VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
 _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
+# commands a build file's own language expands by running them when the file is read:
+# make's `$(shell CMD)` (a Makefile, R's Makevars, a .mk), node-gyp's `<!(CMD)` and
+# `<!@(CMD)` (binding.gyp), a brace or two of nesting inside
+_EXPANDED = re.compile(r"\$\(shell[ \t]+(?P<make>(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))+)\)"
+                       r"|<!@?\((?P<gyp>(?:[^()\n]|\([^()\n]*\))+)\)")
 # an ssh config's commands run here (not RemoteCommand: run on the server)
 _SSH_RUNS = re.compile(r"""(?im)^[ \t]*(?:(?:ProxyCommand|LocalCommand|KnownHostsCommand)"""
                        r"""(?:[ \t]*=[ \t]*|[ \t]+)(?P<c>.+?)[ \t]*$|Match\b[^\n]*?\bexec[ \t]+"""
@@ -91,6 +96,8 @@ def commands_in(path: str, content: str) -> str:
         return _git_config_commands(content)
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
+    if "$(shell" in content or "<!" in content:  # make's $(shell …), node-gyp's <!(…)
+        out += [m.group("make") or m.group("gyp") for m in _EXPANDED.finditer(content)]
     if name == "Earthfile" and "LOCALLY" in content:  # its RUN lines run on the host
         out += _RUN_LINE.findall(content)
     if ext == ".xml" or "<exec" in content or "<executable>" in content:

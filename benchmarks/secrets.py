@@ -205,6 +205,14 @@ def adversarial() -> dict[str, str]:
         "COPY rows under a password column":
             "COPY t (id, password) FROM stdin;\n1\tZq1xK9w2abcdefgh\n",
         "cookie jar lines": ".a.com\tTRUE\t/\tTRUE\t0\tsessionid\tZq1xK9w2abcdefgh\n",
+        # (the owner of a `{"value": …}` object was looked for by a search ending at its
+        # brace: 237 ms on this text, found in the eighth sitting)
+        '`{"value": …}` objects': '{"value": "Zq1xK9w2abcdefgh"} ',
+        '`{"value": …, "name": …}` objects': '{"value": "Zq1xK9w2abcdefgh", "name": "x"} ',
+        "values said before their label": "Zq1xK9w2abcdefgh is the new admin password. ",
+        "typed declarations of other languages": 'Dim pwd As String = "Zq1xK9w2abcd"\n',
+        "addresses without a scheme": "//svc:Zq1xK9w2abcd@files.internal/share ",
+        "meta tags": '<meta name="api-key" content="Zq1xK9w2abcdefgh">\n',
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

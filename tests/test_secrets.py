@@ -218,6 +218,9 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "tuples of a password", "cookie headers", "look-alike letters in keys",
          "zero-width characters in keys", "padded report labels",
          "COPY rows under a password column", "cookie jar lines",
+         '`{"value": …}` objects', '`{"value": …, "name": …}` objects',
+         "values said before their label", "typed declarations of other languages",
+         "addresses without a scheme", "meta tags",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

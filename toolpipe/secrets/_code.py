@@ -38,6 +38,16 @@ CODE_RULES: tuple[Rule, ...] = (
          + _LITERAL + r"""[ \t]*[,)]""",
          value=("v",), check="call_literal", bounded=False,
          shape=r"""\w{0,24}["']?[ \t]*[:=]"""),
+    # a credential's name, a type between it and its literal: VB's `Dim pwd As String =`,
+    # Ada's `Password : constant String :=`, Zig's `password: []const u8 =`, BASIC's `pwd$ =`
+    rule("password", ("password", "passwd", "passphrase", "secret", "token", "api_key",
+                      "apikey", "pwd"),
+         rf"""(?i:{_CREDENTIAL}|pwd)\w{{0,24}}(?:[ \t]+(?i:as)[ \t]+[\w.]{{1,40}}|[ \t]*:[ \t]*"""
+         r"""(?:constant[ \t]+[\w.]{1,40}|\[\][\w\[\] ]{1,40}?)|\$)[ \t]*:?=[ \t]*""" + _LITERAL,
+         # (the regex no wider than the shape: a place another rule's trigger finds is
+         # tried by every rule of its word)
+         value=("v",), check="call_literal", bounded=False,
+         shape=r"""\w*(?:[ \t]+(?i:as)[ \t]|[ \t]*:[ \t]*(?:constant[ \t]|\[\])|\$[ \t]*=)"""),
     # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
     # (Kubernetes env, ECS task definitions, app settings)
     # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
@@ -46,8 +56,9 @@ CODE_RULES: tuple[Rule, ...] = (
     rule("password", ('"value"', "'value'", " value:", "\tvalue:", "\nvalue:", " value=",
                       "\tvalue=", " value =", "\tvalue =", ",value=",  # (HCL's `value = "…"`)
                       " value  ",  # (aligned by `terraform fmt`: `value     = "…"`)
-                      "parametervalue", "optionvalue", "settingvalue"),
-         rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value)(?P<close>["']?)"""
+                      "parametervalue", "optionvalue", "settingvalue",
+                      " content=", "\tcontent="),  # (HTML's <meta name="…" content="…">)
+         rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value|content)(?P<close>["']?)"""
          rf"""(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
@@ -152,8 +163,9 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-/]{1,128})""")
-_OWNER = re.compile(rb"""["']?([A-Za-z0-9_.\-]{1,128})["']?[ \t]*[:=][ \t]*\{$""")
+    rb"""(?i)["']?(?:name|key|property|contenttype)["']?[ \t]*[:=][ \t]*["']?"""
+    rb"""([A-Za-z0-9_.:\-/]{1,128})""")
+_OWNER = re.compile(rb"""[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,128})""")  # (reversed)
 _SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(
@@ -183,12 +195,20 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     names = list(_SIBLING.finditer(window, max(0, cut)))
     if not names and cut >= 0 and window[cut:cut + 1] == b"{":
         # {"adminPassword": {"value": …}} (ARM's parameters): the member that holds it
-        owner = _OWNER.search(window, max(0, cut - 160), cut + 1)
-        if owner is not None and _CREDENTIAL_NAME.search(owner.group(1)):
+        # (matched backwards from the brace: a search ending at it tried every place
+        # before it, 24 µs a trigger on a text of `{"value": …}` objects)
+        owner = _OWNER.match(window[max(0, cut - 160):cut][::-1])
+        if owner is not None and _CREDENTIAL_NAME.search(owner.group(1)[::-1]):
             return key_value(kind, match, buf, groups)
     if b"cookie" in window.lower() and names:  # a cookie object: a session's value is the
         value = match.group(match.lastgroup or 0)  # login (`theme: dark` is a preference)
         return key_value(kind, match, buf, groups) if len(value.strip(b"'\"")) >= 16 else None
+    if not names:  # {"value": …, "name": "DB_PASSWORD"}: members come in any order
+        after = buf[match.end():match.end() + 160]
+        after = after[:min((i for i in (after.find(b"}"), after.find(b"\n\n")) if i >= 0),
+                           default=len(after))]
+        names = [m for m in _SIBLING.finditer(after) if b"value" not in after[:m.start()].lower()]
+        names = names[:1]
     if not names or not (_CREDENTIAL_NAME.search(names[-1].group(1))
                          or _SESSION_NAME.search(names[-1].group(1))):
         return None

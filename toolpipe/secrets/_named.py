@@ -192,6 +192,12 @@ def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) ->
 
 NAMED_RULES: tuple[Rule, ...] = (
     *SAID_RULES,  # (a value before its label, a user / password pair: _said)
+    # an address without its scheme, as mount.cifs and smbclient take one (`//svc:PW@host/
+    # share`): the password before the @ as in a URL (`://` is the URL rule's)
+    rule("url_password", "//",
+         r"""(?<![\w:/])//[^\s:/@"'<>\\\[\]]{1,128}:(?P<v>[^\s/"'<>\\\[\]]{1,256})@"""
+         r"""(?=[A-Za-z0-9.\-_]+(?:[:/?#\s"']|$))""", value=("v",), check="url_password",
+         bounded=False, shape=r"""[^\s:/@"'<>\\\[\]]+:[^\s@/"'<>\\\[\]]+@"""),
     # (case-sensitive triggers for _KEY: `sort_key=` in code is none; a class such as
     # [A-Z0-9] in the trigger union slowed its scan 5x)
     rule("api_key_kv", tuple(f"_auth{s}" for s in ("=", ":", " =", '"', "'", "]")),

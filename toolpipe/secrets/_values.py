@@ -22,7 +22,8 @@ _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\."
                      # a key shown masked, its ends kept: sk-...abcd, ghp_…a1b2
                      rb"|[\w\-]{0,12}(?:\.{3}|\xe2\x80\xa6)[\w\-]{0,8}"
                      # a note in brackets where a value would be: (hidden), (not set)
-                     rb"|\([\w \-.,']{0,40}\)")
+                     rb"|\([\w \-.,']{0,40}\)"  # and a date, a time (`2026-01-01`, `…T10:00Z`)
+                     rb"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::[\d.]{2,9})?(?:Z|[+-][\d:]{4,5})?)?")
 _PLACEHOLDER = re.compile(
     # (`$(NAME)`: Kubernetes' expansion of a variable in a container's args, a shell's
     # command substitution)
@@ -275,8 +276,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
     if group == "bare":
-        if _PAIR_SLASH.match(buf, match.end()) and buf[start:start + 4].lower() == b"cred":
-            return None  # credentials: deploy / …: a user, then its password (_said)
+        if (_PAIR_SLASH.match(buf, match.end()) and buf[start:start + 4].lower() == b"cred"
+                ) or _TYPED.match(buf, match.end()):  # `credentials: deploy / …`: a user (and
+            return None  # its password, _said); Ada's `Key : constant String := …`: a type
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{") or (b"=" in sep and sep.strip() != sep and (
                 _COMMAND_NAME.fullmatch(value) and _ARGUMENTS.match(buf, match.end()))):
@@ -303,6 +305,7 @@ _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
 _PROPERTY_THEN, _PAIR_SLASH = re.compile(rb"[ \t]+\S"), re.compile(rb"[ \t]*/[ \t]*[^\s/]")
+_TYPED = re.compile(rb"[ \t]+[\w.]{1,40}[ \t]*:=")
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
                    rb"[ \t]+")
 

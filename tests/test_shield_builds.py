@@ -53,3 +53,4 @@ def test_the_law_can_fail(monkeypatch):
     decision = UnixShield().evaluate("Bash", {"command": "swift build --package-path ~/p"},
                                      (), "/ws")
     assert decision.action == "allow", decision.reason
+

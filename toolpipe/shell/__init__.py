@@ -81,7 +81,6 @@ from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
-from toolpipe.shell._expand import plain_output as plain_output
 from toolpipe.shell._files import restricting_mode as restricting_mode
 from toolpipe.shell._files import setuid_mode as setuid_mode
 from toolpipe.shell._folders import in_made_folder as in_made_folder
@@ -100,6 +99,7 @@ from toolpipe.shell._places import classify as classify
 from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
 from toolpipe.shell._places import start_file as start_file
+from toolpipe.shell._printed import plain_output as plain_output
 from toolpipe.shell._sed import sed_applied as sed_applied
 from toolpipe.shell._sizes import (
     ENDLESS_SOURCES as ENDLESS_SOURCES,

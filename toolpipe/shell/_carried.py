@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._effects import _HANDLERS, POWER, formats_a_volume
-from toolpipe.shell._expand import _echoed, _unknown_of
 from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
 from toolpipe.shell._helpers import reads_only as _reads_only
@@ -33,6 +32,7 @@ from toolpipe.shell._oneliners import (
 )
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
+from toolpipe.shell._printed import _echoed, _unknown_of
 from toolpipe.shell._table import (
     CODE,
     CODE_ENV,

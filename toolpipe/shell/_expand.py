@@ -4,7 +4,6 @@ what the script set (the half of :class:`~toolpipe.shell._grammar._Walk` that tu
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text
+from toolpipe.shell._printed import _echoed, _unknown_of
 from toolpipe.shell._words import (
     IFS,
     UNKNOWN,
@@ -337,64 +337,4 @@ def _unquoted(text: str) -> list[Segment]:
 def _join(words: Sequence[Word], raw: str) -> Word:
     text = " ".join(w.text for w in words)
     return Word(text, raw, False, all(w.tame for w in words),
-                tuple(s for w in words for s in w.sources))
-
-
-def _unknown_of(values: Sequence[Word]) -> Word:
-    """One word standing for several: their common directory, then something unknown."""
-    texts = [v.text.split(UNKNOWN, 1)[0] for v in values]
-    prefix = posixpath.commonpath(texts) if texts and all(texts) and len(
-        {t.startswith("/") for t in texts}) == 1 else ""
-    prefix = prefix + "/" if prefix and not prefix.endswith("/") else prefix
-    return Word(prefix + UNKNOWN, " ".join(v.raw for v in values), tame=bool(prefix))
-
-
-def _locates(cmd: Command) -> bool:
-    """``which NAME``, ``command -v NAME``, ``type -P NAME``: prints where NAME is."""
-    texts = [a.text for a in cmd.args]
-    if not texts or not cmd.args[-1].known or texts[-1].startswith("-") or "/" in texts[-1]:
-        return False
-    return (cmd.name == "which" and len(texts) == 1) or (
-        cmd.name in ("command", "type") and texts[:-1] in (["-v"], ["-P"], ["-p"]))
-
-
-def _echoed(ran: Sequence[Command]) -> str | None:
-    """``$(echo rm)``, ``$(printf rm)``: a substitution whose output is plain to read;
-    ``$(which rm)``, ``$(command -v rm)``: the program's own name (the path it prints ends
-    with it)."""
-    if len(ran) == 1 and not ran[0].redirects and _locates(ran[0]):
-        return ran[0].args[-1].text
-    if len(ran) != 1 or ran[0].name not in ("echo", "printf") or ran[0].redirects:
-        return None
-    args = [a for a in ran[0].args]
-    if not all(a.known for a in args) or (args and args[0].text.startswith("-")):
-        return None
-    if ran[0].name == "printf":  # its escapes as `$'…'` reads them, `%s` and `%d` filled
-        if not args:
-            return None
-        fmt = ansi_c(args[0].text) if "\\" in args[0].text else args[0].text
-        if "%" in fmt:
-            word = printed((literal(fmt), *args[1:]))
-            return word.text if word.known else None
-        return fmt if len(args) == 1 and UNKNOWN not in fmt else None
-    return " ".join(a.text for a in args)
-
-
-
-plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)
-
-
-_FORMAT = re.compile(r"%[sd%]")
-
-
-def printed(words: tuple[Word, ...]) -> Word:
-    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d`` and
-    ``%%`` only, its arguments known, once through; anything else is not known."""
-    fmt, *args = words
-    if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sd%])",
-            fmt.text) or len(_FORMAT.findall(fmt.text.replace("%%", ""))) != len(args):
-        return _unknown_of(list(words))
-    values = iter(a.text for a in args)
-    text = _FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values), fmt.text)
-    return Word(text, text, False, all(w.tame for w in words),
                 tuple(s for w in words for s in w.sources))

@@ -11,9 +11,9 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import DECODERS, NETWORK_SOURCES
-from toolpipe.shell._expand import printed
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._printed import printed
 from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS
 

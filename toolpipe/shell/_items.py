@@ -18,8 +18,8 @@ from toolpipe.shell._words import UNKNOWN, Word, literal
 def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
     """``echo a b | xargs rm``: the items, when a plain echo or printf is all that feeds
     xargs (else none)."""
-    from toolpipe.shell._expand import _echoed
     from toolpipe.shell._model import Command
+    from toolpipe.shell._printed import _echoed
 
     feed = [c for c in upstream if isinstance(c, Command)]
     if len(feed) == 1 and feed[0].name == "printf" and not feed[0].redirects and len(

@@ -90,3 +90,38 @@ def test_the_law_can_fail(monkeypatch):
 def test_a_user_and_password_pair_after_a_word_for_both(lead, user, value):
     text = f"{lead} {user} / {value}"
     assert value not in S.redact(text), text
+
+
+# --- a secret found once, redacted wherever the text repeats it (secrets/_copies.py) -------
+
+CONTEXTS = st.sampled_from(["password={}", "The password is {}.", 'token: "{}"',
+                            "{} is the new admin password.", "export API_KEY={}",
+                            "mysql -u root -p{} app"])
+ECHOES = st.sampled_from(["{}", "echo {}", "GET /login?x={}&y=1", "assert '{}' == 'x'",
+                          "-  old: {}", "[{}]", "'{}',"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(CONTEXTS, ECHOES, tokens(30), st.booleans())
+def test_a_secret_found_once_is_redacted_wherever_it_is_repeated(context, echo, value,
+                                                                 echo_first):
+    lines = [context.format(value), echo.format(value)]
+    text = "\n".join(reversed(lines) if echo_first else lines)
+    out = S.redact(text)
+    assert value not in out, text
+    assert S.redact(out) == out
+
+
+@settings(max_examples=100, deadline=None)
+@given(CONTEXTS, tokens(18))
+def test_a_longer_token_holding_the_secret_is_not_a_copy(context, value):
+    text = f"{context.format(value)}\nsha: x{value}y"
+    assert f"x{value}y" in S.redact(text)
+
+
+def test_the_copies_law_can_fail(monkeypatch):
+    import toolpipe.secrets as secrets
+
+    monkeypatch.setattr(secrets, "copies", lambda buf, found: [])
+    text = "password=7Qx9mWv2Lr8Kt4Zb\nGET /login?x=7Qx9mWv2Lr8Kt4Zb"
+    assert "7Qx9mWv2Lr8Kt4Zb" in SecretPatternSet.default_common().redact(text)

@@ -35,6 +35,7 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._continued import continued
+from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
@@ -212,8 +213,10 @@ class SecretPatternSet:
                       min_length=self.min_length, min_entropy=self.min_entropy)
         # hex dumps and wrapped base64: the bytes they stand for, judged as text
         found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
-        if found:  # a value that goes on (`TOKEN=abc\` then a line, `"abc" + "def"`)
+        if found:  # a value that goes on (`TOKEN=abc\` then a line, `"abc" + "def"`), and
+            # every other place a value found by its context stands (`_copies`)
             found = _merge(found + continued(buf, found))
+            found = _merge(found + copies(buf, found))
         if not found or len(buf) == len(text):
             return [(lo, hi, kind) for lo, hi, kind, _ in found]
         # offsets into the bytes → offsets into the text, in one pass

@@ -48,6 +48,13 @@ CODE_RULES: tuple[Rule, ...] = (
          # tried by every rule of its word)
          value=("v",), check="call_literal", bounded=False,
          shape=r"""\w*(?:[ \t]+(?i:as)[ \t]|[ \t]*:[ \t]*(?:constant[ \t]|\[\])|\$[ \t]*=)"""),
+    # pytest's explanation of an assertion: `where 'VALUE' = <Settings>.password` (the
+    # value an expression named for a credential gave)
+    rule("password", ("where '", 'where "'),
+         r"""where[ \t]+(?P<q>['"])(?P<v>[^'"\n]{4,256})(?P=q)[ \t]*=[ \t]*[^\n]{0,200}?"""
+         rf"""[.\[]["']?\w{{0,32}}(?i:{_CREDENTIAL}|pwd)\w{{0,32}}["']?\]?(?:\(\))?"""
+         r"""[ \t]*(?=\r?\n|$)""",
+         value=("v",), check="call_literal", bounded=True),
     # a credential's name and its value as two members: {"name": "API_KEY", "value": "…"}
     # (Kubernetes env, ECS task definitions, app settings)
     # (and XML's <add key="ApiSecret" value="…" />, .NET's appSettings)
@@ -57,9 +64,11 @@ CODE_RULES: tuple[Rule, ...] = (
                       "\tvalue=", " value =", "\tvalue =", ",value=",  # (HCL's `value = "…"`)
                       " value  ",  # (aligned by `terraform fmt`: `value     = "…"`)
                       "parametervalue", "optionvalue", "settingvalue",
-                      " content=", "\tcontent="),  # (HTML's <meta name="…" content="…">)
+                      " content=", "\tcontent=",  # (HTML's <meta name="…" content="…">)
+                      # (a table's rows: | Name | … |⏎| Value | … |, or drawn with │)
+                      " value |", " value\t|", " value │", " value\t│"),
          rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value|content)(?P<close>["']?)"""
-         rf"""(?P<sep>[ \t]*[:=][ \t]*){VALUE}""",
+         rf"""(?P<sep>[ \t]*(?:[:=|]|│)[ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
     # a credential's fallback after a lookup: System.getenv("X") ?: "…" (Kotlin, Groovy),
@@ -163,7 +172,7 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key|property|contenttype)["']?[ \t]*[:=][ \t]*["']?"""
+    rb"""(?i)["']?(?:name|key|property|contenttype)["']?[ \t]*(?:[:=|]|\xe2\x94\x82)[ \t]*["']?"""
     rb"""([A-Za-z0-9_.:\-/]{1,128})""")
 _OWNER = re.compile(rb"""[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,128})""")  # (reversed)
 _SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")

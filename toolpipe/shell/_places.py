@@ -81,7 +81,7 @@ _TOOL_DIR = re.compile(r"^~/(?:\.config|\.local/share|\.local/state)/([^/]+)/(.+
                        r"|^~/\.config/(([^/.]+)[^/]*)$")
 _CONFIG_NAME = re.compile(r"(?i)^(?:config|settings|profiles?|hosts|accounts?|connections?|"
                           r"sessions?|[^/]*\.session|"
-                          r"[^/]*\.(?:conf|cfg|cnf|ini|toml|ya?ml|json|xml|properties|env))$")
+                          r"[^/]*\.(?:conf|config|cfg|cnf|ini|toml|ya?ml|json|xml|properties|env))$")
 _TOP_CONFIG = re.compile(r"^~/\.[\w.-]+(?:rc|cfg|\.conf|\.cnf|rc\.ya?ml|rc\.json)$")
 _NO_LOGIN = frozenset({
     "nvim", "vim", ".vim", "emacs", ".emacs.d", "helix", "micro", "nano", "kak", "zed",

@@ -4,11 +4,15 @@ Layout (the face re-exports what users need; the rest is private):
 
     _rule       a detector's row (triggers, regex, groups, context test) and its helpers
     _rules      the detectors: provider shapes, secret-named keys, public zones
+    _keywords   the words that name a secret, in every convention a name is written in
     _providers  more providers' token shapes (gitleaks' prefixes), one row each
     _contexts   credentials known by position: config files, SQL, command lines, calls
     _code       credentials known by their place in code and listings: calls named for one,
                 wrapped literals, name/value pairs, Terraform defaults, positional passwords
     _several    rules that find several secrets at once (a table's column, chpasswd lines)
+    _said       a value said before its label, a user / password pair in prose
+    _addresses  an address that is its own credential (a webhook's, a ping's URL)
+    _copies     a secret found once, redacted wherever the text repeats it
     _values     context tests: a variable, a call, a type, a placeholder is not a secret
     _schemes    context tests of a scheme or format: Bearer, Basic, key blocks, pgpass
     _scan       the scanner: escapes read as breaks, one re2 pass for triggers, the rules

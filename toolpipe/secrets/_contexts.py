@@ -273,6 +273,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""(?:phrase|words)|wallet[ _\-]seed)["']?[ \t]*[:=][ \t]*["']?"""
          r"""(?P<v>[a-z]{3,8}(?:[ \t,]+[a-z]{3,8}){11,23})(?![a-z])""",
          value=("v",), bounded=False, shape=r"""["']?[ \t]*[:=]"""),
+    # and a seed in hex (an Ed25519 key's, a wallet's): 32 to 128 hex digits under `seed`
+    rule("wallet_key", ("seed",), r"""(?i:seed)["']?[ \t]*[:=][ \t]*["']?(?P<v>(?:0x)?"""
+         r"""[0-9a-fA-F]{32,128})(?![0-9a-zA-Z])""", value=("v",), bounded=True,
+         shape=r"""["']?[ \t]*[:=][ \t]*["']?(?:0x)?[0-9a-fA-F]{8}"""),
     # PowerShell's plain text made a secure string: `ConvertTo-SecureString "pw" -AsPlainText`
     rule("password", "convertto-securestring",
          r"""(?i:convertto-securestring)[ \t]+(?:(?i:-string)[ \t]+)?(?P<q>['"])"""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._addresses import ADDRESS_RULES
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._said import SAID_RULES
 from toolpipe.secrets._several import SEVERAL, could_be_credential
@@ -192,6 +193,7 @@ def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) ->
 
 NAMED_RULES: tuple[Rule, ...] = (
     *SAID_RULES,  # (a value before its label, a user / password pair: _said)
+    *ADDRESS_RULES,  # (an address that is its own credential: _addresses)
     # an address without its scheme, as mount.cifs and smbclient take one (`//svc:PW@host/
     # share`): the password before the @ as in a URL (`://` is the URL rule's)
     rule("url_password", "//",

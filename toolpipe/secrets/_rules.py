@@ -1,6 +1,7 @@
 """The detectors: one row per shape of secret, found from a trigger (see ``_rule``), and
-the keys that name a secret. Facts about the shapes come from gitleaks' rules and
-detect-secrets' plugins (prefixes, lengths, alphabets); the code is ours.
+the rows of the keys that name a secret (their words: ``_keywords``). Facts about the
+shapes come from gitleaks' rules and detect-secrets' plugins (prefixes, lengths,
+alphabets); the code is ours.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from toolpipe.secrets._contexts import CONTEXT_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
 from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._forms import FORM_RULES
-from toolpipe.secrets._languages import FOREIGN_KEYS, JOINED, LABELS
+from toolpipe.secrets._keywords import COOKIE_WORDS, KEY_WORDS, PASSWORD_WORDS
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -36,40 +37,6 @@ from toolpipe.secrets._tabular import TABULAR_RULES
 from toolpipe.secrets._tools import TOOL_RULES
 from toolpipe.secrets._traces import TRACE_RULES
 
-# --- secret-named keys ------------------------------------------------------------------------
-
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "pass phrase", "pwd", "pass", "pw", "psk",
-                  "requirepass", "masterauth",  # redis (`requirepass:…` in INFO and CONFIG)
-                  *LABELS, *JOINED, *(w[0].upper() + w[1:] for w in LABELS if not w.isascii()))
-_KEYS = ("secret", "token", "api_key", "api key", "access_key", "private_key", "credential",
-         "credentials", "auth_key", "signing_key", "encryption_key", "master_key", "app_key",
-         "license_key", "licence_key", "session_key", "x-amz-signature", "subscription_key",
-         "functions_key", "preshared_key", "pre_shared_key", "secret_key_base", "client_key",
-         "account_key", "shared_access_key", "stored_key", "server_key", "macaroon",
-         # HashiCorp's: Consul's and Nomad's ACL token (`SecretID`, `Secret ID = …`),
-         # Vault AppRole's secret_id (its `accessor` is a public handle)
-         "secret_id", "secret id",
-         # a Rails application's generated keys (GitLab's db_key_base, otp_key_base…) and a
-         # vendor's application key (Datadog's DD-APPLICATION-KEY)
-         "key_base", "application_key",
-         *FOREIGN_KEYS,
-         # vendors' headers that name no secret word (Honeycomb's, Artifactory's, OVH's)
-         "x_honeycomb_team", "x_jfrog_art_api", "x_ovh_consumer",
-         # a Wi-Fi profile's key as Windows' netsh reports it; a pre-shared key in words
-         "key content", "pre-shared key", "pre shared key")
-
-
-def _spellings(word: str) -> tuple[str, ...]:
-    """``api_key`` as written in every convention: api_key, api-key, apikey, api.key."""
-    if "_" not in word:
-        return (word,)
-    return tuple(word.replace("_", sep) for sep in ("_", "-", "", "."))
-
-
-KEY_WORDS = tuple(dict.fromkeys(w for word in _KEYS for w in _spellings(word)))
-# Session cookies by name: the value is the login.
-COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
-                "laravel_session", "_session_id", "asp.net_sessionid", "sessid")
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a type's name, as a signature gives it (`str`, `String`, `SecretStr`, `java.lang.String`):
 # words, each capital followed by small letters (a token in brackets is a value, not one)

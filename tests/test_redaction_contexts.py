@@ -11,8 +11,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from toolpipe.secrets import SecretPatternSet
+from toolpipe.secrets._escapes import _ESCAPE, _break, unescaped
 from toolpipe.secrets._providers import _ROWS
-from toolpipe.secrets._scan import _ESCAPE, _break, unescaped
 
 S = SecretPatternSet.default_common()
 

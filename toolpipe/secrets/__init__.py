@@ -15,8 +15,9 @@ Layout (the face re-exports what users need; the rest is private):
     _copies     a secret found once, redacted wherever the text repeats it
     _values     context tests: a variable, a call, a type, a placeholder is not a secret
     _schemes    context tests of a scheme or format: Bearer, Basic, key blocks, pgpass
-    _scan       the scanner: escapes read as breaks, one re2 pass for triggers, the rules
-                at each, merge
+    _scan       the scanner: one re2 pass for triggers, the rules at each, merge
+    _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
+    _lines      where a key stands on its line (a setting alone on it, a line's start)
     _entropy    the entropy guess: one re2 pass for the runs that could be random
     _echo       a call's own input echoed back, in every form
     _memo       what redaction gave for the texts it read last (a cached answer comes back)

@@ -19,6 +19,12 @@ _HOOKISH = re.compile(rb"(?i)hook|ping|trigger|callback|notif|beacon|incoming")
 _UUID = re.compile(rb"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                    rb"[0-9a-fA-F]{12}")
 _SEGMENT = re.compile(rb"[^/?#]+")
+_ID = re.compile(rb"[A-Za-z0-9_\-]{6,}")
+
+
+def _opaque(segment: bytes) -> bool:
+    """An id an address needs beside its secret: letters and digits, a digit among them."""
+    return _ID.fullmatch(segment) is not None and any(48 <= c <= 57 for c in segment)
 
 
 def _hook_url(buf: bytes, start: int, found: re.Match[bytes], floor: int
@@ -29,11 +35,17 @@ def _hook_url(buf: bytes, start: int, found: re.Match[bytes], floor: int
     if not slash or _HOOKISH.search(host + b"/" + path) is None:
         return [], found.end()
     base = found.start("u") + len(host) + 1
+    segments = [m.span() for m in _SEGMENT.finditer(path)]
     out: Spans = []
-    for m in _SEGMENT.finditer(path):
-        seg = m.group(0)
-        if len(seg) >= 16 and (_UUID.fullmatch(seg) or (token_shaped(seg) and b"." not in seg)):
-            out.append((base + m.start(), base + m.end()))
+    for i, (lo, hi) in enumerate(segments):
+        seg = path[lo:hi]
+        if hi - lo < 16 or not (_UUID.fullmatch(seg) or (token_shaped(seg) and b"." not in seg)):
+            continue
+        # with the ids before it that the address needs (Slack's `services/T…/B…/SECRET`)
+        first = i
+        while first > 0 and _opaque(path[segments[first - 1][0]:segments[first - 1][1]]):
+            first -= 1
+        out.append((base + segments[first][0], base + hi))
     return out, found.end()
 
 

@@ -222,11 +222,12 @@ NAMED_RULES: tuple[Rule, ...] = (
     rule("password", ("key is ", "key was ", "password for ", "password is ", "password was ",
                       "token is ", "token was ", "token generated", "token created",
                       "secret is ", "passphrase is ", "key generated", "key created",
+                      "passwd is ", "pwd is ", "credentials are ", "credentials is ",
                       "password set to ", "password reset to ", "password changed to ",
                       "key is:", "password is:", "token is:", "secret is:", "passphrase is:"),
-         r"""(?i:key|token|password|passphrase|secret)(?:[ \t]+for[ \t]+\S{1,64})?[ \t]+"""
-         r"""(?:(?i:is|was)[ \t]+(?=(?i:generated|created)))?"""
-         r"""(?i:is|was|generated|created|set[ \t]+to|reset[ \t]+to|changed[ \t]+to)"""
+         r"""(?i:key|token|password|passphrase|secret|passwd|pwd|credentials)"""
+         r"""(?:[ \t]+for[ \t]+\S{1,64})?[ \t]+(?:(?i:is|was)[ \t]+(?=(?i:generated|created)))?"""
+         r"""(?i:is|are|was|generated|created|set[ \t]+to|reset[ \t]+to|changed[ \t]+to)"""
          r"""(?:[ \t]+(?i:for)[ \t]+\S{1,64}(?=:))?"""
          r"""[ \t]*:?[ \t]+["'`]?(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT),

@@ -71,7 +71,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa]"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
-        r"""|[ \t]*(?:—|–)[ \t]*"""
+        r"""|[ \t]*(?:—|–)[ \t]*|[ \t]+-[ \t]+"""  # (a hyphen: only a token, as after an arrow)
         # (Windows' `reg query`: `    DefaultPassword    REG_SZ    VALUE`)
         r"""|[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)[ \t]{2,}"""
         r"""|[ \t]+(?!\?\?|\|\||\?:)|>"""
@@ -90,7 +90,7 @@ _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"
              r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|\+=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
-             r"""|[ \t]*(?:—|–)|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
+             r"""|[ \t]*(?:—|–)|[ \t]+-[ \t]+[A-Za-z0-9]|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
              r"""|[ \t]+(?:""" + ARROWS + r""")[ \t]+\S"""
              # (a type or a value in brackets: the rule's own separator reads which; kept
              # short here, where re2's automaton of every trigger grows with each state)

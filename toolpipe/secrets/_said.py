@@ -66,6 +66,13 @@ SAID_RULES: tuple[Rule, ...] = (
     rule("password", ("password", "passphrase", "passwd", "api key", "token", "secret"),
          r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)""" + _CLAUSE_END,
          check="said_before", bounded=True, priority=CONTEXT, shape=_CLAUSE_END),
+    # a label, then `to` and the value: `Set the token to …`, `changed the password to …`
+    rule("password", ("password to ", "passphrase to ", "token to ", "secret to ",
+                      "passwd to "),
+         r"""(?i:password|passphrase|token|secret|key|passwd)[ \t]+(?i:to)[ \t]+["'`]?"""
+         r"""(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
+         value=("v",), check="shaped", bounded=True, priority=CONTEXT,
+         shape=r"""["'`]?[A-Za-z0-9+/=_\-.!@#^*~]{4}[A-Za-z0-9+/=_\-!@#^*~]*[0-9A-Z]"""),
     # a user and a password as a pair after a word for both
     rule("password", ("creds", "credentials", "login:", "login is"),
          r"""(?i:creds|credentials|login)"""

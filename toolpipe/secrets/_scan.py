@@ -16,6 +16,7 @@ from typing import Any
 
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
+from toolpipe.secrets._escapes import unescaped
 from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
@@ -342,56 +343,19 @@ def merge(spans: list[Span]) -> list[Span]:
     return out
 
 
-# An escape sequence (JSON's, a shell's, a log's ``\\n``, ``\\t``, ``\\r``, not one whose
-# backslash is itself escaped) is a boundary: ``ok\\npassword=…`` holds a key. The text
-# is judged with each such pair read as a line break and a space, two bytes for two, so
-# the spans found fit the text as it is.
-_ESCAPE = re.compile(rb"\\+[ntr]")
-
-
-def _break(m: re.Match[bytes]) -> bytes:
-    run = m.group(0)
-    return run[:-2] + b"\n " if len(run) % 2 == 0 else run  # an odd run of \\ escapes one
-
-
-_RUN = re.compile(rb"\\+")
-
-
-def unescaped(buf: bytes) -> bytes:
-    """``buf`` with its ``\\n``, ``\\t`` and ``\\r`` escapes as breaks, the same length.
-    Few backslashes: each run is looked at; many: five passes of ``bytes.replace``."""
-    backslashes = buf.count(b"\\")
-    if not backslashes:
-        return buf
-    if backslashes * 100 > len(buf):
-        escaped = b"\\\\" in buf
-        if escaped and b"\0" in buf:
-            return _ESCAPE.sub(_break, buf)
-        # an escaped backslash pairs off first, left to right, as a reader pairs them
-        out = buf.replace(b"\\\\", b"\0\0") if escaped else buf
-        out = out.replace(b"\\n", b"\n ").replace(b"\\t", b"\n ").replace(b"\\r", b"\n ")
-        return out.replace(b"\0\0", b"\\\\") if escaped else out
-    changed: bytearray | None = None
-    at = buf.find(b"\\")
-    while at >= 0:
-        run = _RUN.match(buf, at)
-        end = run.end() if run is not None else at + 1
-        if (end - at) % 2 and buf[end:end + 1] in (b"n", b"t", b"r"):
-            if changed is None:
-                changed = bytearray(buf)
-            changed[end - 1:end + 1] = b"\n "
-        at = buf.find(b"\\", end)
-    return bytes(changed) if changed is not None else buf
-
-
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
     buf = unescaped(buf)
     # quoted-printable's `=` (a mail's `password=3DHunter2`): read as `=` and two blanks,
     # three bytes for three, so a key's value is found where it stands (one C pass)
+    written = buf
     if b"=3D" in buf:
         buf = buf.replace(b"=3D", b"=  ")
     spans, public = rule_spans(_TRIGGERS, buf)
+    if written is not buf:  # (or it was no mail: `password=3Dx9…` is a value that starts
+        # with 3D, hidden whole: a span right after a `=3D` read so takes its `3D` too)
+        spans = [(lo - 2, hi, k, p) if lo >= 3 and written[lo - 3:lo] == b"=3D" else
+                 (lo, hi, k, p) for lo, hi, k, p in spans]
     if not builtin:
         spans = []
     if entropy:  # (base64 of JSON is judged by what it says: one level, no reader inside)

@@ -12,9 +12,12 @@ from collections.abc import Callable
 
 from toolpipe.secrets._letters import DIGIT
 from toolpipe.secrets._letters import wordy as _wordy
+from toolpipe.secrets._lines import IDENT as _IDENT
+from toolpipe.secrets._lines import config_line as _config_line
+from toolpipe.secrets._lines import glued_setting as _glued_setting
+from toolpipe.secrets._lines import line_start as line_start
 from toolpipe.secrets._rule import ARROWS
 
-_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _BOOTSTRAP = re.compile(rb"[a-z0-9]{6}\.[a-z0-9]{16}")  # kubeadm's token: six, a dot, sixteen
 _PATH = re.compile(rb"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
@@ -135,14 +138,6 @@ def _under_ciphertext(buf: bytes, pos: int) -> bool:
     return False
 
 
-def line_start(buf: bytes, pos: int, limit: int = 4096) -> int:
-    """Where the line holding ``pos`` starts, looked for at most ``limit`` bytes back (a
-    text of one huge line must not be searched again at every trigger)."""
-    floor = max(0, pos - limit)
-    found = buf.rfind(b"\n", floor, pos)
-    return found + 1 if found >= 0 else floor
-
-
 def plain_word(value: bytes) -> bool:
     """Not a secret wherever it stands: a word that says none (``null``, ``changeme``),
     filler, a placeholder, a variable, a path, a file reference (``@file``)."""
@@ -215,9 +210,12 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor
     listed = _DEFINITION.match(sep) is not None  # `Password⏎: …`: a definition list's
-    if (group in ("br", "tq2") or listed or (group not in ("sq", "dq") and _ARROW.search(
-            sep))) and not token_shaped(value):  # `token [optional]`, password: “required”,
-        return None  # `password -> reset link sent`: in prose's forms only a token is one
+    prose = listed or group in ("br", "tq2") or (group not in ("sq", "dq") and (_ARROW.search(
+        sep) or sep.strip() in _DASHES))  # `token [optional]`, `password -> reset link sent`
+    worded = not prose and b" " in buf[start:word_end].strip()  # `Private key: rotated daily`
+    if (prose or worded) and not token_shaped(value) and not (_ENCODED.fullmatch(value) and (
+            DIGIT.search(value))):  # (base64 of 16 or more, a `/` in it, stays a value)
+        return None  # in prose's forms (and a key in words) only a token is one
     if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value) and not listed:
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
@@ -304,18 +302,21 @@ _ARROW = re.compile(ARROWS.encode())
 _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
+_DASHES = (b"-", "—".encode(), "–".encode())
+_ENCODED = re.compile(rb"[A-Za-z0-9+_\-][A-Za-z0-9+/=_\-]{15,}")
 _PROPERTY_THEN, _PAIR_SLASH = re.compile(rb"[ \t]+\S"), re.compile(rb"[ \t]*/[ \t]*[^\s/]")
 _TYPED = re.compile(rb"[ \t]+[\w.]{1,40}[ \t]*:=")
-_SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|declare[ \t]+-x|typeset[ \t]+-x)"
-                   rb"[ \t]+")
 
 
 def token_shaped(value: bytes) -> bool:
     """A value no word is: 12 characters or more, letters and digits or both cases, not a
-    name made of words, a path or a placeholder (``Zq8rT…`` in a log's prose)."""
+    name made of words, a path or a placeholder (``Zq8rT…`` in a log's prose). A ``/`` is
+    a path's unless the value is base64 of 16 or more with both cases and a digit in it
+    (``3q2+7w/Zx9…``; a path has a dot, a ``_``, or starts with ``/``, ``.`` or ``~``)."""
     v = value.strip(b"'\"")
     # (the tests one by one in C: this runs at every trigger in prose, the slowest judges)
-    return (len(v) >= 12 and b"/" not in v and b":" not in v
+    return (len(v) >= 12 and (b"/" not in v or _SLASHED.fullmatch(v) is not None)
+            and b":" not in v
             and _LETTER.search(v) is not None
             and (DIGIT.search(v) is not None or (v.lower() != v and v.upper() != v))
             and not plain_word(v)
@@ -323,6 +324,7 @@ def token_shaped(value: bytes) -> bool:
 
 
 _LETTER = re.compile(rb"[A-Za-z]")
+_SLASHED = re.compile(rb"(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9+][A-Za-z0-9+/]{15,}={0,2}")
 
 
 def _flag_start(buf: bytes, start: int) -> bool:
@@ -339,53 +341,6 @@ _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|pri
 _BOX = re.compile("│|┃|║".encode())  # (alternatives: a class of bytes takes any byte of them)
 _BOX_START = re.compile("\\||│|┃|║".encode())
 _CELL_END, _PAIR_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode()), re.compile(rb"\s*\]")
-_COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
-_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
-
-
-def _glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:
-    """``remotepass = …``, ``smtppass: …``: a setting's name ending in ``pass``, alone at
-    the start of its line and given its value with ``=`` or ``:`` (the words that end so,
-    bypass, compass, surpass…, are not)."""
-    if buf[start:start + 4].lower() != b"pass" or match.start("close") != start + 4 or not (
-            match.group("sep").strip()):
-        return False
-    glued = start
-    while glued > 0 and 97 <= buf[glued - 1] <= 122:
-        glued -= 1
-    name = glued
-    while name > 0 and (buf[name - 1:name].isalnum() or buf[name - 1] in b"_-."):
-        name -= 1
-    return buf[glued:start] not in _PASS_WORDS and not buf[line_start(buf, name):name].strip(
-        b" \t")
-
-
-_PASS_WORDS = frozenset({b"by", b"com", b"encom", b"over", b"sur", b"tres", b"under", b"re",
-                         b"im", b"mis", b"out"})
-
-
-def _config_line(match: re.Match[bytes], buf: bytes) -> bool:
-    """``rootpw VALUE``, ``requirepass VALUE``, ``db_pass<TAB>VALUE``: a key alone at the
-    start of its line and one value to its end (a comment may follow), as in redis.conf,
-    slapd.conf, keepalived.conf or any ``key value`` file."""
-    start = match.start()
-    line = line_start(buf, start)
-    key = buf[line:start]
-    if key.strip(b" \t") or not (start == line or key.isspace()):
-        word = buf[line:start].lstrip(b" \t")
-        verb = _SETS.match(word)  # ENV DB_PASSWORD x, setx API_TOKEN x, SetEnv …
-        word = word[verb.end():] if verb is not None else word
-        if not _IDENT.fullmatch(word + b"x"):  # the key word ends a longer name: rootpw
-            return False
-    if _LINE_END.match(buf, match.end()) is not None:
-        return True
-    # a table printed in columns (`vercel env ls`: NAME  VALUE  ENVIRONMENT): two or more
-    # blanks on each side of the value
-    sep = match.group("sep")
-    return len(sep) >= 2 and not sep.strip(b" \t") and _COLUMNS_END.match(
-        buf, match.end()) is not None
-
-
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
     value = _value(match, groups)[0].strip(b"'\"")  # a flag's value may be quoted

@@ -1,0 +1,45 @@
+"""Escape sequences read as boundaries: JSON's, a shell's, a log's ``\\n``, ``\\t`` and
+``\\r`` (not one whose backslash is itself escaped) become a line break and a space, two
+bytes for two, so that ``ok\\npassword=…`` holds a key and the spans found fit the text as
+it is."""
+
+from __future__ import annotations
+
+import re
+
+_ESCAPE = re.compile(rb"\\+[ntr]")
+
+
+def _break(m: re.Match[bytes]) -> bytes:
+    run = m.group(0)
+    return run[:-2] + b"\n " if len(run) % 2 == 0 else run  # an odd run of \\ escapes one
+
+
+_RUN = re.compile(rb"\\+")
+
+
+def unescaped(buf: bytes) -> bytes:
+    """``buf`` with its ``\\n``, ``\\t`` and ``\\r`` escapes as breaks, the same length.
+    Few backslashes: each run is looked at; many: five passes of ``bytes.replace``."""
+    backslashes = buf.count(b"\\")
+    if not backslashes:
+        return buf
+    if backslashes * 100 > len(buf):
+        escaped = b"\\\\" in buf
+        if escaped and b"\0" in buf:
+            return _ESCAPE.sub(_break, buf)
+        # an escaped backslash pairs off first, left to right, as a reader pairs them
+        out = buf.replace(b"\\\\", b"\0\0") if escaped else buf
+        out = out.replace(b"\\n", b"\n ").replace(b"\\t", b"\n ").replace(b"\\r", b"\n ")
+        return out.replace(b"\0\0", b"\\\\") if escaped else out
+    changed: bytearray | None = None
+    at = buf.find(b"\\")
+    while at >= 0:
+        run = _RUN.match(buf, at)
+        end = run.end() if run is not None else at + 1
+        if (end - at) % 2 and buf[end:end + 1] in (b"n", b"t", b"r"):
+            if changed is None:
+                changed = bytearray(buf)
+            changed[end - 1:end + 1] = b"\n "
+        at = buf.find(b"\\", end)
+    return bytes(changed) if changed is not None else buf

@@ -91,8 +91,8 @@ def _delete(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | 
     if p is None:
         return Finding(0.9, _at(e, p, f"deletes {e.detail or 'something it cannot name'}"))
     if p.kind in ("workspace", "scratch"):
-        if p.kind == "workspace" and e.recursive and _OWN_HISTORY.match(
-                posixpath.normpath(p.path)):
+        if p.kind == "workspace" and (e.recursive or "{}" in p.path) and _OWN_HISTORY.match(
+                posixpath.normpath(p.path)):  # (`find .git -exec rm {} +`: every file in it)
             # the workspace's own repository (`rm -rf .git`): what was never pushed is gone
             return Finding(0.6, _at(e, p, "deletes the repository's history (what was "
                                           "never pushed is lost),"))

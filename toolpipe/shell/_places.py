@@ -163,6 +163,11 @@ _STARTS = (
                 r"|\.continue/config\.(?:json|ya?ml)|\.config/(?:toolpipe|opencode|crush|goose"
                 r"|amp)/.+|\.mcp\.json)$"),
      "an AI agent's own settings (what it may do unasked, the commands its hooks run)"),
+    # a repository's hooks and settings, run by git at a later commit, checkout or fetch,
+    # the user's own too (core.fsmonitor, a filter, a hook); the folder written whole
+    (re.compile(r"(?:^|/)\.git(?:/modules/[^/]+)?(?:/(?:hooks(?:/[^/]+)?|config"
+                r"|config\.worktree|info/attributes|\{\}))?/?$"),  # (.git/{}: what unpacks there)
+     "a repository's own hooks or settings (git runs them later, for the user too)"),
 )
 
 

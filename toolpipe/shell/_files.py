@@ -17,6 +17,7 @@ from toolpipe.shell._effects import (
 )
 from toolpipe.shell._model import Command
 from toolpipe.shell._sizes import huge_dd
+from toolpipe.shell._transfers import client_sends
 from toolpipe.shell._words import UNKNOWN, Word, literal
 
 
@@ -99,8 +100,9 @@ def _scp(cmd: Command) -> list[Effect]:
     _, _, ops = _split(cmd.args, "cFiJlLoPSDX")
     if cmd.name == "rclone" and ops:
         ops = ops[1:]
-    if len(ops) < 2:
-        return [Effect("send", cmd, None)] if cmd.name == "sftp" else []
+    if len(ops) < 2:  # (sftp's own commands: `put FILE` on its input, `_transfers`)
+        return [Effect("send", cmd, w) for w in client_sends(cmd)] + (
+            [Effect("send", cmd, None)] if cmd.name == "sftp" else [])
     *sources, dest = ops
     if _remote(dest) or (cmd.name == "rclone" and ":" in dest.text):
         return [Effect("send", cmd, w) for w in sources if not _remote(w)]

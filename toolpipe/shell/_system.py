@@ -22,6 +22,7 @@ from toolpipe.shell._effects import (
 from toolpipe.shell._items import find_item
 from toolpipe.shell._model import Command
 from toolpipe.shell._places import maybe_secret
+from toolpipe.shell._transfers import socat_sends
 from toolpipe.shell._words import Word, literal
 
 # Commands that destroy what is on a block device, and the words that make them do so
@@ -163,7 +164,7 @@ def _netcat(cmd: Command) -> list[Effect]:
              (t.startswith("-") and not t.startswith("--") and t[-1] in "ec" and
               t[1:].isalpha()) for t in texts):
         return [Effect("network-shell", cmd, detail=f"{cmd.name} -e")]
-    out = [Effect("fetch", cmd)]
+    out = [Effect("fetch", cmd)] + [Effect("send", cmd, w) for w in socat_sends(cmd)]
     if cmd.upstream or any(r.reads for r in cmd.redirects):
         out.append(Effect("send", cmd, None))
     return out

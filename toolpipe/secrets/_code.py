@@ -179,8 +179,9 @@ _SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(
     rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credentials?|"
-    rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key)"
-    rb"(?:[_\-.]?(?:key|value|str|string))?$")
+    rb"private[_\-]?key|access[_\-]?key|auth|signing[_\-]?key|encryption[_\-]?key|"
+    rb"master[_\-]?key|(?:^|[_\-.])(?:pass|pw))"  # (SMTP_PASS, root_pw: the word whole)
+    rb"(?:[_\-.]?(?:key|value|str|string|pem|der|b64|base64|hex))?$")
 
 
 # a session cookie's name (a browser's export: {"name": "sessionid", "value": …})

@@ -261,8 +261,9 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         if group == "bare" and (buf[match.end():match.end() + 1] in (b"(", b"[", b"{") or (
                 _DOTTED.fullmatch(value) and not _BOOTSTRAP.fullmatch(value))):
             return None  # Gradle's `storePassword System.getenv("…")`: a call, a name
-        lead = buf[max(0, start - 2):start]
-        if sep == b">" and not lead.endswith(b"<"):
+        lead = buf[max(0, start - 2):start]  # (<password>…, or an element named for one:
+        if sep == b">" and not lead.endswith(b"<") and _ELEMENT_OPEN.search(  # <DB_PASSWORD>)
+                buf, max(0, start - 66), start) is None:
             return None
         if sep != b">" and not flag:
             # (csrf-token, x-api-token: a name with a dash, not a flag) prose, unless
@@ -303,6 +304,7 @@ _REG_TYPE = re.compile(rb"(?:hex(?:\([0-9a-f]\))?|dword|qword):")
 _ARGUMENTS = re.compile(rb"[ \t]+(?:-[A-Za-z]|[\"'])")
 _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters, no digits
 _DASHES = (b"-", "—".encode(), "–".encode())
+_ELEMENT_OPEN = re.compile(rb"<[A-Za-z_][\w.:\-]{0,64}\Z")
 _ENCODED = re.compile(rb"[A-Za-z0-9+_\-][A-Za-z0-9+/=_\-]{15,}")
 _PROPERTY_THEN, _PAIR_SLASH = re.compile(rb"[ \t]+\S"), re.compile(rb"[ \t]*/[ \t]*[^\s/]")
 _TYPED = re.compile(rb"[ \t]+[\w.]{1,40}[ \t]*:=")

@@ -65,3 +65,26 @@ def test_the_grid_can_fail():
     """Without the built-in detectors, the drawn pairs leak."""
     text = pair("Private key", ": ", "7Qx9mWv2Lr8Kt4ZbQ1")
     assert "7Qx9mWv2Lr8Kt4ZbQ1" in S.without_builtin().redact(text)
+
+
+KEYS = st.sampled_from([
+    "DB_PASSWORD", "dbPassword", "db-password", "db.password", "stripeSecretKey",
+    "AWS_SECRET_ACCESS_KEY", "github_token", "SLACK_BOT_TOKEN", "x-api-key", "client_secret",
+    "ClientSecret", "SMTP_PASS", "redisPassword", "JWT_SECRET", "jwtSigningKey",
+    "SENDGRID_API_KEY", "webhookSecret", "sessionSecret", "adminPwd", "root_pw",
+    "privateKeyPem", "encryptionKey", "oauthRefreshToken", "bearerToken", "apiToken",
+    "authToken", "masterKey", "appSecret", "passphrase", "keystorePassword"])
+CONTEXTS = st.sampled_from([
+    "{k}={v}", "export {k}={v}", "{k}: {v}", '  {k}: "{v}"', '"{k}": "{v}"',
+    '{{"config": {{"{k}": "{v}"}}}}', "<{k}>{v}</{k}>", '<add key="{k}" value="{v}"/>',
+    "--{k} {v}", "--{k}={v}", "-H '{k}: {v}'", "https://h.example/x?{k}={v}&a=1",
+    '{k} = "{v}"', "const {k} = '{v}';", 'self.{k} = "{v}"', '{k} := "{v}"', "ENV {k}={v}",
+    '["{k}"] = "{v}"', '{k}="{v}" # comment', '$env:{k} = "{v}"',
+    'os.environ["{k}"] = "{v}"'])
+
+
+@settings(max_examples=400, deadline=None)
+@given(KEYS, CONTEXTS, values())
+def test_every_key_name_in_every_context(key, context, value):
+    text = context.format(k=key, v=value)
+    assert value[:12] not in S.redact(text), text

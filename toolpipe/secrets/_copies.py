@@ -38,8 +38,8 @@ def copies(buf: bytes, found: list[Span]) -> list[Span]:
     limit = max(1, min(MAX_VALUES, SCAN_BUDGET // max(size, 1)))
     kinds: dict[bytes, str] = {}
     seen: set[bytes] = set()
-    for lo, hi, kind, _ in found:  # (in the text's order, up to the limit of values)
-        if len(kinds) >= limit or len(seen) >= 4 * limit:
+    for lo, hi, kind, _ in found[:4 * limit + 64]:  # (in the text's order, up to a limit)
+        if len(kinds) >= limit:
             break
         value = buf[lo:hi]
         if hi - lo < MIN_LENGTH or kind == "dense" or value in seen:

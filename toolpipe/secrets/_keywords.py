@@ -45,6 +45,10 @@ _WORDED = frozenset({"private", "signing", "encryption", "master", "license", "l
 
 
 KEY_WORDS = tuple(dict.fromkeys(w for word in _KEYS for w in _spellings(word)))
+# the key words spelt in words by ``_spellings`` (not those listed so: `key content`,
+# `mot de passe`): under one, only a token is a value, as in prose
+SPELT_IN_WORDS = frozenset(w.encode() for word in _KEYS if "_" in word and (
+    word.split("_", 1)[0] in _WORDED or word in FOREIGN_KEYS) for w in (word.replace("_", " "),))
 # Session cookies by name: the value is the login.
 COOKIE_WORDS = ("sessionid", "session_id", "connect.sid", "phpsessid", "jsessionid",
                 "laravel_session", "_session_id", "asp.net_sessionid", "sessid")

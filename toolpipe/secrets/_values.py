@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from toolpipe.secrets._keywords import SPELT_IN_WORDS
 from toolpipe.secrets._letters import DIGIT
 from toolpipe.secrets._letters import wordy as _wordy
 from toolpipe.secrets._lines import IDENT as _IDENT
@@ -212,7 +213,7 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     listed = _DEFINITION.match(sep) is not None  # `Password⏎: …`: a definition list's
     prose = listed or group in ("br", "tq2") or (group not in ("sq", "dq") and (_ARROW.search(
         sep) or sep.strip() in _DASHES))  # `token [optional]`, `password -> reset link sent`
-    worded = not prose and b" " in buf[start:word_end].strip()  # `Private key: rotated daily`
+    worded = not prose and buf[start:word_end].strip().lower() in SPELT_IN_WORDS  # `Private key`
     if (prose or worded) and not token_shaped(value) and not (_ENCODED.fullmatch(value) and (
             DIGIT.search(value))):  # (base64 of 16 or more, a `/` in it, stays a value)
         return None  # in prose's forms (and a key in words) only a token is one
@@ -275,9 +276,10 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                             or b"://" in value or value.startswith(b"-")):
             return None  # --ask-password URL, create-secret --name: a switch, then an operand
     if group == "bare":
-        if (_PAIR_SLASH.match(buf, match.end()) and buf[start:start + 4].lower() == b"cred"
-                ) or _TYPED.match(buf, match.end()):  # `credentials: deploy / …`: a user (and
-            return None  # its password, _said); Ada's `Key : constant String := …`: a type
+        end = match.end()  # (the C tests first: this runs at every key in a text of keys)
+        if (buf[start:start + 4].lower() == b"cred" and _PAIR_SLASH.match(buf, end)) or (
+                b":=" in buf[end:end + 48] and _TYPED.match(buf, end)):  # `credentials: u /`
+            return None  # …, a user (_said); Ada's `Key : constant String := …`: a type
         after = buf[match.end():match.end() + 1]
         if after in (b"(", b"[", b".", b"{") or (b"=" in sep and sep.strip() != sep and (
                 _COMMAND_NAME.fullmatch(value) and _ARGUMENTS.match(buf, match.end()))):

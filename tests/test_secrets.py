@@ -166,11 +166,15 @@ def test_no_secret_survives_in_company(lines, separator, prefix):
 
 
 def test_a_span_bounded_inside_a_character_takes_the_whole_character():
-    # the block rule reads at most 4,096 bytes of the line: its end falls in a "ｐ"
+    # the block rule reads at most 4,096 bytes of the line: its end falls in a "ｐ" (since
+    # the eighth sitting the key's own rule reads a YAML block under any key too, and takes
+    # the whole word: the span still never splits a character)
     text = "password: |\n  " + "a" * 4095 + "ｐａｓｓ tail"
     out = S.redact(text)
     assert out.startswith("password: |\n  [REDACTED:password]") and "a" * 8 not in out
-    assert out.endswith("ａｓｓ tail")
+    assert out.endswith(" tail") and "\ufffd" not in out
+    [(lo, hi, _)] = S.spans(text)  # (offsets in characters: the word whole, "ｐａｓｓ" in it)
+    assert text[lo:hi].endswith("ｐａｓｓ") and text[hi:] == " tail"
 
 
 def test_offsets_are_in_characters():

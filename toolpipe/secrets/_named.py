@@ -194,6 +194,13 @@ def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) ->
 NAMED_RULES: tuple[Rule, ...] = (
     *SAID_RULES,  # (a value before its label, a user / password pair: _said)
     *ADDRESS_RULES,  # (an address that is its own credential: _addresses)
+    # an Authorization header's value with no scheme before it (`Authorization: <key>`, as
+    # some APIs take a key): a token, whatever wraps it (a scheme's own rules read the rest)
+    rule("authorization", "authorization",
+         r"""(?i:authorization)["'`*]{0,3}[ \t]*(?:[:=]|=>|：)[ \t]*["'`(\[*]{0,2}"""
+         r"""(?P<v>[A-Za-z0-9\-._~+/]{16,4096}={0,2})(?![A-Za-z0-9\-._~+/=]|[ \t]+[A-Za-z0-9])""",
+         value=("v",), check="shaped", bounded=False, priority=CONTEXT,
+         shape=r"""["'`*]{0,3}[ \t]*(?:[:=]|=>|：)[ \t]*["'`(\[*]{0,2}[A-Za-z0-9\-._~+/]{8}"""),
     # an address without its scheme, as mount.cifs and smbclient take one (`//svc:PW@host/
     # share`): the password before the @ as in a URL (`://` is the URL rule's)
     rule("url_password", "//",

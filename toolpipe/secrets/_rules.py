@@ -68,8 +68,9 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
         # `Shared Secret . . . . :`, ipconfig's and netsh's way)
         r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""
-        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa]"""
+        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa](?:%20|\+)?"""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
+        r"""(?:\*\*|__)?"""  # (and the value in emphasis: `password: **…**`)
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
         r"""|[ \t]*(?:—|–)[ \t]*|[ \t]+-[ \t]+"""  # (a hyphen: only a token, as after an arrow)
         # (Windows' `reg query`: `    DefaultPassword    REG_SZ    VALUE`)

@@ -170,6 +170,8 @@ def _value(match: re.Match[bytes], groups: tuple[str, ...]) -> tuple[bytes, str]
 def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
               ) -> str | None:
     value, group = _value(match, groups)
+    if match.group("sep").endswith((b"**", b"__")):  # `password: **…**`: in emphasis
+        value = value.rstrip(b"*_")
     if len(value) < 4 or value.startswith(b"[REDACTED:") or _WORDS.__contains__(
             value.lower().strip(b"'\"")):
         return None
@@ -247,7 +249,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
                 quote not in match.group("close")) or not (before.endswith(b"(") or (
                 pair and credential_like(value)))):
             return None  # the first argument of a call (or of a two-item list), not a member
-    if (b"|" in sep or _BOX.search(sep)) and b"||" not in sep and b"=" not in sep:
+    if (b"|" in sep or _BOX.search(sep)) and b"||" not in sep and b"=" not in sep and (
+            b"\n" not in sep):  # (not a YAML block's `key: |`, its value on the next line)
         # a table row: | password | VALUE | (or │ ┃ ║), the key's cell first on its line
         line = line_start(buf, start)
         if not _BOX_START.match(buf[line:start].lstrip()) or not _CELL_END.match(

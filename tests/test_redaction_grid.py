@@ -88,3 +88,31 @@ CONTEXTS = st.sampled_from([
 def test_every_key_name_in_every_context(key, context, value):
     text = context.format(k=key, v=value)
     assert value[:12] not in S.redact(text), text
+
+
+WRAPPINGS = st.sampled_from([
+    "{l}: `{v}`", "{l}: **{v}**", "{l}: ({v})", "{l}: [{v}]", "{l}: {v}.", "{l}: {v},",
+    "{l}: '{v}';", '{l}=\\"{v}\\"', "{l}%3D{v}", "{l}%3A%20{v}", "{l}\\u003d{v}",
+    "{l}&#61;{v}", "{l}：{v}", "{l} => '{v}'", "{l}: !!str {v}", "{l}: &anchor {v}",
+    '{l}: "{v}" # rotated', "- {l}: {v}", "* {l}: {v}", "> {l}: {v}", "| {l} | {v} |",
+    "<{l}>{v}</{l}>", "{l}: |\n  {v}", "{l}: >\n  {v}", '"{l}" => "{v}"', "{l} ⇒ {v}",
+    "{l}:\t\t{v}", "\x1b[1m{l}\x1b[0m: {v}"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["password", "api_key", "token", "client_secret", "DB_PASSWORD"]),
+       WRAPPINGS, values())
+def test_every_wrapping_of_a_pair(label, wrapping, value):
+    # (an Authorization header's value is its own rule's: a header's forms, below)
+    text = wrapping.format(l=label, v=value)
+    assert value[:12] not in S.redact(text), text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["Authorization: {v}", "authorization: `{v}`", '-H "Authorization: {v}"',
+                        '"authorization": "{v}"', 'Authorization=\\"{v}\\"',
+                        "| Authorization | {v} |", "<Authorization>{v}</Authorization>",
+                        "Authorization%3A%20{v}", "Authorization: **{v}**"]), values())
+def test_an_authorization_header_with_no_scheme(form, value):
+    text = form.format(v=value)
+    assert value[:12] not in S.redact(text), text

@@ -197,10 +197,12 @@ NAMED_RULES: tuple[Rule, ...] = (
     # an Authorization header's value with no scheme before it (`Authorization: <key>`, as
     # some APIs take a key): a token, whatever wraps it (a scheme's own rules read the rest)
     rule("authorization", "authorization",
-         r"""(?i:authorization)["'`*]{0,3}[ \t]*(?:[:=]|=>|：)[ \t]*["'`(\[*]{0,2}"""
+         r"""(?i:authorization)(?:\\?["'`*]){0,3}[ \t]*(?:[:=|>]|=>|：|│|%3[ADad](?:%20)?"""
+         r"""|\\u003[ADad]|&\#(?:58|61);)[ \t]*(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""
+         r"""(?:\\?["'`(\[*]){0,2}"""  # (a YAML anchor or tag first: `&a`, `!!str`)
          r"""(?P<v>[A-Za-z0-9\-._~+/]{16,4096}={0,2})(?![A-Za-z0-9\-._~+/=]|[ \t]+[A-Za-z0-9])""",
          value=("v",), check="shaped", bounded=False, priority=CONTEXT,
-         shape=r"""["'`*]{0,3}[ \t]*(?:[:=]|=>|：)[ \t]*["'`(\[*]{0,2}[A-Za-z0-9\-._~+/]{8}"""),
+         shape=r"""(?:\\?["'`*]){0,3}[ \t]*(?:[:=|>]|=>|：|│|%3[ADad]|\\u003|&\#)"""),
     # an address without its scheme, as mount.cifs and smbclient take one (`//svc:PW@host/
     # share`): the password before the @ as in a URL (`://` is the URL rule's)
     rule("url_password", "//",

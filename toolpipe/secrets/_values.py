@@ -219,7 +219,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     if (prose or worded) and not token_shaped(value) and not (_ENCODED.fullmatch(value) and (
             DIGIT.search(value))):  # (base64 of 16 or more, a `/` in it, stays a value)
         return None  # in prose's forms (and a key in words) only a token is one
-    if b"\n" in sep and b"---" not in sep and not _LONG_ALNUM.match(value) and not listed:
+    if b"\n" in sep and b"---" not in sep and not (_LONG_ALNUM.match(value) or token_shaped(
+            value)) and not listed:
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
         return None

@@ -29,22 +29,26 @@ def spelled(option: str, folder: str, how: int) -> str:
     return f"{option} {folder}"
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from(ROWS), OUTSIDE, st.integers(0, 1))
-def test_a_runner_pointed_outside_is_asked_about(row, folder, how):
+def decided(row: tuple[str, str], folder: str, how: int) -> tuple[str, str, str]:
+    """The command the row spells, the shield's action on it and its reason."""
     runner, option = row
     command = f"{runner} {spelled(option, folder, how)} build"
     decision = SHIELD.evaluate("Bash", {"command": command}, (), "/ws")
-    assert decision.action in ("ask", "block"), (command, decision.reason)
+    return command, decision.action, decision.reason
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ROWS), OUTSIDE, st.integers(0, 1))
+def test_a_runner_pointed_outside_is_asked_about(row, folder, how):
+    command, action, reason = decided(row, folder, how)
+    assert action in ("ask", "block"), (command, reason)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(ROWS), INSIDE, st.integers(0, 1))
 def test_a_runner_pointed_inside_raises_no_such_finding(row, folder, how):
-    runner, option = row
-    command = f"{runner} {spelled(option, folder, how)} build"
-    decision = SHIELD.evaluate("Bash", {"command": command}, (), "/ws")
-    assert REASON not in decision.reason, (command, decision.reason)
+    command, _, reason = decided(row, folder, how)
+    assert REASON not in reason, (command, reason)
 
 
 def test_the_law_can_fail(monkeypatch):

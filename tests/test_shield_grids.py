@@ -41,20 +41,21 @@ SECRETS = st.sampled_from(["~/.ssh/id_rsa", "~/.aws/credentials", ".env", "~/.ku
                            "~/.config/gh/hosts.yml", "~/.git-credentials", "~/.pgpass"])
 
 
+def stopped(command: str) -> None:
+    decision = SHIELD.evaluate("Bash", {"command": command}, (), "/ws")
+    assert decision.action in ("ask", "block"), (command, decision.reason)
+
+
 @settings(max_examples=400, deadline=None)
 @given(PRIMITIVES, OUTSIDE)
 def test_nothing_outside_the_workspace_is_destroyed_or_written_unasked(primitive, place):
-    command = primitive.format(p=place)
-    decision = SHIELD.evaluate("Bash", {"command": command}, (), "/ws")
-    assert decision.action in ("ask", "block"), (command, decision.reason)
+    stopped(primitive.format(p=place))
 
 
 @settings(max_examples=300, deadline=None)
 @given(SENDERS, SECRETS)
 def test_no_secret_is_sent_unasked(sender, secret):
-    command = sender.format(s=secret)
-    decision = SHIELD.evaluate("Bash", {"command": command}, (), "/ws")
-    assert decision.action in ("ask", "block"), (command, decision.reason)
+    stopped(sender.format(s=secret))
 
 
 def test_the_grid_law_can_fail(monkeypatch):

@@ -41,6 +41,11 @@ def bash(command: str) -> Step:
 
 
 MISREAD = (
+    # (a here-document written to a file, the redirection after it: the shell wing dropped
+    # the write with the here-document's node until the eighth sitting; the cache, which
+    # checks each answer against the file's stamp, stayed right even so)
+    "cat <<'EOF' > {f}\nomega\nEOF",
+    "cat <<EOF >> {f}\nomega $((1 + 1))\nEOF",
     "sort -o {f} {f}",
     "sed -n 's/alpha/ALPHA/w {f}' {g}",
     "awk '{{print > \"{f}\"}}' {g}",

@@ -158,6 +158,11 @@ def test_limits_make_a_too_long_problem():
     ("cp a.txt b.txt && mv c d", ["b.txt", "d", "c"]),
     ("cat a | tee -a log.txt >/dev/null", ["log.txt"]),
     ("ls -la", []),
+    # a here-document, then the line's redirection (tree-sitter hangs it on the document's
+    # node: it was dropped until the eighth sitting)
+    ("cat <<'EOF' > notes.md\nhello\nEOF", ["notes.md"]),
+    ("cat <<EOF >> log.txt 2>/dev/null\nx\nEOF", ["log.txt"]),
+    ("python3 - <<'EOF' > out.txt\nprint(1)\nEOF", ["out.txt"]),
 ])
 def test_write_targets(command, targets):
     assert write_targets(command) == targets

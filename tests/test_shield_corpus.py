@@ -34,7 +34,9 @@ _SLOT = re.compile(r"\{([A-Z][0-9]?)(!raw)?\}")  # pool X, or X2 when the letter
 
 def load(name: str) -> list[tuple[str, str, str, int]]:
     """(family, kind, command, line) for each entry of a corpus file; a template line
-    gives one entry per payload of its pool (``{X}`` quoted, ``{X!raw}`` as it is)."""
+    gives one entry per payload of its pool (``{X}`` quoted, ``{X!raw}`` as it is). A
+    ``⏎`` is a line break, for a command of several lines (a here-document: before the
+    eighth sitting the files had none, and a here-document's own redirection went unread)."""
     out: list[tuple[str, str, str, int]] = []
     pools: dict[str, list[str]] = collections.defaultdict(list)
     used: set[str] = set()  # pools a template has drawn from: closed to new payloads
@@ -54,7 +56,7 @@ def load(name: str) -> list[tuple[str, str, str, int]]:
         if line.startswith("["):
             family = line.strip("[]")
             continue
-        kind, command = line[:2].strip(), line[2:]
+        kind, command = line[:2].strip(), line[2:].replace("⏎", "\n")
         assert kind in ("+", "?", "-") and line[1] == " ", f"{name}:{number}: bad entry"
         assert family, f"{name}:{number}: entry before any [family]"
         slots = {m.group(1) for m in _SLOT.finditer(command)}

@@ -58,8 +58,15 @@ class _Expansions(_Parameters):
         targets: list[Word] = []
         data: Word | None = None
         tails: list[Any] = []
+        nested: list[Redirect] = []
         for child in node.children:
-            if child.type == "file_descriptor":
+            if child.type in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
+                # `cat <<'EOF' > FILE`: tree-sitter hangs the line's other redirections on
+                # the here-document's node (once dropped: the write to FILE was not seen)
+                more, more_tails = self.redirect(child)
+                nested += more
+                tails += more_tails
+            elif child.type == "file_descriptor":
                 fd = int(_text(child)) if _text(child).isdigit() else None
             elif not child.is_named:
                 op += child.type
@@ -78,8 +85,9 @@ class _Expansions(_Parameters):
                 else:
                     targets += words
         if node.type in ("heredoc_redirect", "herestring_redirect"):
-            return [Redirect(op or "<<", fd, None, data or literal(""))], tails
-        return [Redirect(op, fd, t) for t in targets] or [Redirect(op, fd, None)], tails
+            return [Redirect(op or "<<", fd, None, data or literal("")), *nested], tails
+        return [*([Redirect(op, fd, t) for t in targets] or [Redirect(op, fd, None)]),
+                *nested], tails
 
     def heredoc(self, node: Any) -> Word:
         for child in node.named_children:

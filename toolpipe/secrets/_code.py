@@ -217,8 +217,9 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
         after = buf[match.end():match.end() + 160]
         after = after[:min((i for i in (after.find(b"}"), after.find(b"\n\n")) if i >= 0),
                            default=len(after))]
-        names = [m for m in _SIBLING.finditer(after) if b"value" not in after[:m.start()].lower()]
-        names = names[:1]
+        first = _SIBLING.search(after)  # (the first name, unless another value comes first)
+        names = [first] if first is not None and b"value" not in after[:first.start()].lower(
+            ) else []
     if not names or not (_CREDENTIAL_NAME.search(names[-1].group(1))
                          or _SESSION_NAME.search(names[-1].group(1))):
         return None

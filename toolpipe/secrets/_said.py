@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
-from toolpipe.secrets._several import SEVERAL, Spans, could_be_credential
+from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import line_start, token_shaped
 
 # a verb that gives the value (`is`, `will be`, `as`), then the label's words: the text
@@ -50,14 +50,7 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return [(lo, hi)], found.end()
 
 
-def _pair(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
-    if not could_be_credential(found.group("v")):
-        return [], found.end()
-    return [found.span("v")], found.end()
-
-
 SEVERAL["said_before"] = _said_before
-SEVERAL["said_pair"] = _pair
 
 SAID_RULES: tuple[Rule, ...] = (
     # the label at its clause's end; the value looked for before it
@@ -78,6 +71,7 @@ SAID_RULES: tuple[Rule, ...] = (
          r"""(?i:creds|credentials|login)"""
          r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?(?P<u>[A-Za-z0-9_.@\-]"""
          r"""{1,64})[ \t]*/[ \t]*(?P<v>[^\s/"'`]{4,256})""",
-         check="said_pair", bounded=True, priority=CONTEXT,
+         # (a password could be: `stored`, not `read / write`)
+         value=("v",), check="stored", bounded=True, priority=CONTEXT,
          shape=r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?[A-Za-z0-9_.@\-]+[ \t]*/"""),
 )

@@ -349,6 +349,8 @@ _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|pri
 _BOX = re.compile("│|┃|║".encode())  # (alternatives: a class of bytes takes any byte of them)
 _BOX_START = re.compile("\\||│|┃|║".encode())
 _CELL_END, _PAIR_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode()), re.compile(rb"\s*\]")
+
+
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
     value = _value(match, groups)[0].strip(b"'\"")  # a flag's value may be quoted

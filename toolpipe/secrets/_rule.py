@@ -17,9 +17,10 @@ before the trigger (``xAKIA…`` is not an AWS key).
 from __future__ import annotations
 
 import binascii
-import re
 
 import attrs
+
+from toolpipe._lazy_re import LazyPattern
 
 # Priorities when spans overlap: a provider's shape says most, the key it sits under less,
 # the entropy guess least. Overlapping spans are merged and take the best label.
@@ -32,7 +33,7 @@ Span = tuple[int, int, str, int]  # start, end, kind, priority
 class Rule:
     kind: str
     triggers: tuple[str, ...]  # literals, their ASCII letters in either case
-    regex: re.Pattern[bytes]
+    regex: LazyPattern[bytes]  # compiled when its trigger is first found
     value: tuple[str, ...] = ()  # groups replaced, the first that matched; () the whole
     check: str | None = None
     priority: int = PROVIDER
@@ -66,7 +67,7 @@ def rule(kind: str, triggers: str | tuple[str, ...], regex: str, *,
     trig = (triggers,) if isinstance(triggers, str) else triggers
     regex = regex.replace(_COMMAND_CHAR, COMMAND_CHAR)
     return Rule(kind, tuple(dict.fromkeys(ascii_lower(t) for t in trig)),
-                re.compile(regex.encode()), value, check, priority, bounded, shape,
+                LazyPattern(regex.encode()), value, check, priority, bounded, shape,
                 case_triggers, back)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from toolpipe._lazy_re import LazyPattern
 from toolpipe.errors import ConfigError
 
 TABLE = Path(__file__).with_name("programs.toml")
@@ -39,14 +40,14 @@ class Grammar:
 @attrs.frozen
 class OptionCode:
     option: str
-    value: re.Pattern[str]
+    value: LazyPattern[str]
 
 
 @attrs.frozen
 class CodeRow:
     programs: tuple[str, ...]
     options: tuple[OptionCode, ...] = ()
-    arguments: tuple[re.Pattern[str], ...] = ()
+    arguments: tuple[LazyPattern[str], ...] = ()
     operands: str = ""  # "code": every operand is a shell command; "argv": one command line
     after: frozenset[str] = frozenset()
     example: str = ""
@@ -55,14 +56,14 @@ class CodeRow:
     # submodule foreach 'CMD'` runs `sh -c` on them, as ssh does)
     shell_after: frozenset[str] = frozenset()
     # the operand after one this matches is code (`composer config scripts.NAME 'CMD'`)
-    value_after: re.Pattern[str] | None = None
+    value_after: LazyPattern[str] | None = None
 
 
 @attrs.frozen
 class Irreversible:
     programs: tuple[str, ...]
-    args: re.Pattern[str]
-    unless: re.Pattern[str] | None
+    args: LazyPattern[str]
+    unless: LazyPattern[str] | None
     score: float
     reason: str
     example: str = ""
@@ -90,13 +91,16 @@ class Credential:
     spaced: bool = False  # only `-passwd PW`: `-passwdfile F` is another option
 
 
-def _pattern(text: object, where: str) -> re.Pattern[str]:
+def _pattern(text: object, where: str, lazy: bool) -> LazyPattern[str]:
+    """A row's regular expression: compiled now for a table given to ``load``; for the
+    shipped table (checked whole by its tests), when its program is first seen."""
     if not isinstance(text, str):
         raise ConfigError(f"{TABLE.name}: {where}: a regular expression must be a string")
-    try:
-        return re.compile(text, re.DOTALL)
-    except re.error as exc:
-        raise ConfigError(f"{TABLE.name}: {where}: bad regular expression: {exc}") from None
+    made = LazyPattern(text, re.DOTALL, lambda exc: ConfigError(
+        f"{TABLE.name}: {where}: bad regular expression: {exc}"))
+    if not lazy:
+        made.compiled()
+    return made
 
 
 def _names(value: object, where: str) -> tuple[str, ...]:
@@ -125,7 +129,7 @@ def _grammar(row: Mapping[str, Any]) -> Grammar:
                    frozenset(str(row.get("not_with", "")).split()))
 
 
-def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
+def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:
     where = f"[[code]] #{i + 1}"
     programs = _programs(row.get("program"), where + " program")
     options = []
@@ -133,8 +137,9 @@ def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
         if not isinstance(opt, dict) or not isinstance(opt.get("option"), str):
             raise ConfigError(f"{TABLE.name}: {where}: options need an 'option' name")
         options.append(OptionCode(opt["option"], _pattern(
-            opt.get("value", "(?P<code>.+)"), f"{where} {opt['option']}")))
-    arguments = tuple(_pattern(p, f"{where} arguments") for p in row.get("arguments", []))
+            opt.get("value", "(?P<code>.+)"), f"{where} {opt['option']}", lazy)))
+    arguments = tuple(_pattern(p, f"{where} arguments", lazy)
+                      for p in row.get("arguments", []))
     operands = str(row.get("operands", ""))
     if operands not in ("", "code", "argv"):
         raise ConfigError(f"{TABLE.name}: {where}: operands must be 'code' or 'argv'")
@@ -144,19 +149,19 @@ def _code_row(i: int, row: Mapping[str, Any]) -> CodeRow:
                    str(row.get("example", "")), str(row.get("harmless", "")),
                    frozenset(_names(row.get("shell_after", []), where + " shell_after")
                              if row.get("shell_after") else ()),
-                   _pattern(row["value_after"], where + " value_after")
+                   _pattern(row["value_after"], where + " value_after", lazy)
                    if row.get("value_after") else None)
 
 
-def _irreversible(i: int, row: Mapping[str, Any]) -> Irreversible:
+def _irreversible(i: int, row: Mapping[str, Any], lazy: bool) -> Irreversible:
     where = f"[[irreversible]] #{i + 1}"
     score = row.get("score")
     if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
         raise ConfigError(f"{TABLE.name}: {where}: score must be in (0, 1]")
     unless = row.get("unless")
     return Irreversible(_programs(row.get("program"), where + " program"),
-                        _pattern(row.get("args", ""), where + " args"),
-                        _pattern(unless, where + " unless") if unless else None,
+                        _pattern(row.get("args", ""), where + " args", lazy),
+                        _pattern(unless, where + " unless", lazy) if unless else None,
                         float(score), str(row.get("reason", "cannot be undone")),
                         str(row.get("example", "")), str(row.get("harmless", "")),
                         bool(row.get("secret", False)))
@@ -206,7 +211,9 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
                       bool(row.get("spaced", False)))
 
 
-def load(text: str) -> dict[str, Any]:
+def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
+    """The table in ``text``, checked: a malformed row is a ``ConfigError`` naming it (a
+    bad regular expression too, unless ``lazy``: then when the row is first used)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -214,12 +221,12 @@ def load(text: str) -> dict[str, Any]:
     wrappers = {name: _grammar(row) for name, row in data.get("wrapper", {}).items()}
     code: dict[str, CodeRow] = {}
     for i, row in enumerate(data.get("code", [])):
-        made = _code_row(i, row)
+        made = _code_row(i, row, lazy)
         for p in made.programs:
             code[p] = made
     irreversible: dict[str, list[Irreversible]] = {}
     for i, row in enumerate(data.get("irreversible", [])):
-        made_i = _irreversible(i, row)
+        made_i = _irreversible(i, row, lazy)
         for p in made_i.programs:
             irreversible.setdefault(p, []).append(made_i)
     files = {p: made_f for i, row in enumerate(data.get("file", []))
@@ -239,7 +246,7 @@ def load(text: str) -> dict[str, Any]:
     }
 
 
-_LOADED = load(TABLE.read_text(encoding="utf-8"))
+_LOADED = load(TABLE.read_text(encoding="utf-8"), lazy=True)
 WRAPPERS: dict[str, Grammar] = _LOADED["wrappers"]
 CODE: dict[str, CodeRow] = _LOADED["code"]
 IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -236,6 +237,14 @@ class _Feed(asyncio.Protocol):
         self.queue.put_nowait(b"")
 
 
+def _pipe_or_socket(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 class Stdio:
     """The client end: the proxy's own stdin (read by the loop when it is a pipe, else by
     a thread; either way a full queue stops the reading: back-pressure) and stdout."""
@@ -248,16 +257,20 @@ class Stdio:
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        try:  # a pipe or a socket, as an MCP client gives: no thread, no hop
+        if _pipe_or_socket(0):  # as an MCP client gives: no thread, no hop
+            # (only these: asyncio takes a character device too, then epoll refuses
+            # /dev/null in a callback of its own, and the proxy waited forever)
             pipe = os.fdopen(os.dup(0), "rb", buffering=0)
             feed = _Feed(self.queue)
-            await loop.connect_read_pipe(lambda: feed, pipe)
-            self._feed = feed
-            return
-        except (OSError, ValueError):
-            pass
+            try:
+                await loop.connect_read_pipe(lambda: feed, pipe)
+            except (OSError, ValueError):
+                pipe.close()
+            else:
+                self._feed = feed
+                return
 
-        def read() -> None:  # a file or a terminal: a thread that waits its turn
+        def read() -> None:  # a file, a terminal, /dev/null: a thread that waits its turn
             while True:
                 try:
                     chunk = os.read(0, 1 << 16)

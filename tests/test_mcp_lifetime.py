@@ -204,6 +204,20 @@ def test_the_proxy_ends_with_its_upstream_group_and_leaves_no_orphan(tmp_path, h
     assert orphans == []
 
 
+def test_a_proxy_whose_stdin_is_dev_null_ends_at_once(tmp_path):
+    """As under a supervisor or `nohup`: no client, so the proxy ends with its upstream.
+    (asyncio took /dev/null as a pipe, epoll refused it in a callback, and the proxy
+    waited forever with a traceback on stderr.)"""
+    proxy = subprocess.Popen(
+        [sys.executable, "-m", "toolpipe", "mcp-proxy", "--", sys.executable, RAW, "paged",
+         str(tmp_path)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=ROOT)
+    out, err = proxy.communicate(timeout=10)
+    assert proxy.returncode == 0 and out == b"" and b"Traceback" not in err, err
+    server = tmp_path / "server.pid"
+    assert not server.exists() or not alive(int(server.read_text()))
+
+
 def test_start_up_errors_are_one_line_and_exit_2(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[layer]]\nname = "no_such_layer"\n')

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
-from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text
+from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text
 from toolpipe.shell._printed import _echoed, _unknown_of
 from toolpipe.shell._words import (
     IFS,
@@ -93,10 +93,11 @@ class _Expansions(_Parameters):
         for child in node.named_children:
             if child.type in ("command_substitution", "expansion", "simple_expansion"):
                 self.words(child)
-        segs = [Segment(_text(node), quoted=True)]
+        text = body_text(node)
+        segs = [Segment(text, quoted=True)]
         if any(c.type != "heredoc_content" for c in node.named_children):
             segs.append(Segment("", known=False))  # expansions in the body: not all known
-        return build(segs, _text(node), split=False)[0]
+        return build(segs, text, split=False)[0]
 
     def assign(self, node: Any, env: dict[str, Word]) -> None:
         name_node = node.child_by_field_name("name")

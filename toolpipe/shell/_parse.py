@@ -56,9 +56,79 @@ def parse_tree(text: str) -> Any:
     except IndexError:
         parser = tree_sitter.Parser(_LANGUAGE[0])
     try:
-        return parser.parse(text.encode("utf-8", "surrogatepass"))
+        source = text.encode("utf-8", "surrogatepass")
+        tree = parser.parse(source)
+        if b"<<" in source and b"\\" in source:
+            for _ in range(MAX_REPAIRS):
+                repaired = _heredocs_repaired(tree.root_node, source)
+                if repaired is None:
+                    break
+                source = repaired
+                tree = parser.parse(source)
+        return tree
     finally:
         _PARSERS.append(parser)
+
+
+# A here-document whose body's first line starts with a backslash (`bash <<'EOF'` then
+# `\\rm -rf ~`, `psql <<'EOF'` then `\\! rm -rf ~`) is misread by tree-sitter-bash: that
+# line comes out as words of the redirection or of the command after it, and the body as
+# empty (the shield read `bash <<'EOF'⏎\\rm -rf ~⏎EOF` as harmless). The backslash is put
+# back as STAND_IN, a byte no grammar rule gives a meaning, and the text parsed again (the
+# same length: every offset holds); the body's text turns it back (``body_text``).
+STAND_IN = b"\x01"
+MAX_REPAIRS = 8  # here-documents mended on one text (each a parse: a bound on the work)
+
+
+def _heredocs_repaired(root: Any, source: bytes) -> bytes | None:
+    """``source`` with the first misread body's leading backslash stood in for, or
+    ``None`` when no body is misread."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("heredoc_redirect", "ERROR"):  # (ERROR: `<<'EOF' > f` then `\\;(`)
+            at = _misread_body(node)
+            if at is not None:  # (the body's first line that is not blank)
+                first = len(source) - len(source[at + 1:].lstrip(b" \t\n"))
+                if source[first:first + 1] == b"\\":
+                    return source[:first] + STAND_IN + source[first + 1:]
+        stack.extend(node.children)
+    return None
+
+
+def _misread_body(node: Any) -> int | None:
+    """Where the line break before a here-document's body is, when something other than
+    the body spans it (the body read as words), else ``None``."""
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    if start is None:
+        return None
+    line_end: int = node.text.find(b"\n", start.end_byte - node.start_byte)
+    if line_end < 0:
+        return None
+    at: int = node.start_byte + line_end
+    if any(c.end_byte > at and c.type not in ("heredoc_body", "heredoc_end")
+           for c in node.children):
+        return at
+    return None
+
+
+def body_text(node: Any) -> str:
+    """A here-document body's text as bash reads it: from the line after the redirection
+    to the delimiter's line (tree-sitter's body node leaves out the blanks and empty lines
+    that start it), tabs that start its lines taken off after ``<<-``, and a stood-in
+    backslash given back."""
+    parent = node.parent
+    start = next((c for c in parent.children if c.type == "heredoc_start"), None) if (
+        parent is not None) else None
+    text = _text(node)
+    if start is not None:
+        line_end = parent.text.find(b"\n", start.end_byte - parent.start_byte)
+        if 0 <= line_end < node.start_byte - parent.start_byte:
+            text = parent.text[line_end + 1:node.end_byte - parent.start_byte].decode(
+                "utf-8", "replace")
+            if any(c.type == "<<-" for c in parent.children):
+                text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+    return text.replace("\x01", "\\")
 
 
 def _text(node: Any) -> str:

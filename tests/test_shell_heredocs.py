@@ -42,7 +42,8 @@ def test_dash_takes_off_leading_tabs(lines):
 
 def test_the_shield_reads_a_body_that_starts_with_a_backslash():
     shield = UnixShield()
-    for command in ("bash <<'EOF'\n\\rm -rf ~\nEOF", "psql <<'EOF'\n\\! rm -rf ~\nEOF"):
+    for command in ("bash <<'EOF'\n\\rm -rf ~\nEOF", "psql <<'EOF'\n\\! rm -rf ~\nEOF",
+                    "cat <<'EOF' | psql\n\\! rm -rf ~\nEOF"):
         assert shield.evaluate("Bash", {"command": command}, (), "/ws").action == "block"
 
 

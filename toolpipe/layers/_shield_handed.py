@@ -16,7 +16,8 @@ from toolpipe.shell import option_values
 
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
-# text inline. Any client also reads a script on its standard input (`mysql app < x.sql`).
+# text inline (`<<<`: as a here-string on its input). Any client also reads a script on
+# its standard input (`mysql app < x.sql`).
 CLIENTS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "psql": (frozenset({"-f", "--file"}), (), "-c"),
     "mysql": (frozenset(), (), "-e"), "mariadb": (frozenset(), (), "-e"),
@@ -30,6 +31,12 @@ CLIENTS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "mongosh": (frozenset({"-f", "--file"}), (".js", ".mongodb"), "--eval"),
     "mongo": (frozenset(), (".js",), "--eval"),
     "redis-cli": (frozenset(), (), ""),  # one command per line, as words
+    # transfer clients: a batch file's lines read as the client's input is (`!CMD` runs a
+    # local command): `sftp -b b.txt host`, `lftp -f s.lftp`, `ftp -n host < cmds`
+    **{name: (options, (), "<<<") for name, options in (
+        ("sftp", frozenset({"-b"})), ("lftp", frozenset({"-f"})), ("ftp", frozenset()),
+        ("smbclient", frozenset()), ("tftp", frozenset()), ("ncftp", frozenset()),
+        ("pftp", frozenset()))},
 }
 
 
@@ -43,7 +50,8 @@ def client_files(name: str, texts: list[str]) -> list[str]:
     named += [t for t in texts if endings and t.endswith(endings) and not t.startswith("-")]
     # sqlite3's and duckdb's `.read FILE`, given as an argument
     named += [m.group(1) for t in texts for m in _READ.finditer(t)]
-    return named
+    # (`sftp -b -`, `psql -f /dev/stdin`: its input, read as such where it can be)
+    return [n for n in named if n not in ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")]
 
 
 _READ = re.compile(r"(?:^|;|\n)\s*\.read\s+(\S+)")
@@ -51,7 +59,8 @@ _READ = re.compile(r"(?:^|;|\n)\s*\.read\s+(\S+)")
 
 def client_code(name: str, content: str) -> str:
     """A client script's text as the same client given it inline."""
-    inline = CLIENTS[name][2]
+    # (a program of the code table that is no client: its input, as a here-string)
+    inline = CLIENTS[name][2] if name in CLIENTS else "<<<"
     if name == "redis-cli":
         return "\n".join(f"redis-cli {line}" for line in content.splitlines() if line.strip())
     # (a script that starts with a comment, `-- reset`, is no option of the client)

@@ -25,6 +25,7 @@ from toolpipe.layers._shield_projects import (
     runs_project,
 )
 from toolpipe.shell import (
+    CODE_PROGRAMS,
     SHELLS,
     Command,
     Script,
@@ -179,7 +180,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
                 found.append((fed, "file"))
             elif cmd.name.startswith("python"):
                 found.append((fed, "python"))
-            elif cmd.name in CLIENTS:  # mysql app < clean.sql
+            elif cmd.name in CLIENTS or cmd.name in CODE_PROGRAMS:
+                # mysql app < clean.sql, gdb -batch < cmds, ed < script: its commands
                 found.append((fed, f"client {cmd.name}"))
             elif cmd.name == "xargs":
                 found.append((fed, "xargs " + " ".join(shlex.quote(t) for t in texts)))

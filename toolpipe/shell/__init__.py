@@ -104,6 +104,7 @@ from toolpipe.shell._sed import sed_applied as sed_applied
 from toolpipe.shell._sizes import (
     ENDLESS_SOURCES as ENDLESS_SOURCES,
 )
+from toolpipe.shell._table import CODE_PROGRAMS as CODE_PROGRAMS
 from toolpipe.shell._table import CREDENTIALS as CREDENTIALS
 from toolpipe.shell._table import IRREVERSIBLE as IRREVERSIBLE
 from toolpipe.shell._table import MAX_JOINED as MAX_JOINED
@@ -122,6 +123,7 @@ from toolpipe.shell._writes import new_program as new_program
 from toolpipe.shell._writes import shell_writes as shell_writes
 
 __all__ = [
+    "CODE_PROGRAMS",
     "CREDENTIALS",
     "CREDENTIAL_HINT",
     "DECODERS",

@@ -69,7 +69,8 @@ KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
 # what cannot be undone, `op read …`) is still read as an unknown one for what it runs
 # (`op run -- rm -rf /opt`).
 UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - SHELLS
-                      - frozenset(LANGUAGES) - frozenset(CODE) - POWER - INERT)
+                      - frozenset(LANGUAGES) - frozenset(CODE) - POWER - INERT) - frozenset(
+    name for name, row in CODE.items() if row.unknown)
 # Programs that run a command or shell code they are given (wrappers, shells, `script`,
 # `su`): not the code table's rows (their grammars read clustered options) nor other
 # languages' interpreters (a one-liner's strings are data unless a call runs them)
@@ -119,6 +120,21 @@ def _base(word: Word) -> str:
     return word.text.rpartition("/")[2].lower() if word.known else ""
 
 
+def _fed(cmd: Command) -> list[tuple[str, Word]]:
+    """What a command is given on its input, where it can be read: its here-documents and
+    here-strings, a here-document given to a bare ``cat`` before it, a plain ``echo`` or
+    ``printf`` piped to it."""
+    feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
+    last = cmd.upstream[-1] if cmd.upstream else None
+    if last is not None and last.name == "cat" and not last.args and last.stdin_data:
+        feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
+    if cmd.upstream and not feeds:
+        echoed = _echoed(cmd.upstream[-1:])
+        if echoed is not None and len(cmd.upstream) == 1:
+            feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
+    return feeds
+
+
 class _Carriers(_Helpers):
     """The walk's readings of carried code (mixed into the walk of ``_grammar``)."""
 
@@ -150,15 +166,7 @@ class _Carriers(_Helpers):
     def stdin(self, cmd: Command, where: tuple[str, ...]) -> None:
         """Code fed to a shell or interpreter on its input: here-documents, here-strings,
         ``echo 'X' | sh``."""
-        feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
-        last = cmd.upstream[-1] if cmd.upstream else None
-        if last is not None and last.name == "cat" and not last.args and last.stdin_data:
-            feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
-        if cmd.upstream and not feeds:
-            echoed = _echoed(cmd.upstream[-1:])
-            if echoed is not None and len(cmd.upstream) == 1:
-                feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
-        for label, data in feeds:
+        for label, data in _fed(cmd):
             if cmd.name in LANGUAGES and data.known:
                 for text in shell_strings(cmd.name, data.text):
                     self.nested(text, (*where, label))
@@ -240,7 +248,13 @@ class _Carriers(_Helpers):
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.helper(code, (*where, label), label)
                 found = True
-            for data in cmd.stdin_data if cmd.redirects else ():
+            # its input, as a shell's is read: `psql <<< '\\! rm -rf ~'`, `echo '!rm -rf
+            # ~' | sftp -b - host`, `psql < <(echo …)` (a pipe from echo and a process
+            # substitution went unread before the ninth sitting)
+            inputs = _fed(cmd) if cmd.redirects or cmd.upstream else []
+            inputs += [("< <(…)", literal(self.out.fed[r.target.raw])) for r in cmd.redirects
+                       if r.reads and r.target is not None and r.target.raw in self.out.fed]
+            for _, data in inputs:
                 if data.known:
                     for label, code in input_code(name, data.text):
                         self.nested(code, (*where, label))

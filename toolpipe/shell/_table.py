@@ -57,6 +57,9 @@ class CodeRow:
     shell_after: frozenset[str] = frozenset()
     # the operand after one this matches is code (`composer config scripts.NAME 'CMD'`)
     value_after: LazyPattern[str] | None = None
+    # the row reads one form of code only; the rest of the command is judged as an unknown
+    # program's (nix: `builtins.exec [...]` here, `nix develop -c CMD` as any wrapper's)
+    unknown: bool = False
 
 
 @attrs.frozen
@@ -150,7 +153,7 @@ def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:
                    frozenset(_names(row.get("shell_after", []), where + " shell_after")
                              if row.get("shell_after") else ()),
                    _pattern(row["value_after"], where + " value_after", lazy)
-                   if row.get("value_after") else None)
+                   if row.get("value_after") else None, bool(row.get("unknown", False)))
 
 
 def _irreversible(i: int, row: Mapping[str, Any], lazy: bool) -> Irreversible:
@@ -257,6 +260,7 @@ INERT: frozenset[str] = _LOADED["inert"]
 CREDENTIALS: tuple[Credential, ...] = _LOADED["credentials"]
 FOREIGN: dict[str, frozenset[str]] = _LOADED["foreign"]
 ROWS: dict[str, Any] = _LOADED["rows"]
+CODE_PROGRAMS = frozenset(CODE)  # their input is read as their options are (input_code)
 
 
 def clustered(word: str, letter: str) -> bool:
@@ -302,7 +306,9 @@ def _code_of(m: re.Match[str]) -> str:
     for group, runner in _IN_LANGUAGE.items():
         if groups.get(group):
             return f"{runner} {shlex.quote(groups[group])}"
-    return groups.get("code") or m.group(0)
+    # (`code2`: a second spelling of the code in the same pattern, where a group's name
+    # may stand once: gdb's `shell CMD` and `call system("CMD")`)
+    return groups.get("code") or groups.get("code2") or m.group(0)
 
 
 def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
@@ -330,7 +336,7 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         for a in args[start:]:
             for p in row.arguments:
                 for m in p.finditer(a):
-                    if any(m.groupdict().get(g) for g in ("code", *_IN_LANGUAGE)):
+                    if any(m.groupdict().get(g) for g in ("code", "code2", *_IN_LANGUAGE)):
                         found.append((f"{name} argument", _code_of(m)))
                 if len(found) > 16:
                     return found

@@ -67,11 +67,15 @@ SAID_RULES: tuple[Rule, ...] = (
          value=("v",), check="shaped", bounded=True, priority=CONTEXT,
          shape=r"""["'`]?[A-Za-z0-9+/=_\-.!@#^*~]{4}[A-Za-z0-9+/=_\-!@#^*~]*[0-9A-Z]"""),
     # a user and a password as a pair after a word for both
+    # (a "user" with a letter and a digit in 8 or more, as `7Qx00000000/0001`: one token
+    # with a slash, base64's, not a pair: the whole of it)
     rule("password", ("creds", "credentials", "login:", "login is"),
          r"""(?i:creds|credentials|login)"""
-         r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?(?P<u>[A-Za-z0-9_.@\-]"""
-         r"""{1,64})[ \t]*/[ \t]*(?P<v>[^\s/"'`]{4,256})""",
+         r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?(?:(?P<pair>"""
+         r"""(?=[A-Za-z0-9_.@\-]*[0-9])(?=[A-Za-z0-9_.@\-]*[A-Za-z])[A-Za-z0-9_.@\-]{8,64}"""
+         r"""[ \t]*/[ \t]*[^\s/"'`]{4,256})|(?P<u>[A-Za-z0-9_.@\-]"""
+         r"""{1,64})[ \t]*/[ \t]*(?P<v>[^\s/"'`]{4,256}))""",
          # (a password could be: `stored`, not `read / write`)
-         value=("v",), check="stored", bounded=True, priority=CONTEXT,
+         value=("pair", "v"), check="stored", bounded=True, priority=CONTEXT,
          shape=r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?[A-Za-z0-9_.@\-]+[ \t]*/"""),
 )

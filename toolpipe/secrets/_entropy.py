@@ -259,7 +259,9 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> 
         return []
     if _bits(token) < min_entropy or _ascending(token) or _json_without_secrets(token, reader):
         return []
-    return [(lo, hi, "high_entropy", GUESS)]
+    # (a run after `=` is judged with it, as it always was, and redacted without it:
+    # `bh=…` kept its name and lost its `=`)
+    return [(lo + 1 if token[:1] == b"=" else lo, hi, "high_entropy", GUESS)]
 
 
 _RUN_CLUSTER = compile_bytes(

@@ -172,10 +172,18 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key|property|contenttype)["']?[ \t]*(?:[:=|]|\xe2\x94\x82)[ \t]*["']?"""
-    rb"""([A-Za-z0-9_.:\-/]{1,128})""")
+    rb"""(?i)["']?(?:name|key|property|contenttype|id|arn)["']?[ \t]*(?:[:=|]|\xe2\x94\x82)"""
+    rb"""[ \t]*["']?([A-Za-z0-9_.:\-/]{1,128})""")
+# an entry of a secret store, by its id or name, whatever it is called (Azure Key Vault's
+# https://NAME.vault.azure.net/secrets/…, a Secrets Manager ARN, Google's projects/…/
+# secrets/…/versions/…): what `az keyvault secret show` and its kin print as its value
+_STORE_ENTRY = re.compile(
+    rb"(?i)vault\.azure\.net/secrets/|:secretsmanager:[^:]{0,32}:[0-9]{0,12}:secret:|"
+    rb"/secrets/[^/]{1,128}/versions/")
 _OWNER = re.compile(rb"""[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,128})""")  # (reversed)
-_SENSITIVE = re.compile(rb"""["']?sensitive["']?[ \t]*[:=][ \t]*true\b""")
+# a value marked secret beside it: Terraform's `sensitive = true`, SSM's SecureString
+_SENSITIVE = re.compile(rb"""(?i)["']?sensitive["']?[ \t]*[:=][ \t]*true\b|"""
+                        rb"""["']?type["']?[ \t]*[:=][ \t]*["']?securestring\b""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(
     rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credentials?|"
@@ -221,7 +229,8 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
         names = [first] if first is not None and b"value" not in after[:first.start()].lower(
             ) else []
     if not names or not (_CREDENTIAL_NAME.search(names[-1].group(1))
-                         or _SESSION_NAME.search(names[-1].group(1))):
+                         or _SESSION_NAME.search(names[-1].group(1))
+                         or _STORE_ENTRY.search(names[-1].group(1))):
         return None
     if b"value" in window[names[-1].end():].lower():
         return None  # another value came between

@@ -319,6 +319,11 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
           r"(?i:x-amz-cf-id|x-amz-id-2|x-amz-request-id|x-request-id|x-correlation-id|cf-ray|"
           r"x-cloud-trace-context|traceparent|x-b3-traceid|x-trace-id)[\"']?[ \t]*[:=][ \t]*"
           r"[\"']?[A-Za-z0-9+/=_\-.;]{1,512}", bounded=False),
+    # a mail's signatures, in every message it sends (DKIM's and ARC's headers, folded
+    # over their continuation lines): public, as random-looking as a key
+    _rule("mail_signature", ("dkim-signature:", "arc-seal:", "arc-message-signature:"),
+          r"(?i:dkim-signature|arc-seal|arc-message-signature):[^\n]{0,4096}"
+          r"(?:\r?\n[ \t][^\n]{0,4096}){0,64}", bounded=False),
     # public keys by their label: WireGuard PublicKey, "publicKey", JWK members, minisign
     # an extended public key of a wallet (BIP32's xpub and its kin), Nostr's npub
     _rule("public_wallet_key", ("xpub", "ypub", "zpub", "tpub", "npub1"),

@@ -118,3 +118,70 @@ def test_every_wrapping_of_a_pair(label, wrapping, value):
 def test_an_authorization_header_with_no_scheme(form, value):
     text = form.format(v=value)
     assert value[:12] not in S.redact(text), text
+
+
+# --- a secret store's entry (the ninth sitting: `az keyvault secret show`'s value leaked)
+
+STORE_IDS = st.sampled_from([
+    '"id": "https://kv1.vault.azure.net/secrets/{n}/0f3e"',
+    '"ARN": "arn:aws:secretsmanager:us-east-1:123456789012:secret:{n}-AbCdEf"',
+    '"name": "projects/p1/secrets/{n}/versions/3"', '"Type": "SecureString"'])
+PLAIN_IDS = st.sampled_from(['"id": "42"', '"name": "{n}"', '"Type": "String"',
+                             '"id": "https://kv1.vault.azure.net/keys/{n}/0f3e"'])
+NAMES = st.sampled_from(["app", "db-conn", "prod-settings", "x1"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(STORE_IDS, NAMES, values(), st.booleans(), st.sampled_from(["value", "Value"]))
+def test_a_secret_stores_entry_is_redacted_whatever_it_is_called(ident, name, value,
+                                                                  id_first, key):
+    members = [ident.format(n=name), f'"{key}": "{value}"', '"enabled": true']
+    text = "{" + ", ".join(members if id_first else members[::-1]) + "}"
+    assert value not in S.redact(text), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(PLAIN_IDS, NAMES, st.sampled_from(["blue", "us-east-1", "42", "v1.2.3", "enabled"]))
+def test_a_value_beside_an_ordinary_id_is_left(ident, name, value):
+    text = "{" + f'{ident.format(n=name)}, "value": "{value}"' + "}"
+    assert S.redact(text) == text
+
+
+# --- a value alone on the line below its label (the ninth sitting: it leaked unless the
+# value's letters were random enough for the entropy guess)
+
+HEADS = st.sampled_from(["Password", "password:", "API key", "Your new API key (shown once):",
+                         "Token", "The generated secret is below.", "  passphrase:",
+                         "Secret (copy it now)"])
+BETWEENS = st.sampled_from(["\n", "\n\n", "\n-----\n", "\n=====\n\n", "\n    "])
+
+
+@settings(max_examples=200, deadline=None)
+@given(HEADS, BETWEENS, values())
+def test_a_value_alone_below_its_label_is_redacted(head, between, value):
+    text = f"{head}{between}{value}\n"
+    assert value not in S.redact(text), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(HEADS, BETWEENS, st.sampled_from(["(hidden)", "********", "not set", "see the vault",
+                                         "${API_KEY}", "<redacted>", "n/a"]))
+def test_what_says_no_value_below_a_label_is_left(head, between, word):
+    # (a word alone under `password:`, `ci-deploy`, may be the password: it is not here)
+    text = f"{head}{between}{word}\n"
+    assert S.redact(text) == text
+
+
+def test_the_two_laws_catch_a_redactor_without_their_readings(monkeypatch):
+    import importlib
+
+    code = importlib.import_module("toolpipe.secrets._code")
+    values_module = importlib.import_module("toolpipe.secrets._values")
+    entry = '{"id": "https://kv1.vault.azure.net/secrets/app/0f3e", "value": "7Qx9mWv2Lr8Kt4Zb"}'
+    below = "Token\n-----\n7Qx0a0a0a0a0a0a0a0a0a\n"
+    assert "7Qx9mWv2Lr8Kt4Zb" not in SecretPatternSet().redact(entry)
+    assert "7Qx0a0a0a0a0a0a0a0a0a" not in SecretPatternSet().redact(below)
+    monkeypatch.setattr(code, "_STORE_ENTRY", __import__("re").compile(rb"(?!)"))
+    monkeypatch.setitem(values_module.CHECKS, "shaped", lambda *args: None)
+    assert "7Qx9mWv2Lr8Kt4Zb" in SecretPatternSet().redact(entry)
+    assert "7Qx0a0a0a0a0a0a0a0a0a" in SecretPatternSet().redact(below)

@@ -208,8 +208,12 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     # reading looks no further back than the first)
     cut = max(window.rfind(b"{"), window.rfind(b"\n\n"), window.rfind(b"- name"),
               window.rfind(b"[REDACTED:"))
-    if _SENSITIVE.search(window, max(0, cut)):  # {"sensitive": true, "value": …}
-        return key_value(kind, match, buf, groups)
+    # the rest of its object (or list item), for the members that come after it
+    after = buf[match.end():match.end() + 160]
+    after = after[:min((i for i in (after.find(b"}"), after.find(b"\n\n")) if i >= 0),
+                       default=len(after))]
+    if _SENSITIVE.search(window, max(0, cut)) or _SENSITIVE.search(after):
+        return key_value(kind, match, buf, groups)  # {"sensitive": true, "value": …}
     names = list(_SIBLING.finditer(window, max(0, cut)))
     if not names and cut >= 0 and window[cut:cut + 1] == b"{":
         # {"adminPassword": {"value": …}} (ARM's parameters): the member that holds it
@@ -222,9 +226,6 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
         value = match.group(match.lastgroup or 0)  # login (`theme: dark` is a preference)
         return key_value(kind, match, buf, groups) if len(value.strip(b"'\"")) >= 16 else None
     if not names:  # {"value": …, "name": "DB_PASSWORD"}: members come in any order
-        after = buf[match.end():match.end() + 160]
-        after = after[:min((i for i in (after.find(b"}"), after.find(b"\n\n")) if i >= 0),
-                           default=len(after))]
         first = _SIBLING.search(after)  # (the first name, unless another value comes first)
         names = [first] if first is not None and b"value" not in after[:first.start()].lower(
             ) else []

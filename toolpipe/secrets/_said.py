@@ -52,6 +52,12 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 SEVERAL["said_before"] = _said_before
 
+# the end of a label's line, and what may stand between it and a value below it
+_BELOW = (r"""(?:[ \t]*\([^)\n]{0,64}\)|[ \t]+(?i:is|are)[ \t]+(?i:below|here|as[ \t]+"""
+          r"""follows)[^\n]{0,48})?[ \t]*:?[ \t]*\r?\n(?:[ \t]*[-=~_]{3,}[ \t]*\r?\n)?"""
+          r"""(?:[ \t]*\r?\n){0,2}""")
+_LONE = r"""[A-Za-z0-9+/=_\-.~!@#$%^*]"""  # a character of a value alone on its line
+
 SAID_RULES: tuple[Rule, ...] = (
     # the label at its clause's end; the value looked for before it
     # (the shape keeps the trigger to those places: each place a trigger is found counts
@@ -66,6 +72,15 @@ SAID_RULES: tuple[Rule, ...] = (
          r"""(?P<v>[A-Za-z0-9+/=_\-.!@#^*~]{7,255}[A-Za-z0-9+/=_\-!@#^*~])""",
          value=("v",), check="shaped", bounded=True, priority=CONTEXT,
          shape=r"""["'`]?[A-Za-z0-9+/=_\-.!@#^*~]{4}[A-Za-z0-9+/=_\-!@#^*~]*[0-9A-Z]"""),
+    # the label ends its line (a note in brackets, `is below`, a colon may close it) and
+    # the value stands alone on the next line that holds anything, under an underline or
+    # blank lines: a CLI's key shown once, a password manager's field above its value
+    # (the ninth sitting: these leaked unless the value's letters were random enough)
+    rule("password", ("password", "passphrase", "passwd", "api key", "token", "secret"),
+         r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)""" + _BELOW +
+         r"""[ \t]*(?P<v>""" + _LONE + r"""{12,256})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="shaped", bounded=True, priority=CONTEXT,
+         shape=_BELOW + r"[ \t]*" + _LONE + "{12}"),
     # a user and a password as a pair after a word for both
     # (a "user" with a letter and a digit in 8 or more, as `7Qx00000000/0001`: one token
     # with a slash, base64's, not a pair: the whole of it)

@@ -223,6 +223,10 @@ def _evaluated(name: str, args: str, depth: int) -> list[str]:
     return [t for text in strings for t in shell_strings(name, text, depth + 1)]
 
 
+_TIOCSTI = re.compile(r"\b(?:0x5412|21522)\b")
+_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'""")
+
+
 def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     """Shell text equivalent to what a one-liner spawns, deletes, writes and re-modes."""
     out: list[str] = []
@@ -241,6 +245,10 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             out.append(_command_line(strings, dynamic))
         if dynamic and not _LITERAL_FIRST.match(args):
             out.append(DYNAMIC)  # system(pack("H*", …)): the command itself is computed
+    if "TIOCSTI" in code or _TIOCSTI.search(code):  # characters pushed into the terminal's
+        # input (the request by name or by number, 0x5412): typed, and run
+        typed = [a or b for a, b in _QUOTED.findall(code)]  # by the shell reading it
+        out += [t.replace("\\n", "\n").replace("\\r", "\n") for t in typed] or [DYNAMIC]
     if evaluates is not None:
         for m in evaluates.finditer(code):
             out += _evaluated(name, _call_args(code, m.end()), depth)

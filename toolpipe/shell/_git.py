@@ -123,7 +123,9 @@ def _git(cmd: Command) -> list[Effect]:
         return [Effect("delete", cmd, w, True, True, "git worktree remove") for w in ops]
     if sub in _TREE_WRITES:  # `git --work-tree=$HOME --git-dir=d.git checkout -f`
         tree = _tree(named)
-        if tree is not None:
+        # (`-C .` is where it runs anyway: `git -C . checkout main` was asked about as
+        # writing the whole workspace, where `git checkout main` was not)
+        if tree is not None and tree.text.rstrip("/") not in (".", ""):
             out.append(Effect("write", cmd, tree, detail=f"git {sub} into its work tree"))
     if sub == "filter-branch" or (sub == "reflog" and "expire" in texts):
         return [Effect("force-push", cmd, detail=f"git {sub} rewrites history")]

@@ -147,6 +147,28 @@ def _host_target(args: Sequence[Word]) -> bool:
 _SHELL_TEXT = re.compile(r"\s\S|[|;&<>`]|\$\(")  # a word that reads as a command line
 
 
+def _env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | None:
+    """env's ``-S STRING`` among its own options (``args[:end]``): the string and the words
+    after it. ``-S`` may close a cluster (``-iS 'rm -rf ~'``) or hold its value (``-S'…'``);
+    a ``-S`` after the command is the command's (both were misread before the ninth
+    sitting: `env -iS 'rm -rf ~'` and `env bash -c 'rm -rf ~' -S x` were allowed)."""
+    for k, a in enumerate(args[:end]):
+        t = a.text
+        if t.startswith("--split-string"):
+            if "=" in t:
+                return t.split("=", 1)[1], args[k + 1:]
+            return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
+        if t.startswith("-") and not t.startswith("--"):
+            for j, letter in enumerate(t[1:], 1):
+                if letter == "S":
+                    if t[j + 1:]:
+                        return t[j + 1:], args[k + 1:]
+                    return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
+                if letter in "uCa":  # an option that takes the rest as its value
+                    break
+    return None
+
+
 def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     if not argv or _name(argv[0]) not in PEELED:
         return Peeled(argv)  # the common case: a command that wraps nothing
@@ -242,19 +264,18 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             break
         g = found_g
         if name == "env":
-            k = next((k for k, a in enumerate(args)
-                      if a.text.startswith(("-S", "--split-string"))), None)
-            if k is not None:  # env -S 'rm -rf /': the string is split into words
-                t = args[k].text
-                if t in ("-S", "--split-string"):
-                    text, rest = (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
-                else:
-                    text, rest = t.split("=", 1)[1] if "=" in t else t[2:], args[k + 1:]
-                argv = (*(literal(t) for t in text.split()), *rest)
+            split = _env_split(args, skip_options(args, g))
+            if split is not None:  # env -S 'rm -rf /': the string is split into words
+                text, after = split
+                argv = (*(literal(t) for t in text.split()), *after)
                 wrappers.append(name)
                 continue
-        if name == "flock" and any(_code_option(a.text) for a in args):
-            k = next(k for k, a in enumerate(args) if _code_option(a.text))
+        # flock's -c: among its options or right after the lock file, as flock reads it; a
+        # `-c` further on is the command's (`flock /tmp/l python3 -c CODE` had its Python
+        # read as shell before the ninth sitting)
+        k = next((k for k, a in enumerate(args[:skip_options(args, g) + 1])
+                  if _code_option(a.text)), None) if name == "flock" else None
+        if k is not None:
             if k + 1 < len(args):
                 codes.append(("flock -c", args[k + 1], ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))

@@ -185,3 +185,24 @@ def test_the_two_laws_catch_a_redactor_without_their_readings(monkeypatch):
     monkeypatch.setitem(values_module.CHECKS, "shaped", lambda *args: None)
     assert "7Qx9mWv2Lr8Kt4Zb" in SecretPatternSet().redact(entry)
     assert "7Qx0a0a0a0a0a0a0a0a0a" in SecretPatternSet().redact(below)
+
+
+# --- a token under `auth` itself (the ninth sitting: only base64 of user:password was read)
+
+AUTH_FORMS = st.sampled_from(['{{"auth": "{}"}}', "//npm.corp.example/:_auth={}", "auth: {}",
+                              'auth = "{}"', "'auth' => '{}',"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(AUTH_FORMS, values())
+def test_a_token_under_auth_is_redacted(form, value):
+    text = form.format(value)
+    assert value not in S.redact(text), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(AUTH_FORMS, st.sampled_from(["oauth2", "true", "none", "ldap", "SCRAM-SHA-256",
+                                    "bm90IGEgc2VjcmV0IGF0IGFsbCwganVzdCB3b3Jkcw"]))
+def test_a_mode_under_auth_is_left(form, word):
+    text = form.format(word)
+    assert S.redact(text) == text

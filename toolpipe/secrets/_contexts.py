@@ -335,11 +335,12 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("\n|-", "\n| -", "\n|:-", "\n| :-"),
          r"\n\|[ \t]*:?-{3,}:?[ \t]*(?:\||\n|$)", check="table", bounded=False, shape="--",
          priority=CONTEXT),
-    # base64 of user:pass under any key that ends in "auth" (docker's config.json, .npmrc)
+    # base64 of user:pass under any key that ends in "auth" (docker's config.json, .npmrc),
+    # or a token under `auth` itself
     rule("basic_auth", "auth",
-         rf"""(?i:auth)["']?[ \t]*[:=][ \t]*["']?(?P<v>[{B64}]{{8,4096}}={{0,2}})""",
-         value=("v",), check="basic", bounded=False,
-         shape=r"""["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/]{8}"""),
+         rf"""(?i:auth)["']?[ \t]*[:=]>?[ \t]*["']?(?P<v>[{B64}]{{8,4096}}={{0,2}})""",
+         value=("v",), check="auth_value", bounded=False,
+         shape=r"""["']?[ \t]*[:=]>?[ \t]*["']?[A-Za-z0-9+/]{8}"""),
 )
 
 

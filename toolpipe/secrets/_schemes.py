@@ -14,6 +14,7 @@ from toolpipe.secrets._values import (
     Check,
     credential_like,
     plain_word,
+    token_shaped,
     url_password,
 )
 
@@ -49,6 +50,25 @@ def basic(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
     if b"authorization" in before and len(value) >= 8:
         return kind
     return None
+
+
+def auth_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+               ) -> str | None:
+    """A value under a key that ends in ``auth``: base64 of ``user:password`` (Docker's
+    ``config.json``, npm's ``_auth``), or under ``auth`` itself (not ``oauth``), a token
+    whatever it decodes to (a random token there leaked before the ninth sitting unless
+    the entropy guess took it)."""
+    found = basic(kind, match, buf, groups)
+    if found is not None:
+        return found
+    start = match.start()
+    if start and buf[start - 1:start].isalpha():
+        return None
+    value = match.group("v")
+    plain = b64_plain(value)
+    if plain is not None and plain.count(b" ") >= 2 and all(32 <= c < 127 for c in plain):
+        return None  # base64 of words: data (as the entropy guess reads it)
+    return "password" if token_shaped(value) else None
 
 
 def pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]) -> str | None:
@@ -102,5 +122,6 @@ def network(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ..
 
 SCHEMES: dict[str, Check] = {
     "bearer": bearer, "basic": basic, "pem": pem, "b64_pem": b64_pem, "pgpass": pgpass,
-    "htpasswd": htpasswd, "network": network, "auth_scheme": auth_scheme}
+    "htpasswd": htpasswd, "network": network, "auth_scheme": auth_scheme,
+    "auth_value": auth_value}
 CHECKS.update(SCHEMES)

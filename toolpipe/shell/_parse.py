@@ -58,7 +58,7 @@ def parse_tree(text: str) -> Any:
     try:
         source = text.encode("utf-8", "surrogatepass")
         tree = parser.parse(source)
-        if b"<<" in source and b"\\" in source:
+        if b"<<" in source and b"\\" in source and _BACKSLASH_BODY.search(source):
             for _ in range(MAX_REPAIRS):
                 repaired = _heredocs_repaired(tree.root_node, source)
                 if repaired is None:
@@ -77,6 +77,9 @@ def parse_tree(text: str) -> Any:
 # back as STAND_IN, a byte no grammar rule gives a meaning, and the text parsed again (the
 # same length: every offset holds); the body's text turns it back (``body_text``).
 STAND_IN = b"\x01"
+# (a line with `<<` then, past blank lines, one that starts with a backslash: only then is
+# the tree walked for a misread body, a walk that cost as much as the parse of a script)
+_BACKSLASH_BODY = re.compile(rb"<<[^\n]*\n(?:[ \t]*\n)*[ \t]*\\")
 MAX_REPAIRS = 8  # here-documents mended on one text (each a parse: a bound on the work)
 
 

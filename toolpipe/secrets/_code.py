@@ -172,11 +172,12 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is
 _SIBLING = re.compile(
-    rb"""(?i)["']?(?:name|key|property|contenttype|id|arn)["']?[ \t]*(?:[:=|]|\xe2\x94\x82)"""
-    rb"""[ \t]*["']?([A-Za-z0-9_.:\-/]{1,128})""")
-# an entry of a secret store, by its id or name, whatever it is called (Azure Key Vault's
-# https://NAME.vault.azure.net/secrets/…, a Secrets Manager ARN, Google's projects/…/
-# secrets/…/versions/…): what `az keyvault secret show` and its kin print as its value
+    rb"""(?i)["']?(?:name|key|property|contenttype)["']?[ \t]*(?:[:=|]|\xe2\x94\x82)[ \t]*["']?"""
+    rb"""([A-Za-z0-9_.:\-/]{1,128})""")
+# an entry of a secret store, by its id, ARN or name in the same object, whatever the
+# secret is called (Azure Key Vault's https://NAME.vault.azure.net/secrets/…, a Secrets
+# Manager ARN, Google's projects/…/secrets/…/versions/…): what `az keyvault secret show`
+# and its kin print as its value
 _STORE_ENTRY = re.compile(
     rb"(?i)vault\.azure\.net/secrets/|:secretsmanager:[^:]{0,32}:[0-9]{0,12}:secret:|"
     rb"/secrets/[^/]{1,128}/versions/")
@@ -212,8 +213,12 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     after = buf[match.end():match.end() + 160]
     after = after[:min((i for i in (after.find(b"}"), after.find(b"\n\n")) if i >= 0),
                        default=len(after))]
-    if _SENSITIVE.search(window, max(0, cut)) or _SENSITIVE.search(after):
+    if _SENSITIVE.search(window, max(0, cut)) or (b"ecure" in after and _SENSITIVE.search(
+            after)):  # (SSM's Type after its Value: looked for only where `ecure` stands)
         return key_value(kind, match, buf, groups)  # {"sensitive": true, "value": …}
+    if (b"secret" in window or b"secret" in after) and (
+            _STORE_ENTRY.search(window, max(0, cut)) or _STORE_ENTRY.search(after)):
+        return key_value(kind, match, buf, groups)  # a secret store's entry
     names = list(_SIBLING.finditer(window, max(0, cut)))
     if not names and cut >= 0 and window[cut:cut + 1] == b"{":
         # {"adminPassword": {"value": …}} (ARM's parameters): the member that holds it
@@ -230,8 +235,7 @@ def named_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
         names = [first] if first is not None and b"value" not in after[:first.start()].lower(
             ) else []
     if not names or not (_CREDENTIAL_NAME.search(names[-1].group(1))
-                         or _SESSION_NAME.search(names[-1].group(1))
-                         or _STORE_ENTRY.search(names[-1].group(1))):
+                         or _SESSION_NAME.search(names[-1].group(1))):
         return None
     if b"value" in window[names[-1].end():].lower():
         return None  # another value came between

@@ -147,14 +147,6 @@ def _host_target(args: Sequence[Word]) -> bool:
 _SHELL_TEXT = re.compile(r"\s\S|[|;&<>`]|\$\(")  # a word that reads as a command line
 
 
-def _leading_options(args: Sequence[Word]) -> int:
-    """How many words from the start are options (up to a ``--`` or the first other)."""
-    for k, a in enumerate(args):
-        if a.text == "--" or not a.text.startswith("-") or a.text == "-":
-            return k
-    return len(args)
-
-
 def _env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | None:
     """env's ``-S STRING`` among its own options (``args[:end]``): the string and the words
     after it. ``-S`` may close a cluster (``-iS 'rm -rf ~'``) or hold its value (``-S'…'``);
@@ -223,7 +215,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             return Peeled((literal("sudoedit"), *args[i:]), (*wrappers, "sudo"), True)
         if name == "command" and any(a.text.startswith("-") and not a.text.startswith("--")
                                      and set(a.text[1:]) & {"v", "V"}
-                                     for a in args[:_leading_options(args)]):
+                                     for a in args[:skip_options(args, WRAPPERS[name])]):
             break  # `command -v rm`: a lookup (a `-v` after the name is the command's own:
             # `command rm -rf ~ -v` was read as the lookup before the ninth sitting)
         if name in ("busybox", "toybox") and args and _name(args[0]) in ("--list", "--help"):

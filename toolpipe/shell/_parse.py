@@ -99,18 +99,22 @@ def _heredocs_repaired(root: Any, source: bytes) -> bytes | None:
     return None
 
 
-def _misread_body(node: Any) -> int | None:
-    """Where the line break before a here-document's body is, when something other than
-    the body spans it (the body read as words), else ``None``."""
+def _line_break_after_start(node: Any) -> int | None:
+    """Where the line that holds a here-document's delimiter ends (the body follows it),
+    in the source's bytes; ``None`` for a node with no delimiter or no line break."""
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
     if start is None:
         return None
     line_end: int = node.text.find(b"\n", start.end_byte - node.start_byte)
-    if line_end < 0:
-        return None
-    at: int = node.start_byte + line_end
-    if any(c.end_byte > at and c.type not in ("heredoc_body", "heredoc_end")
-           for c in node.children):
+    return None if line_end < 0 else node.start_byte + line_end
+
+
+def _misread_body(node: Any) -> int | None:
+    """Where the line break before a here-document's body is, when something other than
+    the body spans it (the body read as words), else ``None``."""
+    at = _line_break_after_start(node)
+    if at is not None and any(c.end_byte > at and c.type not in ("heredoc_body", "heredoc_end")
+                              for c in node.children):
         return at
     return None
 
@@ -121,16 +125,13 @@ def body_text(node: Any) -> str:
     that start it), tabs that start its lines taken off after ``<<-``, and a stood-in
     backslash given back."""
     parent = node.parent
-    start = next((c for c in parent.children if c.type == "heredoc_start"), None) if (
-        parent is not None) else None
     text = _text(node)
-    if start is not None:
-        line_end = parent.text.find(b"\n", start.end_byte - parent.start_byte)
-        if 0 <= line_end < node.start_byte - parent.start_byte:
-            text = parent.text[line_end + 1:node.end_byte - parent.start_byte].decode(
-                "utf-8", "replace")
-            if any(c.type == "<<-" for c in parent.children):
-                text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+    at = _line_break_after_start(parent) if parent is not None else None
+    if at is not None and at < node.start_byte:
+        text = parent.text[at + 1 - parent.start_byte:node.end_byte - parent.start_byte].decode(
+            "utf-8", "replace")
+        if any(c.type == "<<-" for c in parent.children):
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
     return text.replace("\x01", "\\")
 
 

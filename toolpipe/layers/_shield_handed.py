@@ -16,8 +16,9 @@ from toolpipe.shell import option_values
 
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
-# text inline (`<<<`: as a here-string on its input). Any client also reads a script on
-# its standard input (`mysql app < x.sql`).
+# text inline (AS_INPUT: on its input). Any client also reads a script on its standard
+# input (`mysql app < x.sql`).
+AS_INPUT = "<<<"  # the text given on the program's input, as a here-string
 CLIENTS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "psql": (frozenset({"-f", "--file"}), (), "-c"),
     "mysql": (frozenset(), (), "-e"), "mariadb": (frozenset(), (), "-e"),
@@ -33,7 +34,7 @@ CLIENTS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "redis-cli": (frozenset(), (), ""),  # one command per line, as words
     # transfer clients: a batch file's lines read as the client's input is (`!CMD` runs a
     # local command): `sftp -b b.txt host`, `lftp -f s.lftp`, `ftp -n host < cmds`
-    **{name: (options, (), "<<<") for name, options in (
+    **{name: (options, (), AS_INPUT) for name, options in (
         ("sftp", frozenset({"-b"})), ("lftp", frozenset({"-f"})), ("ftp", frozenset()),
         ("smbclient", frozenset()), ("tftp", frozenset()), ("ncftp", frozenset()),
         ("pftp", frozenset()))},
@@ -60,7 +61,7 @@ _READ = re.compile(r"(?:^|;|\n)\s*\.read\s+(\S+)")
 def client_code(name: str, content: str) -> str:
     """A client script's text as the same client given it inline."""
     # (a program of the code table that is no client: its input, as a here-string)
-    inline = CLIENTS[name][2] if name in CLIENTS else "<<<"
+    inline = CLIENTS[name][2] if name in CLIENTS else AS_INPUT
     if name == "redis-cli":
         return "\n".join(f"redis-cli {line}" for line in content.splitlines() if line.strip())
     # (a script that starts with a comment, `-- reset`, is no option of the client)

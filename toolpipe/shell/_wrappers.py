@@ -154,18 +154,19 @@ def _env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | N
     sitting: `env -iS 'rm -rf ~'` and `env bash -c 'rm -rf ~' -S x` were allowed)."""
     for k, a in enumerate(args[:end]):
         t = a.text
+        glued: str | None = None  # the value in the same word, if any
         if t.startswith("--split-string"):
-            if "=" in t:
-                return t.split("=", 1)[1], args[k + 1:]
-            return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
-        if t.startswith("-") and not t.startswith("--"):
-            for j, letter in enumerate(t[1:], 1):
-                if letter == "S":
-                    if t[j + 1:]:
-                        return t[j + 1:], args[k + 1:]
-                    return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
-                if letter in "uCa":  # an option that takes the rest as its value
-                    break
+            glued = t.split("=", 1)[1] if "=" in t else None
+        elif t.startswith("-") and not t.startswith("--"):
+            at = next((j for j, letter in enumerate(t[1:], 1) if letter in "SuCa"), None)
+            if at is None or t[at] != "S":  # (u, C, a take the rest as their value)
+                continue
+            glued = t[at + 1:] or None
+        else:
+            continue
+        if glued is not None:
+            return glued, args[k + 1:]
+        return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
     return None
 
 

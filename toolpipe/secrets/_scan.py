@@ -17,7 +17,7 @@ from typing import Any
 
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
-from toolpipe.secrets._escapes import unescaped
+from toolpipe.secrets._escapes import near_quoted_printable, unescaped
 from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED, Compiled, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
@@ -383,6 +383,7 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
         # with 3D, hidden whole: a span right after a `=3D` read so takes its `3D` too)
         spans = [(lo - 2, hi, k, p) if lo >= 3 and written[lo - 3:lo] == b"=3D" else
                  (lo, hi, k, p) for lo, hi, k, p in spans]
+        spans += near_quoted_printable(written, lambda text: rule_spans(_TRIGGERS, text)[0])
     if not builtin:
         spans = []
     if entropy:  # (base64 of JSON is judged by what it says: one level, no reader inside)

@@ -447,3 +447,47 @@ def test_the_fed_law_catches_a_shield_that_reads_arguments_only(monkeypatch):
             fed_as_given(UnixShield())
     finally:
         clear_caches()
+
+
+# --- a line continuation inside a word joins it (the ninth sitting: `r\⏎m -rf ~` was read
+# as a program `r` handed `m`, allowed; tree-sitter-bash reads the continuation as a blank)
+
+def _mid_word_places(command: str) -> list[int]:
+    """Places between two characters of a word, outside quotes (what bash joins)."""
+    out, quote = [], ""
+    for i in range(1, len(command)):
+        c = command[i - 1]
+        if c in "'\"" and not quote:
+            quote = c
+        elif c == quote:
+            quote = ""
+        elif not quote and not command[i - 1].isspace() and not command[i].isspace() and (
+                command[i - 1] != "\\" and command[i] not in "'\""):
+            out.append(i)
+    return out
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(st.sampled_from(SIMPLE), st.data())
+def test_a_line_continuation_inside_a_word_never_weakens(command, data):
+    places = _mid_word_places(command)
+    if not places:
+        return
+    at = data.draw(st.sampled_from(places))
+    split = command[:at] + "\\\n" + command[at:]
+    shield = UnixShield()
+    plain = shield.evaluate("Bash", {"command": command}, ())
+    joined = shield.evaluate("Bash", {"command": split}, ())
+    assert RANK[joined.action] >= RANK[plain.action], (split, joined.reason)
+
+
+def test_the_continuation_law_catches_a_parse_that_reads_it_as_a_blank(monkeypatch):
+    from toolpipe.shell import _parse
+
+    monkeypatch.setattr(_parse, "_continuations_joined", lambda root, source: None)
+    clear_caches()
+    try:
+        shield = UnixShield()
+        assert shield.evaluate("Bash", {"command": "r\\\nm -rf ~"}, ()).action == "allow"
+    finally:
+        clear_caches()

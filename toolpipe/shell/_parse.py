@@ -65,9 +65,49 @@ def parse_tree(text: str) -> Any:
                     break
                 source = repaired
                 tree = parser.parse(source)
+        if b"\\\n" in source and _MID_WORD.search(source):
+            joined = _continuations_joined(tree.root_node, source)
+            if joined is not None:
+                tree = parser.parse(joined)
         return tree
     finally:
         _PARSERS.append(parser)
+
+
+# A backslash that ends a line inside a word joins the lines, as bash reads them before
+# any word is made (`r\⏎m -rf ~` is `rm -rf ~`); tree-sitter-bash reads it as a blank, and
+# the shield read a program `r` handed `m` (allowed). Outside quotes that keep it (single
+# quotes, a comment, a here-document under a quoted delimiter) each is taken out and the
+# text parsed again.
+_MID_WORD = re.compile(rb"[^\s\\]\\\n[^\s]")
+_KEEPS_IT = frozenset({"raw_string", "comment", "ansi_c_string"})
+
+
+def _continuations_joined(root: Any, source: bytes) -> bytes | None:
+    kept: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in _KEEPS_IT or (node.type == "heredoc_body" and _quoted_delimiter(node)):
+            kept.append((node.start_byte, node.end_byte))
+            continue
+        stack.extend(node.children)
+    out, last, changed = [], 0, False
+    at = source.find(b"\\\n")
+    while at >= 0:
+        run = len(source[:at + 1]) - len(source[:at + 1].rstrip(b"\\"))
+        if run % 2 == 1 and not any(lo <= at < hi for lo, hi in kept):
+            out.append(source[last:at])
+            last, changed = at + 2, True
+        at = source.find(b"\\\n", at + 2)
+    return b"".join([*out, source[last:]]) if changed else None
+
+
+def _quoted_delimiter(body: Any) -> bool:
+    parent = body.parent
+    start = next((c for c in parent.children if c.type == "heredoc_start"), None) if (
+        parent is not None) else None
+    return start is not None and any(q in _text(start) for q in ("'", '"', "\\"))
 
 
 # A here-document whose body's first line starts with a backslash (`bash <<'EOF'` then

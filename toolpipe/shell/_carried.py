@@ -32,7 +32,7 @@ from toolpipe.shell._oneliners import (
 )
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
-from toolpipe.shell._printed import _echoed, _unknown_of
+from toolpipe.shell._printed import _unknown_of, fed_input
 from toolpipe.shell._table import (
     CODE,
     CODE_ENV,
@@ -120,21 +120,6 @@ def _base(word: Word) -> str:
     return word.text.rpartition("/")[2].lower() if word.known else ""
 
 
-def _fed(cmd: Command) -> list[tuple[str, Word]]:
-    """What a command is given on its input, where it can be read: its here-documents and
-    here-strings, a here-document given to a bare ``cat`` before it, a plain ``echo`` or
-    ``printf`` piped to it."""
-    feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
-    last = cmd.upstream[-1] if cmd.upstream else None
-    if last is not None and last.name == "cat" and not last.args and last.stdin_data:
-        feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
-    if cmd.upstream and not feeds:
-        echoed = _echoed(cmd.upstream[-1:])
-        if echoed is not None and len(cmd.upstream) == 1:
-            feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
-    return feeds
-
-
 class _Carriers(_Helpers):
     """The walk's readings of carried code (mixed into the walk of ``_grammar``)."""
 
@@ -166,7 +151,7 @@ class _Carriers(_Helpers):
     def stdin(self, cmd: Command, where: tuple[str, ...]) -> None:
         """Code fed to a shell or interpreter on its input: here-documents, here-strings,
         ``echo 'X' | sh``."""
-        for label, data in _fed(cmd):
+        for label, data in fed_input(cmd):
             if cmd.name in LANGUAGES and data.known:
                 for text in shell_strings(cmd.name, data.text):
                     self.nested(text, (*where, label))
@@ -251,7 +236,7 @@ class _Carriers(_Helpers):
             # its input, as a shell's is read: `psql <<< '\\! rm -rf ~'`, `echo '!rm -rf
             # ~' | sftp -b - host`, `psql < <(echo …)` (a pipe from echo and a process
             # substitution went unread before the ninth sitting)
-            inputs = _fed(cmd) if cmd.redirects or cmd.upstream else []
+            inputs = fed_input(cmd) if cmd.redirects or cmd.upstream else []
             inputs += [("< <(…)", literal(self.out.fed[r.target.raw])) for r in cmd.redirects
                        if r.reads and r.target is not None and r.target.raw in self.out.fed]
             for _, data in inputs:

@@ -93,3 +93,20 @@ def printed(words: tuple[Word, ...]) -> Word:
     text = _FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values), fmt.text)
     return Word(text, text, False, all(w.tame for w in words),
                 tuple(s for w in words for s in w.sources))
+
+
+def fed_input(cmd: Command) -> list[tuple[str, Word]]:
+    """What a command is given on its input, where it can be read (labelled as the reason
+    says it): its here-documents and here-strings, a here-document given to a bare ``cat``
+    before it, a plain ``echo`` or ``printf`` piped to it. Read alike by the shells'
+    reading (``_carried``), the code table's clients' and the transfer clients' commands
+    (``_transfers``)."""
+    feeds = [(f"here-document to {cmd.name}", data) for data in cmd.stdin_data]
+    last = cmd.upstream[-1] if cmd.upstream else None
+    if last is not None and last.name == "cat" and not last.args and last.stdin_data:
+        feeds += [(f"here-document | {cmd.name}", d) for d in last.stdin_data]
+    if cmd.upstream and not feeds:
+        echoed = _echoed(cmd.upstream[-1:])
+        if echoed is not None and len(cmd.upstream) == 1:
+            feeds.append((f"{cmd.upstream[0].name} | {cmd.name}", literal(echoed)))
+    return feeds

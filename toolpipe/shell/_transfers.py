@@ -11,6 +11,7 @@ import shlex
 
 from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
+from toolpipe.shell._printed import fed_input
 from toolpipe.shell._words import Word, literal
 
 _PUTS = re.compile(r"^\s*(?:put|mput|reput|append|mirror\s+-R|mirror\s+--reverse)\s+(.+)$",
@@ -23,8 +24,10 @@ _SOCAT_NETWORK = re.compile(r"^(?:TCP[46]?|UDP[46]?|OPENSSL|SSL|SCTP|DCCP)(?:-CO
 
 
 def _commands(cmd: Command) -> list[str]:
-    """The client's commands: its input's lines, and an option's value (``-c 'put x'``)."""
-    lines = [line for data in cmd.stdin_data if data.known
+    """The client's commands: its input's lines (a here-string or a here-document, or an
+    `echo` piped to it: `fed_input`, as every reader of a program's input takes it), and
+    an option's value (``-c 'put x'``)."""
+    lines = [line for _, data in fed_input(cmd) if data.known
              for line in data.text.splitlines()]
     args = cmd.args
     for i, a in enumerate(args[:-1]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from toolpipe.shell import option_values
+from toolpipe.shell import TRANSFER_CLIENTS, option_values
 
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
@@ -34,10 +34,8 @@ CLIENTS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "redis-cli": (frozenset(), (), ""),  # one command per line, as words
     # transfer clients: a batch file's lines read as the client's input is (`!CMD` runs a
     # local command): `sftp -b b.txt host`, `lftp -f s.lftp`, `ftp -n host < cmds`
-    **{name: (options, (), AS_INPUT) for name, options in (
-        ("sftp", frozenset({"-b"})), ("lftp", frozenset({"-f"})), ("ftp", frozenset()),
-        ("smbclient", frozenset()), ("tftp", frozenset()), ("ncftp", frozenset()),
-        ("pftp", frozenset()))},
+    **{name: (frozenset({"sftp": {"-b"}, "lftp": {"-f"}}.get(name, ())), (), AS_INPUT)
+       for name in sorted(TRANSFER_CLIENTS)},
 }
 
 

@@ -116,6 +116,7 @@ from toolpipe.shell._texts import echoed as echoed
 from toolpipe.shell._texts import edit_inserts as edit_inserts
 from toolpipe.shell._texts import edited_commands as edited_commands
 from toolpipe.shell._texts import git_form as git_form
+from toolpipe.shell._transfers import TRANSFER_CLIENTS as TRANSFER_CLIENTS
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -141,6 +142,7 @@ __all__ = [
     "PACKAGE_INDEXES",
     "READ_ONLY",
     "SHELLS",
+    "TRANSFER_CLIENTS",
     "Command",
     "Credential",
     "Effect",

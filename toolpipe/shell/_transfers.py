@@ -16,7 +16,7 @@ from toolpipe.shell._words import Word, literal
 
 _PUTS = re.compile(r"^\s*(?:put|mput|reput|append|mirror\s+-R|mirror\s+--reverse)\s+(.+)$",
                    re.I)
-_CLIENTS = frozenset({"sftp", "ftp", "lftp", "smbclient", "tftp", "ncftp", "pftp"})
+TRANSFER_CLIENTS = frozenset({"sftp", "ftp", "lftp", "smbclient", "tftp", "ncftp", "pftp"})
 _SCRIPT_OPTIONS = ("-c", "-e")  # lftp -c/-e, smbclient -c: commands given as an option
 _SOCAT_FILE = re.compile(r"^(?:FILE|OPEN|GOPEN|CREATE?):([^,]+)", re.I)
 _SOCAT_NETWORK = re.compile(r"^(?:TCP[46]?|UDP[46]?|OPENSSL|SSL|SCTP|DCCP)(?:-CONNECT)?:",
@@ -38,7 +38,7 @@ def _commands(cmd: Command) -> list[str]:
 
 def client_sends(cmd: Command) -> list[Word]:
     """The local files a transfer client's commands put on the server."""
-    if cmd.name not in _CLIENTS:
+    if cmd.name not in TRANSFER_CLIENTS:
         return []
     out: list[Word] = []
     for line in _commands(cmd):

@@ -21,10 +21,9 @@ look for, each one found before being a label now."""
 
 from __future__ import annotations
 
-from toolpipe.secrets._rule import CONTEXT
+from toolpipe.secrets._rule import CONTEXT, Span
 from toolpipe.secrets._values import credential_like, plain_word
 
-Span = tuple[int, int, str, int]
 MIN_LENGTH = 8
 MAX_VALUES = 256  # distinct values looked for again in one text (the first found)
 SCAN_BUDGET = 16 << 20  # bytes searched for copies in one text, at most

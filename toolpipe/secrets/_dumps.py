@@ -16,10 +16,9 @@ import re
 from collections.abc import Callable
 
 from toolpipe.secrets._re2 import SHORT_TEXT, UNANCHORED, compile_bytes, has_run, run_table
-from toolpipe.secrets._rule import b64_plain, mostly_text
+from toolpipe.secrets._rule import Span, b64_plain, mostly_text
 
 Judge = Callable[[str], list[tuple[int, int, str]]]
-Span = tuple[int, int, str, int]
 
 # xxd: `00000010: 336a 7342 3971 4b64 5648 5733 375a 7250  3jsB9qKdVHW37ZrP` (the hex area is
 # 39 wide, padded on the last line); hexdump -C: `00000010  39 44 … 65  |9DGJWc401hQvJEge|`

@@ -30,7 +30,7 @@ from toolpipe.secrets._re2 import (
     has_run,
     run_table,
 )
-from toolpipe.secrets._rule import GUESS, Span, b64_plain, mostly_text
+from toolpipe.secrets._rule import GUESS, Span, b64_plain, base64_of_words, mostly_text
 
 # Runs judged one by one per text before the rest fail closed as [REDACTED:dense]; see
 # TRIGGER_BUDGET in _scan (a count, so a second pass stays under it).
@@ -198,15 +198,6 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
     return spans
 
 
-def _plain_text(token: bytes) -> bool:
-    """Base64 of ordinary text (words and spaces) is data, not a credential."""
-    plain = b64_plain(token)
-    if plain is None or len(plain) < 16 or plain.count(b" ") < 2:
-        return False
-    letters = sum(1 for c in plain if 65 <= c <= 90 or 97 <= c <= 122)
-    return all(32 <= c < 127 or c in (9, 10) for c in plain) and letters >= 0.6 * len(plain)
-
-
 # DER's openings, after the outer SEQUENCE's header: a certificate's TBSCertificate and
 # version (30 82 …, A0 03 02 01), a public key's algorithm (RSA's or EC's OID)
 _RSA_SPKI = bytes.fromhex("300d06092a864886f70d0101")
@@ -254,7 +245,7 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> 
             chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
         return []
     before = buf[max(0, lo - 16):lo]
-    if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or _plain_text(token) or (
+    if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or base64_of_words(token) or (
             token[:1] == b"M" and _der_public(token)):
         return []
     if _bits(token) < min_entropy or _ascending(token) or _json_without_secrets(token, reader):

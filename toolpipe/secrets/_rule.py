@@ -79,6 +79,16 @@ def b64_plain(token: bytes) -> bytes | None:
         return None
 
 
+def base64_of_words(token: bytes) -> bool:
+    """Base64 of ordinary text (words and spaces) is data, not a credential (the entropy
+    guess's reading, and a token's under an ``auth`` key)."""
+    plain = b64_plain(token)
+    if plain is None or len(plain) < 16 or plain.count(b" ") < 2:
+        return False
+    letters = sum(1 for c in plain if 65 <= c <= 90 or 97 <= c <= 122)
+    return all(32 <= c < 127 or c in (9, 10) for c in plain) and letters >= 0.6 * len(plain)
+
+
 def mostly_text(data: bytes, share: float) -> bool:
     """Are at least ``share`` of these bytes printable ASCII, tabs or line breaks (text a
     decoding gave, not binary)?"""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import binascii
 import re
 
-from toolpipe.secrets._rule import b64_plain
+from toolpipe.secrets._rule import b64_plain, base64_of_words
 from toolpipe.secrets._values import (
     _PLACEHOLDER,
     CHECKS,
@@ -65,10 +65,7 @@ def auth_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str,
     if start and buf[start - 1:start].isalpha():
         return None
     value = match.group("v")
-    plain = b64_plain(value)
-    if plain is not None and plain.count(b" ") >= 2 and all(32 <= c < 127 for c in plain):
-        return None  # base64 of words: data (as the entropy guess reads it)
-    return "password" if token_shaped(value) else None
+    return "password" if token_shaped(value) and not base64_of_words(value) else None
 
 
 def pem(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]) -> str | None:

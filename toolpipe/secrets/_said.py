@@ -52,6 +52,9 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 SEVERAL["said_before"] = _said_before
 
+# a label that stands alone in prose, and its words as the triggers spell them
+_LABEL_WORDS = ("password", "passphrase", "passwd", "api key", "token", "secret")
+_LABEL = r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)"""
 # the end of a label's line, and what may stand between it and a value below it
 _BELOW = (r"""(?:[ \t]*\([^)\n]{0,64}\)|[ \t]+(?i:is|are)[ \t]+(?i:below|here|as[ \t]+"""
           r"""follows)[^\n]{0,48})?[ \t]*:?[ \t]*\r?\n(?:[ \t]*[-=~_]{3,}[ \t]*\r?\n)?"""
@@ -62,8 +65,7 @@ SAID_RULES: tuple[Rule, ...] = (
     # the label at its clause's end; the value looked for before it
     # (the shape keeps the trigger to those places: each place a trigger is found counts
     # against the text's budget, _scan.TRIGGER_BUDGET)
-    rule("password", ("password", "passphrase", "passwd", "api key", "token", "secret"),
-         r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)""" + _CLAUSE_END,
+    rule("password", _LABEL_WORDS, _LABEL + _CLAUSE_END,
          check="said_before", bounded=True, priority=CONTEXT, shape=_CLAUSE_END),
     # a label, then `to` and the value: `Set the token to …`, `changed the password to …`
     rule("password", ("password to ", "passphrase to ", "token to ", "secret to ",
@@ -76,8 +78,7 @@ SAID_RULES: tuple[Rule, ...] = (
     # the value stands alone on the next line that holds anything, under an underline or
     # blank lines: a CLI's key shown once, a password manager's field above its value
     # (the ninth sitting: these leaked unless the value's letters were random enough)
-    rule("password", ("password", "passphrase", "passwd", "api key", "token", "secret"),
-         r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)""" + _BELOW +
+    rule("password", _LABEL_WORDS, _LABEL + _BELOW +
          r"""[ \t]*(?P<v>""" + _LONE + r"""{12,256})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="shaped", bounded=True, priority=CONTEXT,
          shape=_BELOW + r"[ \t]*" + _LONE + "{12}"),

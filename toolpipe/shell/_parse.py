@@ -95,7 +95,9 @@ def _continuations_joined(root: Any, source: bytes) -> bytes | None:
     out, last, changed = [], 0, False
     at = source.find(b"\\\n")
     while at >= 0:
-        run = len(source[:at + 1]) - len(source[:at + 1].rstrip(b"\\"))
+        run = 1  # the backslashes that end at `at` (an even run escapes itself)
+        while run <= at and source[at - run] == 0x5C:
+            run += 1
         if run % 2 == 1 and not any(lo <= at < hi for lo, hi in kept):
             out.append(source[last:at])
             last, changed = at + 2, True

@@ -3,6 +3,7 @@ what the walk found so far (``_Out``), and small readings of nodes that need no 
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
 from collections.abc import Iterator, Sequence
@@ -92,13 +93,16 @@ def _continuations_joined(root: Any, source: bytes) -> bytes | None:
             kept.append((node.start_byte, node.end_byte))
             continue
         stack.extend(node.children)
+    kept.sort()  # (disjoint: a kept node's children are not walked)
+    starts = [lo for lo, _ in kept]
     out, last, changed = [], 0, False
     at = source.find(b"\\\n")
     while at >= 0:
         run = 1  # the backslashes that end at `at` (an even run escapes itself)
         while run <= at and source[at - run] == 0x5C:
             run += 1
-        if run % 2 == 1 and not any(lo <= at < hi for lo, hi in kept):
+        k = bisect.bisect_right(starts, at) - 1  # (the kept range that starts before it)
+        if run % 2 == 1 and not (k >= 0 and at < kept[k][1]):
             out.append(source[last:at])
             last, changed = at + 2, True
         at = source.find(b"\\\n", at + 2)

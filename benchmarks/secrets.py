@@ -213,6 +213,14 @@ def adversarial() -> dict[str, str]:
         "typed declarations of other languages": 'Dim pwd As String = "Zq1xK9w2abcd"\n',
         "addresses without a scheme": "//svc:Zq1xK9w2abcd@files.internal/share ",
         "meta tags": '<meta name="api-key" content="Zq1xK9w2abcdefgh">\n',
+        # the tenth sitting's tables and wraps: a header read again at every table, a
+        # row of a name and its value, a value's tail after its line
+        "columns aligned under a password header": "NAME   PASSWORD       AGE\n"
+                                                   "web    Zq1xK9w2abcd   3d\n",
+        "psql tables of a password column": " name | password\n------+--------------\n"
+                                            " app  | Zq1xK9w2abcd\n(1 row)\n",
+        "`KEY,value` rows": "DB_PASSWORD,Zq1xK9w2abcdefgh\n",
+        "values cut by a width": "token: " + "Zq1xK9w2ab" * 4 + "\n" + "Yw3rT5u7i9" * 2 + "\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

@@ -225,6 +225,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          '`{"value": …}` objects', '`{"value": …, "name": …}` objects',
          "values said before their label", "typed declarations of other languages",
          "addresses without a scheme", "meta tags",
+         "columns aligned under a password header", "psql tables of a password column",
+         "`KEY,value` rows", "values cut by a width",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -2,7 +2,10 @@
 value continues there. A backslash right after it ends the line (`export TOKEN=abc\\` then
 the rest on the next line: shell, C, Dockerfile), or the value is a string literal
 concatenated with the next one, on its line or the next (`"abc" + "def"`, `'abc' .`,
-`"abc" &`, or Python's two literals side by side, `("abc"` then `"def")`). The
+`"abc" &`, or Python's two literals side by side, `("abc"` then `"def")`), or a long
+value that fills its line is cut there by a width (`base64 -w 40`, a PEM-like block, a
+terminal's or a log viewer's wrap): the next lines, no longer than its own, up to the
+first that is shorter (the tail). The
 continuation is redacted with the same kind when it is token-shaped (8 characters or
 more, a digit and a letter among them, or both cases for a literal, no blank): `--data
 @file` after a bearer token's backslash is a new argument, not the token."""
@@ -17,6 +20,12 @@ _BACKSLASH = re.compile(rb"\\\r?\n[ \t]*(?P<v>[A-Za-z0-9+/=_.~-]{8,4096})(?![A-Z
 _CONCATENATED = re.compile(rb"""(?P<q>["'])[ \t]*(?:\+|\.\.|\.|&|\|\|)?[ \t]*(?:\r?\n[ \t]*)?"""
                            rb"""(?:(?:[+.&]|\|\|)[ \t]*)?(?P=q)(?P<v>[A-Za-z0-9+/=_.~-]{8,4096})"""
                            rb"""(?P=q)""")
+# a line of a value cut by a width: token characters alone (and the quote that closes it)
+# (base64's padding at its end only: `DB_PASSWORD=…` on the next line is a line of its own)
+_WRAPPED = re.compile(rb"\r?\n(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
+# a value that fills its line is cut by a width when the line is this wide and the value
+# this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
+WIDE, LONG = 40, 16
 _DIGIT = re.compile(rb"[0-9]")
 _LETTER = re.compile(rb"[A-Za-z]")
 MAX_PARTS = 16  # continuations followed from one value
@@ -26,10 +35,12 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
               ) -> list[tuple[int, int, str, int]]:
     """The continuations of each span of ``found`` (spans into ``buf``), as spans."""
     out: list[tuple[int, int, str, int]] = []
-    for _, hi, kind, priority in found:
+    for lo, hi, kind, priority in found:
         for _ in range(MAX_PARTS):
             m = _BACKSLASH.match(buf, hi) or _CONCATENATED.match(buf, hi)
             if m is None:
+                wrapped = _wrapped(buf, lo, hi)
+                out += [(a, b, kind, priority) for a, b in wrapped]
                 break
             value = m.group("v")
             # (a literal joined on: letters of both cases will do, `'abc' . 'ErtMYOahlwaE'`)
@@ -39,4 +50,31 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
                 break
             out.append((m.start("v"), m.end("v"), kind, priority))
             hi = m.end("v")
+    return out
+
+
+def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The lines a value found at ``lo:hi`` goes on in when a width cut it: it fills its
+    line (nothing after it but a line break; the line ``WIDE``, the value ``LONG`` at
+    least); each next line
+    of token characters alone, as long as the first line (the width) or shorter (the
+    tail, the last one), with a letter and a digit or both cases among them."""
+    if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
+        return []
+    width = hi - (buf.rfind(b"\n", 0, lo) + 1)
+    if width < WIDE:
+        return []
+    out: list[tuple[int, int]] = []
+    for _ in range(MAX_PARTS):
+        m = _WRAPPED.match(buf, hi)
+        if m is None or m.end("v") - m.start("v") > width:
+            break
+        value = m.group("v")
+        if _LETTER.search(value) is None or (_DIGIT.search(value) is None and (
+                value == value.lower() or value == value.upper())):
+            break
+        out.append(m.span("v"))
+        if m.end("v") - m.start("v") < width or m.end("v") != m.end():
+            break  # the tail (shorter than the width, or closed by its quote)
+        hi = m.end("v")
     return out

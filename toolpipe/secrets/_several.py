@@ -81,8 +81,9 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
                 secret = bool(value) and b"[REDACTED:" not in value
                 if secret and len(verdicts) < CELL_BUDGET:
                     # a note in brackets, `(unset)`, is a word too
-                    secret = credential_like(value) and _stands(value.strip(b"()[]<>*_"),
-                                                                judged)
+                    # (and stars alone, `********`, are a mask)
+                    inner = value.strip(b"()[]<>*_")
+                    secret = bool(inner) and credential_like(value) and _stands(inner, judged)
                     verdicts[value] = secret
                 # past the budget, a cell of a credential column is a secret unjudged: a
                 # table of distinct values, one per row, cannot make the reading slow (a

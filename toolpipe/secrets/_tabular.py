@@ -5,7 +5,9 @@ a heredoc under a credential's name (``password = <<EOT``, HCL and shell alike).
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans, _stands, could_be_credential
@@ -68,49 +70,181 @@ def _sql_columns(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 
 _DELIMITERS = (b",", b";", b"\t", b"|")
+# a table's rule between its rows: psql's `-----+-----`, mysql's `+-----+-----+`
+_RULE_ROW = re.compile(rb"[ \t]*[+|]?[ \t]*[-=]{3,}[-=+| \t:]*")
+# a markdown table's separator row (the table rule's, `_several._table`)
+_MARKDOWN_ROW = re.compile(rb"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
+
+
+def _cells(line: bytes, at: int, delimiter: bytes) -> list[tuple[int, int]]:
+    """Where each cell of a row starting at ``at`` lies, split at ``delimiter`` (a boxed
+    row's outer bars, `| a | b |`, open and close it: they make no cell)."""
+    inner_lo, inner_hi = 0, len(line)
+    if delimiter == b"|":
+        stripped = line.strip()
+        if stripped.startswith(b"|"):
+            inner_lo = line.find(b"|") + 1
+            if len(stripped) > 1 and stripped.endswith(b"|"):
+                inner_hi = line.rfind(b"|")
+    out = []
+    pos = inner_lo
+    for cell in line[inner_lo:inner_hi].split(delimiter):
+        out.append((at + pos, at + pos + len(cell)))
+        pos += len(cell) + len(delimiter)
+    return out
 
 
 def _csv(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
-    """A header line naming a credential column (``username,password,role``), and the
-    rows after it, split at the same delimiter: that column's cells."""
+    """A header line naming a credential column (``username,password,role``, psql's and
+    mysql's tables too, their names padded to the columns' widths), and the rows after
+    it, split at the same delimiter: that column's cells (a table's rules between rows,
+    `-----+-----`, `+-----+`, skipped). A line whose other cells hold
+    values, not names, is a row itself (``DB_PASSWORD,…``, ``password | …``): the cell
+    after the credential's name is its value."""
     lo = line_start(buf, start)
     hi = buf.find(b"\n", start)
-    if hi < 0:
-        return [], len(buf)
+    hi = len(buf) if hi < 0 else hi
+    return _read_table(buf, lo, hi)
+
+
+def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
+    """The table whose header is the line at ``lo:hi`` (see ``_csv``)."""
     header = buf[lo:hi].rstrip(b"\r")
     delimiter = next((d for d in _DELIMITERS if d in header), None)
-    if delimiter is None or header.lstrip().startswith(b"|"):
-        return [], hi  # (a markdown table is the table rule's)
-    names = header.split(delimiter)
-    wanted = [i for i, n in enumerate(names) if _NAMED.fullmatch(n.strip())]
+    if delimiter is None:
+        return [], hi
+    if delimiter == b"|" and header.lstrip().startswith(b"|"):
+        after = buf.find(b"\n", hi + 1)
+        if _MARKDOWN_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after):
+            return [], hi  # (a markdown table is the table rule's)
+    places = _cells(header, lo, delimiter)
+    names = [buf[a:b].strip() for a, b in places]
+    wanted = [i for i, n in enumerate(names) if _NAMED.fullmatch(n)]
     if not wanted or len(names) < 2:
         return [], hi
     out: Spans = []
     judged: dict[bytes, bool] = {}
+    # a row, not a header (not a markdown or boxed row, `| password | str | … |`: the
+    # table rule reads those under their header)
+    if not header.lstrip().startswith(b"|") and not all(_a_name(n.strip(b"\"'"))
+                                                         for n in names):
+        for i in wanted:
+            if i + 1 < len(places):
+                out += _cell(buf, places[i + 1], judged, placed=True)
+        return out, hi
     pos = hi + 1
     for _ in range(MAX_ROWS):
+        if pos > len(buf):
+            break
         end = buf.find(b"\n", pos)
         end = len(buf) if end < 0 else end
         row = buf[pos:end].rstrip(b"\r")
-        cells = row.split(delimiter)
-        if len(cells) != len(names):
-            break  # not a row of this table
-        offset = pos
-        starts = []
-        for cell in cells:
-            starts.append(offset)
-            offset += len(cell) + len(delimiter)
-        for i in wanted:
-            cell = cells[i].strip().strip(b"\"'")
-            # (its column says what it is: any value but a plain word, as a key's)
-            if len(cell) >= 4 and not cell.isdigit() and _stands(cell, judged):
-                at = buf.find(cell, starts[i], starts[i] + len(cells[i]))
-                out.append((at, at + len(cell)))
-        if end >= len(buf):
-            pos = end
-            break
+        if not _RULE_ROW.fullmatch(row):
+            cells = _cells(row, pos, delimiter)
+            if len(cells) != len(names) or _header_again(
+                    [buf[a:b].strip() for a, b in cells], names, wanted):
+                break  # not a row of this table
+            for i in wanted:
+                out += _cell(buf, cells[i], judged)
         pos = end + 1
-    return out, max(pos, hi)
+    return out, max(pos - 1, hi)
+
+
+_WORDS_NAME = re.compile(rb"(?:#[ \t]*)?[A-Za-z][A-Za-z0-9_.\-/()]*(?: [A-Za-z0-9_.\-/()]+)+"
+                         rb"|#[ \t]*[A-Za-z][A-Za-z0-9_.\-/()]*")
+
+
+def _a_name(cell: bytes) -> bool:
+    """Could this cell be a column's name (a header's), not a value? Not a credential's
+    shape, or words between single blanks (`IP addresses`), or a commented header's first
+    name (`# client`)."""
+    return not could_be_credential(cell) or _WORDS_NAME.fullmatch(cell) is not None
+
+
+def _cell(buf: bytes, place: tuple[int, int], judged: dict[bytes, bool],
+          placed: bool = False) -> Spans:
+    """A credential column's cell, when it holds one (its column says what it is: any
+    value but a plain word, as a key's; ``placed``: one that could be a credential)."""
+    raw = buf[place[0]:place[1]]
+    cell = raw.strip().strip(b"\"'`")
+    if len(cell) >= 4 and not cell.isdigit() and _stands(cell, judged, placed):
+        at = buf.find(cell, place[0], place[1])
+        return [(at, at + len(cell))]
+    return []
+
+
+_GAP = re.compile(rb"[ \t]{2,}")
+_COLUMN_NAME = re.compile(rb"[A-Za-z][A-Za-z0-9 _.\-/()]{0,40}")
+
+
+@functools.lru_cache(maxsize=256)
+def _header_columns(header: bytes
+                    ) -> tuple[tuple[int, ...], tuple[bytes, ...], tuple[int, ...]] | None:
+    """Where each name of a header of names aligned by blanks starts, the names, and which
+    name a credential's (``None``: not such a header). Kept: a table printed again
+    (`kubectl get` in a loop) brings the same header."""
+    starts, names = [], []
+    at = len(header) - len(header.lstrip())
+    for name in _GAP.split(header.strip()):
+        if not _COLUMN_NAME.fullmatch(name) or not _a_name(name):
+            return None  # not a header of names
+        at = header.find(name, at)
+        starts.append(at)
+        names.append(name)
+        at += len(name)
+    wanted = tuple(i for i, n in enumerate(names) if _NAMED.fullmatch(n))
+    return (tuple(starts), tuple(names), wanted) if wanted and len(names) >= 2 else None
+
+
+def _aligned(buf: bytes, start: int, found: re.Match[bytes], floor: int
+             ) -> tuple[Spans, int]:
+    """Columns aligned by blanks under a header of names (kubectl's, docker's, `column
+    -t`'s: ``NAME    PASSWORD    AGE``): each row's cell that starts where a credential's
+    name starts, left-aligned under it (a row that is not ends the table)."""
+    lo = line_start(buf, start)
+    hi = buf.find(b"\n", start)
+    hi = len(buf) if hi < 0 else hi
+    columns = _header_columns(buf[lo:hi].rstrip(b"\r"))
+    if columns is None:
+        return [], hi
+    starts, names, wanted = columns
+    out: Spans = []
+    judged: dict[bytes, bool] = {}
+    pos = hi + 1
+    for _ in range(MAX_ROWS):
+        if pos >= len(buf):
+            break
+        end = buf.find(b"\n", pos)
+        end = len(buf) if end < 0 else end
+        row = buf[pos:end].rstrip(b"\r")
+        # a row of this table: a cell starts where each credential's name does (what
+        # comes before it ends in a blank); the cell runs to the next gap of blanks (a
+        # value wider than its column pushes the next one right)
+        if not all(c < len(row) and row[c:c + 1] not in b" \t" and (
+                c == 0 or row[c - 1:c] in b" \t") for c in (starts[i] for i in wanted)):
+            break
+        if _header_again(_GAP.split(row.strip()), names, wanted):
+            break
+        for c in (starts[i] for i in wanted):
+            gap = _GAP.search(row, c)
+            out += _cell(buf, (pos + c, pos + (gap.start() if gap else len(row))), judged,
+                         placed=True)
+        pos = end + 1
+    return out, max(pos - 1, hi)
+
+
+def _header_again(cells: Sequence[bytes], names: Sequence[bytes], wanted: Sequence[int]
+                  ) -> bool:
+    """Is this row (its cells' texts) the header again (the next table's: its other names
+    the same, or its credential's name again)? It ends the table it would be read in (a
+    table under it is read from its own header, or not at all: as a second reading
+    would)."""
+    if len(cells) != len(names):
+        return False
+    if any(_NAMED.fullmatch(cells[i]) for i in wanted):
+        return True
+    others = [i for i in range(len(names)) if i not in wanted]
+    return bool(others) and all(cells[i] == names[i] for i in others)
 
 
 def _copy_rows(buf: bytes, start: int, found: re.Match[bytes], floor: int
@@ -141,6 +275,7 @@ def _copy_rows(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 SEVERAL["sql_columns"] = _sql_columns
 SEVERAL["csv"] = _csv
+SEVERAL["aligned"] = _aligned
 SEVERAL["copy_rows"] = _copy_rows
 
 
@@ -195,6 +330,8 @@ _HEADER_WORDS = ("password", "passwd", "pwd", "pass", "secret", "token", "api_ke
 # a header's name holding one of them (`db_password`, `API-KEY`), as the rules spell it
 _HEADER_NAME = (r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
                 r"""access[_\-]?key|private[_\-]?key))""")
+# a header's last name (not `pass` nor `pwd`: Python's statement, the shell's command)
+_AT_LINE_END = tuple(w + "\n" for w in _HEADER_WORDS if w not in ("pass", "pwd"))
 _QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""
 
 TABULAR_RULES: tuple[Rule, ...] = (
@@ -207,15 +344,22 @@ TABULAR_RULES: tuple[Rule, ...] = (
          r"""(?i:insert[ \t]+into)[ \t]+[\w."`\[\]]{1,128}[ \t]*\((?P<cols>[^()\n]{1,512})\)"""
          r"""\s*(?i:values)\s*\((?P<vals>)""",
          check="sql_columns", bounded=False, priority=CONTEXT),
+    # (a name padded to its column's width before the bar, psql's and mysql's; a name
+    # that ends the header, `db_password` then the line's end)
     rule("password", tuple(d + w for w in _HEADER_WORDS for d in (",", ";", "\t", "|"))
-         + tuple(w + d for w in _HEADER_WORDS for d in (",", ";", "\t", "|")),
-         r"[,;\t|]?" + _HEADER_NAME + r"(?:[,;\t|]|\r?\n)",
+         + tuple(w + d for w in _HEADER_WORDS for d in (",", ";", "\t", "|", " |", "  "))
+         + _AT_LINE_END,
+         r"[,;\t|]?" + _HEADER_NAME + r"[ \t]*(?:[,;\t|]|\r?\n)",
          check="csv", bounded=False, priority=CONTEXT),
     # a header whose names are quoted (`"id","login","api_token"`): found from the word and
     # its closing quote, where only quoted names and delimiters follow to the line's end
     rule("password", tuple(w + '"' for w in _HEADER_WORDS),
          _HEADER_NAME + '"' + _QUOTED_NAMES_TO_END,
          check="csv", bounded=False, priority=CONTEXT, shape=_QUOTED_NAMES_TO_END),
+    # columns aligned by blanks, a credential's name among the header's names
+    rule("password", tuple(w + "  " for w in _HEADER_WORDS) + _AT_LINE_END,
+         _HEADER_NAME + r"(?:[ \t]{2,}|\r?\n)",
+         check="aligned", bounded=False, priority=CONTEXT),
     rule("password", ('";s:',),
          r"""";s:\d{1,6}:"(?P<v>[^"\n]{1,4096})";""",
          value=("v",), check="serialized_value", bounded=False, priority=CONTEXT),

@@ -221,6 +221,11 @@ def adversarial() -> dict[str, str]:
                                             " app  | Zq1xK9w2abcd\n(1 row)\n",
         "`KEY,value` rows": "DB_PASSWORD,Zq1xK9w2abcdefgh\n",
         "values cut by a width": "token: " + "Zq1xK9w2ab" * 4 + "\n" + "Yw3rT5u7i9" * 2 + "\n",
+        # and its logs: pairs percent-encoded (each line read again decoded), separators
+        # encoded after no key, a substitution's literal in a credential's place
+        "percent-encoded pairs": "%22password%22%3A%22Zq1xK9w2abcd%22,",
+        "percent-encoded separators": "a%3Ab%3Dc%3A",
+        "`TOKEN=$(echo …)` lines": "TOKEN=$(echo Zq1xK9w2abcd)\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

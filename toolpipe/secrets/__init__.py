@@ -44,6 +44,7 @@ from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
+from toolpipe.secrets._escapes import encoded_separators
 from toolpipe.secrets._memo import TextMemo
 from toolpipe.secrets._rule import CONTEXT
 from toolpipe.secrets._rules import RULES as _RULES
@@ -118,7 +119,8 @@ def _escapes(text: str) -> list[int]:
     """Where each escape of a letter, a digit, ``:`` or ``=`` starts, in order: one regex
     for each of the two forms, each led by its literal prefix (which ``re`` looks for at
     speed; one alternation of both read every character)."""
-    return sorted(m.start() for form in _ESCAPES for m in form.finditer(text))
+    return sorted([m.start() for form in _ESCAPES for m in form.finditer(text)]
+                  + (encoded_separators(text) if "%" in text else []))
 
 
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int], int] | None:

@@ -128,6 +128,12 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""(?i:password|pass|pwd|secret|key)"=hex(?:\([0-9a-f]\))?:"""
          r"""(?P<v>[0-9a-fA-F]{2}(?:,(?:\\\r?\n[ \t]*)?[0-9a-fA-F]{2}){0,4095})""",
          value=("v",), bounded=False, priority=CONTEXT),
+    # a command substitution that prints a literal, in a credential's place: what it
+    # prints is the value (`TOKEN=$(echo …)`, `export KEY="$(printf '%s' '…')"`)
+    rule("password", ("$(echo ", "$(printf ", "$( echo ", "$( printf "),
+         r"""\$\([ \t]*(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+(?:'%s'|"%s"|%s))?"""
+         r"""[ \t]+(?P<q>['"]?)(?P<v>[^\s'"()$`;|&]{4,512})(?P=q)[ \t]*\)""",
+         value=("v",), check="printed_value", bounded=False, priority=CONTEXT),
     # and programs whose one job is to set or hash the password they are given (the place
     # says what it is, whatever its shape): `mosquitto_passwd -b FILE U PW`, `dscl .
     # -passwd /Users/U PW`, `openssl passwd [-6] PW`, `mkpasswd [-m M] PW`, `ipmitool user
@@ -259,6 +265,22 @@ def changed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[s
     return call_literal(kind, match, buf, groups)
 
 
+# a credential's key, its separator and an opening quote, right before a `$(…)`
+_PRINTED_KEY = re.compile(
+    rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|private[_\-]?key|"
+    rb"credentials?)[A-Za-z0-9_]{0,32}[\"']?[ \t]*[=:][ \t]*[\"']?$")
+
+
+def printed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                  ) -> str | None:
+    """``TOKEN=$(echo …)``: the literal a command substitution prints, when the key it is
+    given to on its line names a credential."""
+    line = buf.rfind(b"\n", max(0, match.start() - 256), match.start()) + 1
+    if _PRINTED_KEY.search(buf, line, match.start()) is None:
+        return None
+    return call_literal(kind, match, buf, groups)
+
+
 _RELAY_HOST = re.compile(rb"\[[\w.-]{1,253}$")
 
 
@@ -278,4 +300,5 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
 # registered with the others (the scanner reads one table)
 VALUE_CHECKS.update({"call_literal": call_literal, "named_value": named_value,
                      "changed_value": changed_value, "relay": relay,
+                     "printed_value": printed_value,
                      "registry_value": registry_value})

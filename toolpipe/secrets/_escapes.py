@@ -67,3 +67,22 @@ def near_quoted_printable(written: bytes, read: Callable[[bytes], list[Span]]
                   for s_lo, s_hi, kind, priority in read(written[lo:at + QP_AFTER])]
         at = written.find(b"=3D", at + QP_AFTER)
     return spans
+
+
+# a credential's key and its separator percent-encoded (a form's body, a query's value, a
+# logged URL: `%22password%22%3A%22…`, `%26token%3D…`, `{%22password%22:%22…`): an
+# encoder always encodes `:`, `=` and quotes, so a key followed by one of them encoded (or
+# by an encoded quote, then a plain one) is what is looked for, the key first (one scan
+# of the lowered text: a text of encoded separators and no key costs nothing more)
+_KEY_THEN_SEPARATOR = re.compile(r"(?:pass|pwd|secret|token|key|auth)[a-z0-9_\-]{0,32}"
+                                 r"(?:%2[27])?(?:%3[ad]|%2[27][ \t]*[:=])")
+_KEY_THEN_SEPARATOR_ANY_CASE = re.compile(_KEY_THEN_SEPARATOR.pattern, re.I)
+
+
+def encoded_separators(text: str) -> list[int]:
+    """Where each credential's key followed by a percent-encoded separator starts."""
+    if "%3" not in text and "%2" not in text:
+        return []
+    if text.isascii():  # (lowered, its offsets are the text's)
+        return [m.start() for m in _KEY_THEN_SEPARATOR.finditer(text.lower())]
+    return [m.start() for m in _KEY_THEN_SEPARATOR_ANY_CASE.finditer(text)]

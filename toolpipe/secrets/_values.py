@@ -53,7 +53,7 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secret secrets password passwd pass pwd token tokens apikey api_key key redacted hidden
     masked omitted removed sensitive placeholder example sample dummy test changeme
     change_me default unset notset not_set todo tbd n/a na new old current
-    secretstr secretbytes field foobared
+    secretstr secretbytes field foobared value_specified_in_no_log_parameter
     write read include omit same-origin enabled disabled inherit auto""".split())
 # a key word's suffix that says what the value is about, not what it holds
 _ABOUT = re.compile(

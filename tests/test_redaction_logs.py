@@ -1,0 +1,84 @@
+"""Two classes classes-fresh63.txt (the tenth sitting) found in what tools log: a pair whose
+separator and quotes are percent-encoded (a form's body, a query's value, a logged URL:
+`%22password%22%3A%22…%22`) and a command substitution that prints a literal in a
+credential's place (`TOKEN=$(echo …)`, read as a placeholder before). Each as a grid with
+its look-alikes, and shown catching a redactor without its reading."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import string
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpipe.secrets import SecretPatternSet
+
+KEYS = st.sampled_from(["password", "db_password", "token", "api_key", "apiKey",
+                        "client_secret", "access_token", "passwd", "secret"])
+
+
+@st.composite
+def tokens(draw: st.DrawFn) -> str:
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
+                           for _ in range(draw(st.integers(13, 30))))
+
+
+ENCODED = st.sampled_from([
+    "%22{k}%22%3A%22{v}%22", "%7B%22{k}%22%3A%22{v}%22%7D", "data=%7B%22{k}%22%3A%22{v}%22%7D",
+    "{{%22{k}%22:%22{v}%22}}", "%27{k}%27%3A%20%27{v}%27", "next=%2Fcb%3Fstate%3Dx%26{k}%3D{v}",
+    "body=user%3Dapp%26{k}%3D{v}", "{k}%3D{v}", "GET /login?redirect=%2Fhome%3F{k}%3D{v} 302"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(ENCODED, KEYS, tokens())
+def test_a_pair_percent_encoded_is_redacted(form, key, value):
+    text = form.format(k=key, v=value)
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([
+    "redirect_uri=https%3A%2F%2Fapp.example%2Fcb&token_type=bearer",
+    "q=key%3Dvalue", "%22password_changed%22%3Atrue", "filter=%22token%22%3A%22%22",
+    "next=%2Fsettings%3Ftab%3Dsecrets", "%22api_key%22%3A%22%24%7BAPI_KEY%7D%22"]))
+def test_encoded_text_without_a_secret_is_left(text):
+    assert SecretPatternSet().redact(text) == text
+
+
+PRINTED = st.sampled_from([
+    "{k}=$(echo {v})", "{k}=$(echo -n {v})", "export {k}=\"$(printf %s {v})\"",
+    "{k}=$(printf '%s' '{v}')", "{k}=\"$(echo \"{v}\")\"", "export {k}=$( echo {v} )",
+    "{k}: $(echo {v})"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(PRINTED, st.sampled_from(["TOKEN", "API_KEY", "DB_PASSWORD", "GITHUB_TOKEN",
+                                 "CLIENT_SECRET", "password"]), tokens())
+def test_a_literal_a_substitution_prints_in_a_credentials_place(form, key, value):
+    text = form.format(k=key, v=value)
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([
+    "VERSION=$(echo 1.2.3-rc1abc)", "TOKEN=$(cat token.txt)", "TOKEN=$(echo $OTHER)",
+    "TOKEN=$(vault read -field=token secret/ci)", "NAME=$(echo Zq1xK9w2abcd)",
+    "TOKEN=$(echo none)", "echo $(printf '%s' 7QxAbcdefgh0123)"]))
+def test_what_a_substitution_prints_elsewhere_is_left(text):
+    assert SecretPatternSet().redact(text) == text
+
+
+def test_the_grids_catch_a_redactor_without_these_readings(monkeypatch):
+    package = importlib.import_module("toolpipe.secrets")
+    code = importlib.import_module("toolpipe.secrets._code")
+    encoded = "%22password%22%3A%227QxAbcdefgh0123%22"
+    printed = "TOKEN=$(echo 7QxAbcdefgh0123)"
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(encoded)
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(printed)
+    monkeypatch.setattr(package, "encoded_separators", lambda text: [])
+    monkeypatch.setitem(code.VALUE_CHECKS, "printed_value", lambda *args: None)
+    assert "7QxAbcdefgh0" in SecretPatternSet().redact(encoded)
+    assert "7QxAbcdefgh0" in SecretPatternSet().redact(printed)

@@ -1,8 +1,10 @@
 """Two classes classes-fresh63.txt (the tenth sitting) found in what tools log: a pair whose
 separator and quotes are percent-encoded (a form's body, a query's value, a logged URL:
 `%22password%22%3A%22…%22`) and a command substitution that prints a literal in a
-credential's place (`TOKEN=$(echo …)`, read as a placeholder before). Each as a grid with
-its look-alikes, and shown catching a redactor without its reading."""
+credential's place (`TOKEN=$(echo …)`, read as a placeholder before); and one that
+classes-fresh64.txt found in settings' syntaxes: a value with an escaped separator in it
+(Java properties' `abc\\:def`), cut there before. Each as a grid with its look-alikes,
+and shown catching a redactor without its reading."""
 
 from __future__ import annotations
 
@@ -82,3 +84,29 @@ def test_the_grids_catch_a_redactor_without_these_readings(monkeypatch):
     monkeypatch.setitem(code.VALUE_CHECKS, "printed_value", lambda *args: None)
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(encoded)
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(printed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["db.password=", "password = ", "api.key: ", "export TOKEN="]),
+       tokens(), st.sampled_from(["\\:", "\\=", "\\ ", "\\#", "\\!"]),
+       st.integers(4, 15))
+def test_a_value_goes_on_past_an_escaped_separator(key, value, escape, at):
+    text = key + value[:at] + escape + value[at:]
+    out = SecretPatternSet().redact(text)
+    for piece in (value[:at], value[at:at + 12]):
+        assert len(piece) < 6 or piece not in out, text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["url=jdbc\\:mysql\\://db/x", "path=C\\:\\\\Users\\\\app",
+                        "greeting=Hello\\ world", "key.separator=\\="]))
+def test_an_escaped_separator_in_an_ordinary_value_is_left(text):
+    assert SecretPatternSet().redact(text) == text
+
+
+def test_the_escape_law_catches_a_redactor_that_stops_at_the_escape(monkeypatch):
+    continued = importlib.import_module("toolpipe.secrets._continued")
+    text = "db.password=7QxAbcde\\:fgh0123456789"
+    assert "fgh012345678" not in SecretPatternSet().redact(text)
+    monkeypatch.setattr(continued, "_ESCAPED_ON", __import__("re").compile(rb"(?!)"))
+    assert "fgh012345678" in SecretPatternSet().redact(text)

@@ -1,6 +1,7 @@
 """A value that goes on past its line: what follows a secret found, when the text says the
-value continues there. A backslash right after it ends the line (`export TOKEN=abc\\` then
-the rest on the next line: shell, C, Dockerfile), or the value is a string literal
+value continues there (or past an escaped separator in it: `abc\\:def`). A backslash
+right after it ends the line (`export TOKEN=abc\\` then the rest on the next line:
+shell, C, Dockerfile), or the value is a string literal
 concatenated with the next one, on its line or the next (`"abc" + "def"`, `'abc' .`,
 `"abc" &`, or Python's two literals side by side, `("abc"` then `"def")`), or a long
 value that fills its line is cut there by a width (`base64 -w 40`, a PEM-like block, a
@@ -26,6 +27,9 @@ _WRAPPED = re.compile(rb"\r?\n(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t
 # a value that fills its line is cut by a width when the line is this wide and the value
 # this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
 WIDE, LONG = 40, 16
+# an escaped separator or blank inside a value (Java properties' `\:`, `\=`, a shell's
+# `\ `): the value goes on past it, whatever follows
+_ESCAPED_ON = re.compile(rb"(?:\\[:=#! ][^\s\"'`,;<>(){}\[\]\\|&]{0,255}){1,16}")
 _DIGIT = re.compile(rb"[0-9]")
 _LETTER = re.compile(rb"[A-Za-z]")
 MAX_PARTS = 16  # continuations followed from one value
@@ -36,6 +40,10 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
     """The continuations of each span of ``found`` (spans into ``buf``), as spans."""
     out: list[tuple[int, int, str, int]] = []
     for lo, hi, kind, priority in found:
+        escaped = _ESCAPED_ON.match(buf, hi)
+        if escaped is not None:  # `db.password=abc\:def`: the value goes on
+            out.append((lo, escaped.end(), kind, priority))  # (one label: it overlaps)
+            hi = escaped.end()
         for _ in range(MAX_PARTS):
             m = _BACKSLASH.match(buf, hi) or _CONCATENATED.match(buf, hi)
             if m is None:

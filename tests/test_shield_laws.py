@@ -4,6 +4,7 @@ disguised deletion never reaches the disk."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shlex
@@ -56,6 +57,15 @@ WRAPPERS = {
     "env A=1 X": (lambda x: "env A=1 " + x, True),
     "timeout 5 X": (lambda x: "timeout 5 " + x, True),
     "echo 'X' | sh": (lambda x: "echo " + q(x) + " | sh", False),
+    # (the tenth sitting: bash reads `\``, `\$` and `\\` inside backquotes as the
+    # characters, then parses; a language's literal holds quotes of the other kind, and
+    # perl's `\$` keeps a sigil out of its interpolation)
+    "v=`X`": (lambda x: "v=`" + x.replace("\\", "\\\\").replace("`", "\\`").replace(
+        "$", "\\$") + "`", False),
+    "python3 -c 'os.system(X)'": (lambda x: "python3 -c " + q(
+        "import os; os.system(" + repr(x) + ")"), False),
+    "perl -e 'system(\"X\")'": (lambda x: "perl -e " + q("system(" + json.dumps(x).replace(
+        "$", "\\$").replace("@", "\\@") + ")"), False),
 }
 SIMPLE = [c for c in ATTACKS if simple(c)]
 
@@ -102,6 +112,65 @@ def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
             never_weaker(UnixShield(), shrink=False)
     finally:
         clear_caches()
+
+
+# the tenth sitting's wrappers, read over every attack (not a sample of the law's draws:
+# the cases they weaken are a few dozen of the corpus, those with quotes, `$` or `\\`)
+NEWER = ["v=`X`", "python3 -c 'os.system(X)'", "perl -e 'system(\"X\")'"]
+
+
+def weakened(shield: UnixShield, name: str) -> list[str]:
+    wrap, needs_simple = WRAPPERS[name]
+    return [x for x in (SIMPLE if needs_simple else ATTACKS)
+            if RANK[shield.evaluate("Bash", {"command": wrap(x)}, ()).action]
+            < RANK[shield.evaluate("Bash", {"command": x}, ()).action]]
+
+
+@pytest.mark.parametrize("name", NEWER)
+def test_backquotes_and_literals_never_weaken_any_attack(name):
+    assert weakened(UnixShield(), name) == []
+
+
+def _law_fails(name: str) -> None:
+    clear_caches()  # readings kept by the real wing, or (after) by the broken one
+    try:
+        assert weakened(UnixShield(), name)
+    finally:
+        clear_caches()
+
+
+def test_the_law_catches_a_shield_that_reads_backquotes_as_written(monkeypatch):
+    monkeypatch.setattr("toolpipe.shell._expand._BACKQUOTE_ESCAPE", re.compile(r"(?!)"))
+    _law_fails(NEWER[0])
+
+
+def test_the_law_catches_literals_split_at_the_other_quote(monkeypatch):
+    """The old reading joined `"-rf" "/"` inside `'rm "-rf" "/"'` as two literals of
+    their own (`rm "-rf/"`): `os.system('rm "-rf" "/"')` was allowed."""
+    from toolpipe.shell import _code_files, _oneliners
+
+    across = re.compile(r"""(["'])((?:[^"'\\\n]|\\.)*)\1[ \t]*(?:\+|\.\.?|)[ \t]*"""
+                        r"""(["'])((?:[^"'\\\n]|\\.)*)\3""")
+
+    def joined_across_quotes(args: str) -> tuple[list[str], bool]:
+        for _ in range(16):
+            joined = across.sub(lambda m: '"' + (m.group(2) + m.group(4)).replace(
+                '"', '\\"') + '"', args, count=1)
+            if joined == args:
+                break
+            args = joined
+        return _code_files.literals(args)
+
+    monkeypatch.setattr(_oneliners, "literals", joined_across_quotes)
+    _law_fails(NEWER[1])
+
+
+def test_the_law_catches_perls_escaped_sigils_kept(monkeypatch):
+    from toolpipe.shell import _code_files
+
+    kept = {k: v for k, v in _code_files._SIMPLE.items() if k not in "$@"}
+    monkeypatch.setattr(_code_files, "_SIMPLE", kept)  # `\\$d` handed on as written
+    _law_fails(NEWER[2])
 
 
 # --- end to end: the default pipeline, real bash, a victim folder -----------------------------

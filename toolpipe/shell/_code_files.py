@@ -17,27 +17,55 @@ from toolpipe.shell._reflection import _STRING, _call_args
 DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
 
-_CONCATENATED = re.compile(r"""(["'])((?:[^"'\\\n]|\\.)*)\1[ \t]*(?:\+|\.\.?|)[ \t]*"""
-                           r"""(["'])((?:[^"'\\\n]|\\.)*)\3""")
+_JOIN = re.compile(r"[ \t]*(?:\+|\.\.?|)[ \t]*")  # between two literals read as one
 
 
 def literals(args: str) -> tuple[list[str], bool]:
     """String literals of an argument list (literals joined by `+`, `.`, `..` or nothing
-    read as one: `'rm' + ' -rf ~'`), and whether anything else is in it."""
-    for _ in range(16):
-        joined = _CONCATENATED.sub(lambda m: '"' + (m.group(2) + m.group(4)).replace(
-            '"', '\\"') + '"', args, count=1)
-        if joined == args:
-            break
-        args = joined
-    strings = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
-    rest = _STRING.sub("", args)
+    read as one: `'rm' + ' -rf ~'`), and whether anything else is in it. Each literal is
+    found whole first, so that quotes of the other kind inside one (`'rm "-rf" "/"'`)
+    stay its text (they were once read as literals of their own, joined)."""
+    strings: list[str] = []
+    rest: list[str] = []
+    at = 0
+    for m in _STRING.finditer(args):
+        text = m.group(0)[1:-1]
+        if strings and _JOIN.fullmatch(args, at, m.start()):
+            strings[-1] += text
+        else:
+            rest.append(args[at:m.start()])
+            strings.append(text)
+        at = m.end()
+    rest.append(args[at:])
     dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
         r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
         r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
-        r"exist_ok|mode|0o\d+|\d+)\b", "", rest)))
-    return [bytes(s, "utf-8").decode("unicode_escape", "replace") if "\\" in s else s
-            for s in strings], dynamic
+        r"exist_ok|mode|0o\d+|\d+)\b", "", "".join(rest))))
+    return [_unescaped(s) if "\\" in s else s for s in strings], dynamic
+
+
+_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|([0-7]{1,3})|(.))", re.S)
+# what each simple escape stands for; `\\$` and `\\@` the sigil they keep out of perl's,
+# ruby's and PHP's interpolation (`system("rm -rf \\$d")` hands the shell `rm -rf $d`;
+# Python hands `\\$d` on: read as the variable, the stricter reading). Any other escape
+# keeps its backslash, for the shell to read.
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+           "\\": "\\", "'": "'", '"': '"', "`": "`", "$": "$", "@": "@", "\n": ""}
+
+
+def _unescaped(literal: str) -> str:
+    """A literal's escapes read (`\\n`, `\\x41`, `\\u00e9`, `\\101`, `\\$`), its other text
+    as it is (the codec `unicode_escape` read it as Latin-1 and warned at `\\/`)."""
+    def one(m: re.Match[str]) -> str:
+        hex2, hex4, hex8, octal, char = m.groups()
+        if hex2 or hex4 or hex8:
+            code = int(hex2 or hex4 or hex8, 16)
+            return chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
+        if octal:
+            return chr(int(octal, 8))
+        return _SIMPLE.get(char, "\\" + char)
+    return _ESCAPE.sub(one, literal)
 
 
 def top_comma(args: str) -> tuple[str, str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
-from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text
+from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text, parse_tree
 from toolpipe.shell._printed import _echoed, _unknown_of
 from toolpipe.shell._words import (
     IFS,
@@ -298,8 +298,16 @@ class _Expansions(_Parameters):
             label = "`…`"
         inner = self.inner((*self.where, label), dict(self.env))
         ran: list[Command] = []
-        for child in node.named_children:
-            ran += inner.statements(child)
+        body = _text(node)[1:-1] if label == "`…`" else ""
+        if _BACKQUOTE_ESCAPE.search(body):
+            # inside backquotes bash reads `\``, `\$` and `\\` as the character, then
+            # parses what it got: `\`echo rm\` -rf /` is a substitution in a command
+            # (tree-sitter-bash keeps the backslashes, a program named `\`echo`)
+            ran += inner.statements(parse_tree(_BACKQUOTE_ESCAPE.sub(
+                lambda m: m.group(0)[1:], body)).root_node)
+        else:
+            for child in node.named_children:
+                ran += inner.statements(child)
         made = self.out.commands[before:]
         sources += [c.name for c in made if c.name]
         echoed = _echoed(ran)
@@ -317,6 +325,9 @@ class _Expansions(_Parameters):
 # variables that name a shell: bash sets BASH to its own path (over the environment's), and
 # $0 of the Bash tool's `bash -c` is bash; SHELL is the login shell, a shell that reads -c
 _THE_SHELL = {"BASH": "/bin/bash", "SHELL": "/bin/sh"}
+
+
+_BACKQUOTE_ESCAPE = re.compile(r"\\[`$\\]")  # what a backslash escapes inside backquotes
 
 
 # the source of a word that is a variable's default: the environment may give another value

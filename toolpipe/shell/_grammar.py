@@ -16,7 +16,7 @@ from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _unquoted
+from toolpipe.shell._expand import _BACKQUOTE_ESCAPE, _unquoted
 from toolpipe.shell._folders import MOVERS, moved_to
 from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
@@ -47,6 +47,7 @@ _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | MOVERS | {"source", ".", "at
 
 
 _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
+_SUBSTITUTED = re.compile(r"`((?:[^`\\]|\\.)*)`|\$\(([^()]*)\)")  # in text not parsed
 class _Walk(_Carriers):
     """One analysis: the shared output, and the state of the shell being read."""
 
@@ -316,6 +317,10 @@ class _Walk(_Carriers):
                 argv = [w for t in words for w in build(_unquoted(t), t)]
                 if argv:
                     self.run(tuple(argv), (), (), "unparsed text")
+        for m in _SUBSTITUTED.finditer(_text(node)):  # and what it substitutes runs too
+            body = m.group(2) if m.group(1) is None else _BACKQUOTE_ESCAPE.sub(
+                lambda e: e.group(0)[1:], m.group(1))  # (`v=`{rm,-rf,/}``)
+            self.nested(body, (*self.where, "unparsed text"))
 
     def code(self, code: Word, where: tuple[str, ...], label: str,
              positional: Sequence[Word] = ()) -> None:

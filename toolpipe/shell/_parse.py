@@ -218,7 +218,9 @@ class _Out:
         self.walked: set[tuple[object, ...]] = set()
         self.body_names: dict[int, frozenset[str]] = {}
         self._position = 0
-        self._unparsed: set[tuple[int, int]] = set()
+        # (where, start, end) of each text reported unparsed: offsets are a parse's own,
+        # so only a report in the same place (the same nesting) covers another
+        self._unparsed: set[tuple[tuple[str, ...], int, int]] = set()
         self.git_keys: dict[str, str] = {}  # GIT_CONFIG_KEY_<n> → its key, for VALUE_<n>
 
     def position(self) -> int:
@@ -232,10 +234,10 @@ class _Out:
         self.problems.append(Problem(kind, text, where, tuple(sources)))
 
     def unparsed(self, node: Any, where: tuple[str, ...]) -> bool:
-        key = (node.start_byte, node.end_byte)
-        if any(a <= key[0] and key[1] <= b for a, b in self._unparsed):
+        start, end = node.start_byte, node.end_byte
+        if any(w == where and a <= start and end <= b for w, a, b in self._unparsed):
             return False  # already reported, or inside what was
-        self._unparsed.add(key)
+        self._unparsed.add((where, start, end))
         snippet = _text(node).strip()[:40] or node.type
         line = node.start_point[0] + 1
         self.problem("unparsed", f"shell text it could not parse: {snippet!r} (line {line})",

@@ -226,6 +226,9 @@ def adversarial() -> dict[str, str]:
         "percent-encoded pairs": "%22password%22%3A%22Zq1xK9w2abcd%22,",
         "percent-encoded separators": "a%3Ab%3Dc%3A",
         "`TOKEN=$(echo …)` lines": "TOKEN=$(echo Zq1xK9w2abcd)\n",
+        # a line's head before a setting read alone: each place after a blank tried
+        "logged `rootpw` lines": "2026-12-06T10:00:00Z INFO [main] rootpw Zq1xK9w2abcd\n",
+        "words before `enable secret` lines": "Ab " * 30 + "enable secret 0 Zq1xK9w2ab\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

@@ -227,7 +227,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "addresses without a scheme", "meta tags",
          "columns aligned under a password header", "psql tables of a password column",
          "`KEY,value` rows", "values cut by a width", "percent-encoded pairs",
-         "percent-encoded separators", "`TOKEN=$(echo …)` lines",
+         "percent-encoded separators", "`TOKEN=$(echo …)` lines", "logged `rootpw` lines",
+         "words before `enable secret` lines",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._lines import headed_then
 from toolpipe.secrets._rule import CONTEXT, VALUE, VALUE_GROUPS, Rule, rule
 from toolpipe.secrets._values import (
     CHECKS as VALUE_CHECKS,
@@ -289,7 +290,8 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
     """Postfix's sasl_passwd: ``[host]:port user:password``, the host in brackets first on
     its line."""
     line = buf.rfind(b"\n", max(0, match.start() - 300), match.start()) + 1
-    if _RELAY_HOST.match(buf, line, match.start()) is None:
+    if _RELAY_HOST.match(buf, line, match.start()) is None and headed_then(
+            buf, line, match.start(), _RELAY_HOST) is None:  # (after a line's head too)
         return None
     value = match.group("v")
     if len(value) >= 8 and not plain_word(value) and b"/" not in value:

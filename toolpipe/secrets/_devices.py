@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._lines import headed_then
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, could_be_credential
 from toolpipe.secrets._values import (
@@ -273,7 +274,11 @@ def _led_by(lead: re.Pattern[bytes], then: Check, reach: int = 256) -> Check:
               ) -> str | None:
         start = match.start()
         line = line_start(buf, start, reach)
-        if (line and buf[line - 1:line] != b"\n") or lead.fullmatch(buf, line, start) is None:
+        if line and buf[line - 1:line] != b"\n":
+            return None
+        # the lead alone, or after a line's head (a log's header, a prompt, a comment)
+        if lead.fullmatch(buf, line, start) is None and headed_then(buf, line, start,
+                                                                    lead) is None:
             return None
         return then(kind, match, buf, groups)
     return check

@@ -9,6 +9,7 @@ import functools
 import re
 from collections.abc import Callable
 
+from toolpipe.secrets._lines import headed_then
 from toolpipe.secrets._values import credential_like, line_start, plain_word
 
 Spans = list[tuple[int, int]]
@@ -160,6 +161,9 @@ def _echoed_into(buf: bytes, start: int) -> re.Match[bytes] | None:
         begin = max(buf.rfind(b"|", line, pipe), buf.rfind(b";", line, pipe),
                     buf.rfind(b"&", line, pipe), line - 1) + 1
         echoed = _ECHOED.fullmatch(buf, begin, pipe) if pipe - begin <= 640 else None
+        if echoed is None and begin == line and pipe - begin <= 640:
+            # after a line's head: set -x's `+ `, a prompt, a log's header
+            echoed = headed_then(buf, line, pipe, _ECHOED)
         if echoed is not None or line < 2 or buf[line - 1:line + 1] != b"\n ":
             return echoed
         line = line_start(buf, line - 1, 1024)

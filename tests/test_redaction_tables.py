@@ -60,18 +60,23 @@ def table(dialect: str, header: list[str], rows: list[list[str]]) -> str:
                      for r in [header, *rows])
 
 
+def column(dialect: str, name: str, place: int, cells: list[str]) -> str:
+    """A table of two ordinary columns and ``name``'s at ``place``, a row for each cell."""
+    header = OTHERS[:2]
+    header.insert(place, name)
+    rows = [["app", "owner"] for _ in cells]
+    for row, cell in zip(rows, cells, strict=True):
+        row.insert(place, cell)
+    return table(dialect, header, rows)
+
+
 DIALECTS = st.sampled_from([",", ";", "\t", "psql", "mysql", "markdown", "aligned"])
 
 
 @settings(max_examples=400, deadline=None)
 @given(DIALECTS, NAMES, st.integers(0, 2), st.lists(tokens(), min_size=1, max_size=3))
 def test_a_credential_column_is_redacted_in_every_dialect(dialect, name, place, secrets):
-    header = OTHERS[:2]
-    header.insert(place, name)
-    rows = [["app", "owner"] for _ in secrets]
-    for row, secret in zip(rows, secrets, strict=True):
-        row.insert(place, secret)
-    text = table(dialect, header, rows)
+    text = column(dialect, name, place, secrets)
     out = SecretPatternSet().redact(text)
     for secret in secrets:
         assert secret[:12] not in out, text
@@ -97,12 +102,7 @@ def test_tables_one_after_another_are_each_read_under_their_own_header(dialect, 
                                  "<redacted>", "${DB_PASSWORD}", "N/A", "<none>"]),
                 min_size=1, max_size=3))
 def test_a_credential_column_of_words_is_left(dialect, name, place, words):
-    header = OTHERS[:2]
-    header.insert(place, name)
-    rows = [["app", "owner"] for _ in words]
-    for row, word in zip(rows, words, strict=True):
-        row.insert(place, word)
-    text = table(dialect, header, rows)
+    text = column(dialect, name, place, words)
     assert SecretPatternSet().redact(text) == text
 
 

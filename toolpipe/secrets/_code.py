@@ -14,8 +14,10 @@ from toolpipe.secrets._values import (
     CHECKS as VALUE_CHECKS,
 )
 from toolpipe.secrets._values import (
+    Check,
     credential_like,
     key_value,
+    line_start,
     plain_word,
     url_password,
 )
@@ -256,30 +258,30 @@ _CHANGED_KEY = re.compile(  # the key ends with what it names (token_ttl names a
     rb"credentials?)(?:[_\-.]?(?:key|value|str|string))?[\"']?[ \t]*=[ \t]*\"[^\"\n]{0,256}$")
 
 
-def changed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                  ) -> str | None:
-    """A change shown as ``key = "OLD" -> "NEW"`` (Terraform's plan): the new value, when
-    the key on its line names a credential."""
-    line = buf.rfind(b"\n", max(0, match.start() - 512), match.start()) + 1
-    if _CHANGED_KEY.search(buf, line, match.start()) is None:
-        return None
-    return call_literal(kind, match, buf, groups)
+def _keyed_literal(key: re.Pattern[bytes], reach: int) -> Check:
+    """A check that wants ``key`` to end where the match starts, on its line (which starts
+    within ``reach`` bytes), then judges the literal as code's (``call_literal``)."""
+    def check(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+              ) -> str | None:
+        line = line_start(buf, match.start(), reach)
+        if key.search(buf, line, match.start()) is None:
+            return None
+        return call_literal(kind, match, buf, groups)
+    return check
+
+
+# a change shown as ``key = "OLD" -> "NEW"`` (Terraform's plan): the new value, when the key
+# on its line names a credential
+changed_value = _keyed_literal(_CHANGED_KEY, 512)
 
 
 # a credential's key, its separator and an opening quote, right before a `$(…)`
 _PRINTED_KEY = re.compile(
     rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|private[_\-]?key|"
     rb"credentials?)[A-Za-z0-9_]{0,32}[\"']?[ \t]*[=:][ \t]*[\"']?$")
-
-
-def printed_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-                  ) -> str | None:
-    """``TOKEN=$(echo …)``: the literal a command substitution prints, when the key it is
-    given to on its line names a credential."""
-    line = buf.rfind(b"\n", max(0, match.start() - 256), match.start()) + 1
-    if _PRINTED_KEY.search(buf, line, match.start()) is None:
-        return None
-    return call_literal(kind, match, buf, groups)
+# ``TOKEN=$(echo …)``: the literal a command substitution prints, when the key it is given
+# to on its line names a credential
+printed_value = _keyed_literal(_PRINTED_KEY, 256)
 
 
 _RELAY_HOST = re.compile(rb"\[[\w.-]{1,253}$")
@@ -289,7 +291,7 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
           ) -> str | None:
     """Postfix's sasl_passwd: ``[host]:port user:password``, the host in brackets first on
     its line."""
-    line = buf.rfind(b"\n", max(0, match.start() - 300), match.start()) + 1
+    line = line_start(buf, match.start(), 300)
     if _RELAY_HOST.match(buf, line, match.start()) is None and headed_then(
             buf, line, match.start(), _RELAY_HOST) is None:  # (after a line's head too)
         return None

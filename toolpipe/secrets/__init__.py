@@ -120,7 +120,7 @@ def _escapes(text: str) -> list[int]:
     for each of the two forms, each led by its literal prefix (which ``re`` looks for at
     speed; one alternation of both read every character)."""
     return sorted([m.start() for form in _ESCAPES for m in form.finditer(text)]
-                  + (encoded_separators(text) if "%" in text else []))
+                  + encoded_separators(text))
 
 
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int], int] | None:

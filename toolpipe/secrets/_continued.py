@@ -1,12 +1,11 @@
 """A value that goes on past its line: what follows a secret found, when the text says the
 value continues there (or past an escaped separator in it: `abc\\:def`). A backslash
 right after it ends the line (`export TOKEN=abc\\` then the rest on the next line:
-shell, C, Dockerfile), or the value is a string literal
-concatenated with the next one, on its line or the next (`"abc" + "def"`, `'abc' .`,
-`"abc" &`, or Python's two literals side by side, `("abc"` then `"def")`), or a long
-value that fills its line is cut there by a width (`base64 -w 40`, a PEM-like block, a
-terminal's or a log viewer's wrap): the next lines, no longer than its own, up to the
-first that is shorter (the tail). The
+shell, C, Dockerfile), or the value is a string literal concatenated with the next one,
+on its line or the next (`"abc" + "def"`, `'abc' .`, `"abc" &`, or Python's two literals
+side by side, `("abc"` then `"def")`), or a long value that fills its line is cut there
+by a width (`base64 -w 40`, a PEM-like block, a terminal's or a log viewer's wrap): the
+next lines, no longer than its own, up to the first that is shorter (the tail). The
 continuation is redacted with the same kind when it is token-shaped (8 characters or
 more, a digit and a letter among them, or both cases for a literal, no blank): `--data
 @file` after a bearer token's backslash is a new argument, not the token."""
@@ -14,6 +13,8 @@ more, a digit and a letter among them, or both cases for a literal, no blank): `
 from __future__ import annotations
 
 import re
+
+from toolpipe.secrets._lines import line_start
 
 _BACKSLASH = re.compile(rb"\\\r?\n[ \t]*(?P<v>[A-Za-z0-9+/=_.~-]{8,4096})(?![A-Za-z0-9+/=_.~-])")
 # (on the same line too: `"abc" + "def"`, PHP's `'abc' . 'def'`, Lua's `..`, SQL's `||`,
@@ -64,12 +65,12 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
 def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     """The lines a value found at ``lo:hi`` goes on in when a width cut it: it fills its
     line (nothing after it but a line break; the line ``WIDE``, the value ``LONG`` at
-    least); each next line
-    of token characters alone, as long as the first line (the width) or shorter (the
-    tail, the last one), with a letter and a digit or both cases among them."""
+    least); each next line of token characters alone, as long as the first line (the
+    width) or shorter (the tail, the last one), with a letter and a digit or both cases
+    among them."""
     if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
         return []
-    width = hi - (buf.rfind(b"\n", 0, lo) + 1)
+    width = hi - line_start(buf, lo)
     if width < WIDE:
         return []
     out: list[tuple[int, int]] = []

@@ -131,6 +131,18 @@ def test_backquotes_and_literals_never_weaken_any_attack(name):
     assert weakened(UnixShield(), name) == []
 
 
+@pytest.mark.parametrize("first", ["((((((((((((((((((((((((", ";;;;;;;;;;;;;;;;;;;;;;;;;",
+                                   "x=`` `` `` `` `` `` `` ```", "{a,b} {c,d} {e,f} {g,h}"])
+def test_text_not_parsed_in_one_code_never_hides_anothers(first):
+    """Each nested parse has its own offsets: an eval's code that could not be parsed once
+    covered, by its offsets, the next eval's (`eval '((((…'; eval '{rm,-rf,/}'` was asked
+    about, where the second alone is blocked)."""
+    alone = UnixShield().evaluate("Bash", {"command": "eval '{rm,-rf,/}'"}, ())
+    both = UnixShield().evaluate("Bash", {"command": f"eval '{first}'; eval '{{rm,-rf,/}}'"},
+                                 ())
+    assert alone.action == both.action == "block", both.reason
+
+
 def _law_fails(name: str) -> None:
     clear_caches()  # readings kept by the real wing, or (after) by the broken one
     try:

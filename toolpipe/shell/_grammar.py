@@ -48,6 +48,8 @@ _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | MOVERS | {"source", ".", "at
 
 _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
 _SUBSTITUTED = re.compile(r"`((?:[^`\\]|\\.)*)`|\$\(([^()]*)\)")  # in text not parsed
+
+
 class _Walk(_Carriers):
     """One analysis: the shared output, and the state of the shell being read."""
 

@@ -218,9 +218,10 @@ class _Out:
         self.walked: set[tuple[object, ...]] = set()
         self.body_names: dict[int, frozenset[str]] = {}
         self._position = 0
-        # (where, start, end) of each text reported unparsed: offsets are a parse's own,
-        # so only a report in the same place (the same nesting) covers another
-        self._unparsed: set[tuple[tuple[str, ...], int, int]] = set()
+        # (the parsed text, start, end) of each text reported unparsed: offsets are a
+        # parse's own, so only a report in the same text covers another (an eval's code
+        # parsed after another's was once covered by the first's offsets)
+        self._unparsed: set[tuple[int, int, int]] = set()
         self.git_keys: dict[str, str] = {}  # GIT_CONFIG_KEY_<n> → its key, for VALUE_<n>
 
     def position(self) -> int:
@@ -234,10 +235,13 @@ class _Out:
         self.problems.append(Problem(kind, text, where, tuple(sources)))
 
     def unparsed(self, node: Any, where: tuple[str, ...]) -> bool:
-        start, end = node.start_byte, node.end_byte
-        if any(w == where and a <= start and end <= b for w, a, b in self._unparsed):
+        root = node
+        while root.parent is not None:
+            root = root.parent
+        parsed, start, end = hash(root.text), node.start_byte, node.end_byte
+        if any(t == parsed and a <= start and end <= b for t, a, b in self._unparsed):
             return False  # already reported, or inside what was
-        self._unparsed.add((where, start, end))
+        self._unparsed.add((parsed, start, end))
         snippet = _text(node).strip()[:40] or node.type
         line = node.start_point[0] + 1
         self.problem("unparsed", f"shell text it could not parse: {snippet!r} (line {line})",

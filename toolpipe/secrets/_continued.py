@@ -41,7 +41,7 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
     """The continuations of each span of ``found`` (spans into ``buf``), as spans."""
     out: list[tuple[int, int, str, int]] = []
     for lo, hi, kind, priority in found:
-        escaped = _ESCAPED_ON.match(buf, hi)
+        escaped = _ESCAPED_ON.match(buf, hi) if buf[hi:hi + 1] == b"\\" else None
         if escaped is not None:  # `db.password=abc\:def`: the value goes on
             out.append((lo, escaped.end(), kind, priority))  # (one label: it overlaps)
             hi = escaped.end()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from toolpipe.secrets._re2 import compile_text
 from toolpipe.secrets._rule import Span
 
 _ESCAPE = re.compile(rb"\\+[ntr]")
@@ -72,17 +73,26 @@ def near_quoted_printable(written: bytes, read: Callable[[bytes], list[Span]]
 # a credential's key and its separator percent-encoded (a form's body, a query's value, a
 # logged URL: `%22password%22%3A%22…`, `%26token%3D…`, `{%22password%22:%22…`): an
 # encoder always encodes `:`, `=` and quotes, so a key followed by one of them encoded (or
-# by an encoded quote, then a plain one) is what is looked for, the key first (one scan
-# of the lowered text: a text of encoded separators and no key costs nothing more)
-_KEY_THEN_SEPARATOR = re.compile(r"(?:pass|pwd|secret|token|key|auth)[a-z0-9_\-]{0,32}"
-                                 r"(?:%2[27])?(?:%3[ad]|%2[27][ \t]*[:=])")
-_KEY_THEN_SEPARATOR_ANY_CASE = re.compile(_KEY_THEN_SEPARATOR.pattern, re.I)
+# by an encoded quote, then a plain one) is what is looked for, the key first, in one re2
+# scan (Python's re read 10 MB of mixed output in 470 ms so; a text of encoded separators
+# and no key costs nothing more)
+_KEY_THEN_SEPARATOR = compile_text(r"(?:pass|pwd|secret|token|key|auth)[a-z0-9_\-]{0,32}"
+                                   r"(?:%2[27])?(?:%3[ad]|%2[27][ \t]*[:=])", ignore_case=True)
+_ANY_SEPARATOR = re.compile(r"%(?:3[aAdD]|2[27])")
+# Past this many, every line with an encoded separator is read again: the escapes' own
+# budget then redacts the rest of those lines whole (a bound that fails closed)
+MARKS_BUDGET = 4096
 
 
 def encoded_separators(text: str) -> list[int]:
     """Where each credential's key followed by a percent-encoded separator starts."""
     if "%3" not in text and "%2" not in text:
         return []
-    if text.isascii():  # (lowered, its offsets are the text's)
-        return [m.start() for m in _KEY_THEN_SEPARATOR.finditer(text.lower())]
-    return [m.start() for m in _KEY_THEN_SEPARATOR_ANY_CASE.finditer(text)]
+    out: list[int] = []
+    data: str | bytes = text.encode() if text.isascii() else text  # (same offsets)
+    for m in _KEY_THEN_SEPARATOR.finditer(data):
+        out.append(m.start())
+        if len(out) >= MARKS_BUDGET:
+            out += [s.start() for s in _ANY_SEPARATOR.finditer(text, m.end())]
+            break
+    return out

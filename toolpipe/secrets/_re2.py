@@ -10,6 +10,8 @@ scanner calls ``Match`` on the compiled object directly: one C call per match.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any, Protocol, cast
 
 import re2  # type: ignore[import-untyped]
@@ -21,9 +23,12 @@ escape = re2.escape
 
 
 class TextPattern(Protocol):
-    """What the echo matcher uses of a compiled text pattern (``re2.compile``)."""
+    """What the echo matcher and the encoded separators use of a compiled text pattern
+    (``re2.compile``)."""
 
     def sub(self, repl: str, text: str) -> str: ...
+
+    def finditer(self, text: str | bytes) -> Iterator[re.Match[Any]]: ...
 
 
 def compile_text(pattern: str, ignore_case: bool = False) -> TextPattern:

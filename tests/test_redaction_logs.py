@@ -110,3 +110,12 @@ def test_the_escape_law_catches_a_redactor_that_stops_at_the_escape(monkeypatch)
     assert "fgh012345678" not in SecretPatternSet().redact(text)
     monkeypatch.setattr(continued, "_ESCAPED_ON", __import__("re").compile(rb"(?!)"))
     assert "fgh012345678" in SecretPatternSet().redact(text)
+
+
+def test_past_the_marks_budget_an_encoded_pair_still_never_leaks(monkeypatch):
+    """Past MARKS_BUDGET keys before encoded separators, every line with an encoded
+    separator is read again: the escapes' own budget then fails closed."""
+    escapes = importlib.import_module("toolpipe.secrets._escapes")
+    monkeypatch.setattr(escapes, "MARKS_BUDGET", 8)
+    text = "token%3Dn\n" * 20 + "q=%22password%22%3A%227QxAbcdefgh0123%22\n"
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(text)

@@ -39,7 +39,7 @@ def tokens(draw: st.DrawFn) -> str:
                            for _ in range(draw(st.integers(11, 24))))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(HEADS, FORMS, tokens())
 def test_a_line_read_alone_is_read_after_a_lines_head(head, form, value):
     text = head + form.format(v=value)

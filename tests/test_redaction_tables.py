@@ -73,7 +73,7 @@ def column(dialect: str, name: str, place: int, cells: list[str]) -> str:
 DIALECTS = st.sampled_from([",", ";", "\t", "psql", "mysql", "markdown", "aligned"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(DIALECTS, NAMES, st.integers(0, 2), st.lists(tokens(), min_size=1, max_size=3))
 def test_a_credential_column_is_redacted_in_every_dialect(dialect, name, place, secrets):
     text = column(dialect, name, place, secrets)
@@ -131,7 +131,7 @@ def wrapped(draw: st.DrawFn) -> tuple[str, list[str]]:
     return label + "\n".join(pieces) + close, pieces
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(wrapped())
 def test_a_value_cut_by_a_width_is_redacted_to_its_tail(case):
     text, pieces = case

@@ -229,6 +229,9 @@ def adversarial() -> dict[str, str]:
         # a line's head before a setting read alone: each place after a blank tried
         "logged `rootpw` lines": "2026-12-06T10:00:00Z INFO [main] rootpw Zq1xK9w2abcd\n",
         "words before `enable secret` lines": "Ab " * 30 + "enable secret 0 Zq1xK9w2ab\n",
+        # JSON logs: a line inside a string, its quotes escaped (read again as it reads)
+        "JSON logs of quoted passwords": '{"msg":"--password \\"Zq1xK9w2ab\\" set"}\n',
+        "JSON logs of quoted words": '{"level":"info","msg":"said \\"hi\\" to \\"you\\""}\n',
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

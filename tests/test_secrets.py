@@ -228,7 +228,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "columns aligned under a password header", "psql tables of a password column",
          "`KEY,value` rows", "values cut by a width", "percent-encoded pairs",
          "percent-encoded separators", "`TOKEN=$(echo …)` lines", "logged `rootpw` lines",
-         "words before `enable secret` lines",
+         "words before `enable secret` lines", "JSON logs of quoted passwords",
+         "JSON logs of quoted words",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -44,7 +44,11 @@ from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
-from toolpipe.secrets._escapes import encoded_separators
+from toolpipe.secrets._escapes import (
+    encoded_separators,
+    json_string_lines,
+    json_unescaped_line,
+)
 from toolpipe.secrets._memo import TextMemo
 from toolpipe.secrets._rule import CONTEXT
 from toolpipe.secrets._rules import RULES as _RULES
@@ -267,6 +271,8 @@ class SecretPatternSet:
             text = self._full_width(text)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
+            if '\\"' in text:  # a line inside a JSON string, read as the string reads
+                text = self._escaped(text, json_string_lines, json_unescaped_line)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text

@@ -150,7 +150,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("password 0 ", "password 7 ", "secret 0 ", "secret 4 ", "secret 5 ",
                       "secret 8 ", "secret 9 ", "key 0 ", "key 7 ", "snmp-server community "),
          r"(?i:(?:password|secret|key)[ \t]+[0-9][ \t]+|snmp-server[ \t]+community[ \t]+)"
-         r"(?P<v>[^\s(<]\S{3,255})", value=("v",), check="network"),
+         # (a quote ends it: `{"msg": "enable secret 0 …"}` once took the `"}` too)
+         r"(?P<v>[^\s(<\"'][^\s\"']{3,255})", value=("v",), check="network"),
     # crypt(3) hashes: shadow and htpasswd lines, bcrypt in a database dump
     rule("password", ("$1$", "$5$", "$6$", "$apr1$", "$2a$", "$2b$", "$2y$", "$2x$", "$y$",
                       "$argon2", "$7$"),
@@ -316,7 +317,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # (found from `]:` and an SMTP port: `]:` alone is in every text of typed code, and so
     # many more triggers took ordinary text past the budget)
     rule("password", ("]:25 ", "]:25\t", "]:465", "]:587", "]:2525"),
-         r"""\]:[0-9]{2,5}[ \t]+[^\s:]{1,128}:(?P<v>[^\s]{1,256})(?=\s|$)""",
+         r"""\]:[0-9]{2,5}[ \t]+[^\s:]{1,128}:(?P<v>[^\s"']{1,256})(?=\s|$|["'])""",
          value=("v",), check="relay", bounded=False, shape=r"[0-9]{0,3}[ \t]*[^\s:]"),
     # a VPN's pre-shared key written with its encoding (Juniper's `ascii-text "…"`)
     rule("password", ("pre-shared-key ", "preshared-key ", "psk "),

@@ -5,6 +5,7 @@ to ``pass`` (``remotepass = …``, not ``bypass``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -31,6 +32,8 @@ HEAD = re.compile(
     # (a prompt: up to 64 characters ending in `$`, `#`, `%` or `>`, then a blank:
     # `user@host:~/repo$ `, `PS C:\\work> `, `mysql> `)
     rb"|[+\-]{1,3}|[^\n]{0,64}?[$#%>](?=[ \t])|#{1,3}|//|--|;|!|(?:>[ \t]?){1,8}"
+    # (a JSON log's member whose string holds the line: `{"msg": "`, `"log":"`, `["`)
+    rb"|[^\n]{0,96}?(?:\"[A-Za-z_][\w.\-]{0,31}\"[ \t]*:|[\[,])[ \t]*\""
     rb")?[ \t]*")
 
 
@@ -52,6 +55,8 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
         return None  # (a head that starts with a letter ends in one of these)
     marks = _MARKS.match(buf, line, start)  # (a diff's `+` glued to its line: `+rootpw`)
     tries = [marks.end()] if marks is not None else []
+    # (each JSON string's opening quote: the line may be any member's, `"msg":"…"`)
+    tries += [m.end() for m in itertools.islice(_JSON_OPEN.finditer(buf, line, start), 8)]
     at: int | None = line
     for _ in range(32):
         if at is None:
@@ -68,16 +73,18 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
 
 
 _BLANK = re.compile(rb"[ \t]+")
+_JSON_OPEN = re.compile(rb'(?:"[ \t]*:|[\[,])[ \t]*"')
 _HEAD_END = re.compile(rb"[$#%>\]:]")
 _MARKS = re.compile(rb"[+\-]{1,3}|[#;!>]+|//|--")
-_HEAD_FIRST = frozenset(bytes([c]) for c in b"0123456789<+-$#%/;!>~@[(. \t")  # (and letters
+_HEAD_FIRST = frozenset(bytes([c]) for c in b"0123456789<+-$#%/;!>~@[(.{\" \t")  # (and letters
 # of a prompt, `user@host:~$`: any letter starts one; a line's own text starts so too, and
 # then the tries after its blanks find no head, bounded)
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|(?:declare|typeset)[ \t]+-x)[ \t]+")
 
 _NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
-_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
+# (or the end of the JSON string that holds the line: `"}`, `",`)
+_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*|\"[ \t]*[,}\]][^\n]*)?(?:\r?\n|$)")
 
 
 def glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:

@@ -45,9 +45,11 @@ from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._escapes import (
+    character,
     encoded_separators,
     json_string_lines,
     json_unescaped_line,
+    read_escapes,
 )
 from toolpipe.secrets._memo import TextMemo
 from toolpipe.secrets._rule import CONTEXT
@@ -127,28 +129,14 @@ def _escapes(text: str) -> list[int]:
                   + encoded_separators(text))
 
 
+def _escape(m: re.Match[str]) -> str:
+    hexa, hexb, dec, pct = m.groups()
+    return character(int(hexa or hexb or pct, 16) if (hexa or hexb or pct) else int(dec))
+
+
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
-    """The line with its JSON and HTML character escapes read, where in the line each of
-    its characters came from, and the characters its escapes took; None past ``limit``
-    escapes."""
-    out: list[str] = []
-    origin: list[int] = []
-    at = 0
-    for m in _ANY_ESCAPE.finditer(line):
-        limit -= 1
-        if limit < 0:
-            return None
-        out.append(line[at:m.start()])
-        origin.extend(range(at, m.start()))
-        hexa, hexb, dec, pct = m.groups()
-        code = int(hexa or hexb or pct, 16) if (hexa or hexb or pct) else int(dec)
-        out.append(chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd")
-        origin.append(m.start())
-        at = m.end()
-    out.append(line[at:])
-    origin.extend(range(at, len(line)))
-    plain = "".join(out)
-    return plain, origin, len(line) - len(plain)
+    """The line with its JSON, HTML and URL character escapes read (``read_escapes``)."""
+    return read_escapes(line, limit, _ANY_ESCAPE, _escape)
 
 
 def _encode(text: str) -> bytes:

@@ -139,25 +139,39 @@ def json_string_lines(text: str) -> list[int]:
     return _marks(_WORD_THEN_QUOTE, text, _ESCAPED_QUOTE)
 
 
-def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
-    """The line with its JSON string escapes read, where each of its characters came from,
-    and the characters its escapes took; None past ``limit`` escapes."""
+def read_escapes(line: str, limit: int, escape: re.Pattern[str],
+                 decode: Callable[[re.Match[str]], str]) -> tuple[str, list[int], int] | None:
+    """The line with each match of ``escape`` read as ``decode`` reads it, where in the line
+    each of its characters came from, and the characters its escapes took; None past
+    ``limit`` escapes."""
     out: list[str] = []
     origin: list[int] = []
     at = 0
-    for m in _JSON_ESCAPE.finditer(line):
+    for m in escape.finditer(line):
         limit -= 1
         if limit < 0:
             return None
         out.append(line[at:m.start()])
         origin.extend(range(at, m.start()))
-        code, simple = m.groups()
-        point = int(code, 16) if code else -1
-        out.append(_JSON_SIMPLE[simple] if not code else chr(point) if not (
-            0xD800 <= point < 0xE000) else "\ufffd")
+        out.append(decode(m))
         origin.append(m.start())
         at = m.end()
     out.append(line[at:])
     origin.extend(range(at, len(line)))
     plain = "".join(out)
     return plain, origin, len(line) - len(plain)
+
+
+def character(code: int) -> str:
+    """The character of a code point an escape names (U+FFFD for a surrogate or none)."""
+    return chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    code, simple = m.groups()
+    return character(int(code, 16)) if code else _JSON_SIMPLE[simple]
+
+
+def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
+    """The line with its JSON string escapes read (see ``read_escapes``)."""
+    return read_escapes(line, limit, _JSON_ESCAPE, _json_escape)

@@ -232,6 +232,9 @@ def adversarial() -> dict[str, str]:
         # JSON logs: a line inside a string, its quotes escaped (read again as it reads)
         "JSON logs of quoted passwords": '{"msg":"--password \\"Zq1xK9w2ab\\" set"}\n',
         "JSON logs of quoted words": '{"level":"info","msg":"said \\"hi\\" to \\"you\\""}\n',
+        # and HTML: a line inside a page, its quotes and brackets entities
+        "HTML of quoted passwords": "<pre>--password=&quot;Zq1xK9w2ab&quot;</pre>\n",
+        "HTML entities of ordinary text": "&lt;b&gt;hi&lt;/b&gt; &amp; &quot;you&quot; ",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

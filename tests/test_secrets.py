@@ -229,7 +229,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "`KEY,value` rows", "values cut by a width", "percent-encoded pairs",
          "percent-encoded separators", "`TOKEN=$(echo …)` lines", "logged `rootpw` lines",
          "words before `enable secret` lines", "JSON logs of quoted passwords",
-         "JSON logs of quoted words",
+         "JSON logs of quoted words", "HTML of quoted passwords",
+         "HTML entities of ordinary text",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

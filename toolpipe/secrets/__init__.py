@@ -47,6 +47,8 @@ from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._escapes import (
     character,
     encoded_separators,
+    html_lines,
+    html_unescaped_line,
     json_string_lines,
     json_unescaped_line,
     read_escapes,
@@ -261,6 +263,8 @@ class SecretPatternSet:
             text = self._escaped(text)
             if '\\"' in text:  # a line inside a JSON string, read as the string reads
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
+            if "&" in text:  # a line inside HTML, read as a browser shows it
+                text = self._escaped(text, html_lines, html_unescaped_line)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text

@@ -113,7 +113,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""(?i:identified(?:[ \t]+with[ \t]+[A-Za-z0-9_]{1,64})?[ \t]+by"""
          r"""(?:[ \t]+password)?|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]{1,128})?"""
          r"""[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*"""
-         r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()]{1,128})(?=[\s;]|$))""",
+         r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()&][^\s;'"()]{0,127})(?=[\s;]|$))""",
          value=("v", "b"), check="sql"),
     # Oracle's user/password@service after a client, or under a connect-string key
     rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman",
@@ -317,7 +317,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # (found from `]:` and an SMTP port: `]:` alone is in every text of typed code, and so
     # many more triggers took ordinary text past the budget)
     rule("password", ("]:25 ", "]:25\t", "]:465", "]:587", "]:2525"),
-         r"""\]:[0-9]{2,5}[ \t]+[^\s:]{1,128}:(?P<v>[^\s"']{1,256})(?=\s|$|["'])""",
+         r"""\]:[0-9]{2,5}[ \t]+[^\s:]{1,128}:(?P<v>[^\s"'<]{1,256})(?=\s|$|["'<])""",
          value=("v",), check="relay", bounded=False, shape=r"[0-9]{0,3}[ \t]*[^\s:]"),
     # a VPN's pre-shared key written with its encoding (Juniper's `ascii-text "…"`)
     rule("password", ("pre-shared-key ", "preshared-key ", "psk "),

@@ -34,6 +34,8 @@ HEAD = re.compile(
     rb"|[+\-]{1,3}|[^\n]{0,64}?[$#%>](?=[ \t])|#{1,3}|//|--|;|!|(?:>[ \t]?){1,8}"
     # (a JSON log's member whose string holds the line: `{"msg": "`, `"log":"`, `["`)
     rb"|[^\n]{0,96}?(?:\"[A-Za-z_][\w.\-]{0,31}\"[ \t]*:|[\[,])[ \t]*\""
+    # (an HTML element's opening tags: a page's `<pre>`, `<td><code>`)
+    rb"|(?:<[A-Za-z][^<>\n]{0,64}>){1,4}"
     rb")?[ \t]*")
 
 
@@ -53,8 +55,8 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
         return None  # (no head starts so: the common case, answered at once)
     if first.isalpha() and _HEAD_END.search(buf, line, start) is None:
         return None  # (a head that starts with a letter ends in one of these)
-    marks = _MARKS.match(buf, line, start)  # (a diff's `+` glued to its line: `+rootpw`)
-    tries = [marks.end()] if marks is not None else []
+    marks = _MARKS.match(buf, line, start) or _TAGS.match(buf, line, start)
+    tries = [marks.end()] if marks is not None else []  # (`+rootpw`, `<pre>rootpw`)
     # (each JSON string's opening quote: the line may be any member's, `"msg":"…"`)
     tries += [m.end() for m in itertools.islice(_JSON_OPEN.finditer(buf, line, start), 8)]
     at: int | None = line
@@ -73,6 +75,7 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
 
 
 _BLANK = re.compile(rb"[ \t]+")
+_TAGS = re.compile(rb"(?:<[A-Za-z][^<>\n]{0,64}>){1,4}")
 _JSON_OPEN = re.compile(rb'(?:"[ \t]*:|[\[,])[ \t]*"')
 _HEAD_END = re.compile(rb"[$#%>\]:]")
 _MARKS = re.compile(rb"[+\-]{1,3}|[#;!>]+|//|--")
@@ -83,8 +86,9 @@ _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|(?:declare|typeset)[
 
 _NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
-# (or the end of the JSON string that holds the line: `"}`, `",`)
-_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*|\"[ \t]*[,}\]][^\n]*)?(?:\r?\n|$)")
+# (or the end of the JSON string that holds the line: `"}`, `",`; an element's closing tags)
+_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*|\"[ \t]*[,}\]][^\n]*|(?:</[A-Za-z][^<>\n]{0,32}>)+)?"
+                       rb"(?:\r?\n|$)")
 
 
 def glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:

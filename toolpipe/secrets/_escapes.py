@@ -120,13 +120,13 @@ def _marks(pattern: TextPattern, text: str, every: re.Pattern[str]) -> list[int]
 
 # A line inside a JSON string (a JSON log's `msg`, JSON in JSON, a command line a tool
 # logged): its quotes escaped, `IDENTIFIED BY \"pw\"`, `--password \"pw\"`. Each line
-# where an escaped quote follows a credential's word (within 80 characters) is read again
+# where an escaped quote stands within 80 characters of a credential's word is read again
 # as the string reads (found by putting every corpus line in a JSON string: 565 of 2,727
 # leaked); past MARKS_BUDGET of them, every line with an escaped quote is (the escapes'
 # budget then fails closed).
-_WORD_THEN_QUOTE = compile_text(r"(?:pass|pwd|secret|token|key|auth|identified|communit|"
-                                r"credential|login)[^\n]{0,80}?\\\"|\\\"[^\n]{0,80}?(?:pass|"
-                                r"pwd|secret|token|key|auth|identified|communit|credential|login)",
+_WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login)"
+# (either side: `echo \"pw\" | docker login --password-stdin` has its word after)
+_WORD_THEN_QUOTE = compile_text(rf"{_WORDS}[^\n]{{0,80}}?\\\"|\\\"[^\n]{{0,80}}?{_WORDS}",
                                 ignore_case=True)
 _ESCAPED_QUOTE = re.compile(r'\\"')
 _JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
@@ -181,14 +181,12 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
 
 # A line inside HTML (a page's `<pre>`, a rendered log): its quotes and brackets escaped as
 # entities (`PGPASSWORD=&#x27;…&#x27;`, `&lt;password&gt;…`): the lines where an entity
-# follows a credential's word (within 80 characters) are read again as a browser shows
+# stands within 80 characters of a credential's word are read again as a browser shows
 # them (putting every corpus line in a `<pre>` leaked 659 of 2,727), bounded as above.
-_WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login)"
 _QUOTE_ENTITY = r"&(?:quot|apos|lt|gt|amp|#0*3[49]|#[xX]0*2[27]|#[xX]0*3[cCeE]|#0*6[02]);"
 # (either side: `echo &#x27;pw&#x27; | docker login --password-stdin` has its word after)
 _WORD_THEN_ENTITY = compile_text(rf"{_WORDS}[^\n]{{0,80}}?{_QUOTE_ENTITY}|"
                                  rf"{_QUOTE_ENTITY}[^\n]{{0,80}}?{_WORDS}", ignore_case=True)
-_ANY_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _ENTITY = re.compile(r"&(?:(quot|apos|lt|gt|amp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6}));")
 _NAMED = {"quot": '"', "apos": "'", "lt": "<", "gt": ">", "amp": "&"}
 
@@ -197,7 +195,7 @@ def html_lines(text: str) -> list[int]:
     """Where each entity after a credential's word is (see above)."""
     if "&" not in text:
         return []
-    return _marks(_WORD_THEN_ENTITY, text, _ANY_ENTITY)
+    return _marks(_WORD_THEN_ENTITY, text, _ENTITY)
 
 
 def _entity(m: re.Match[str]) -> str:

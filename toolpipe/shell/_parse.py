@@ -109,10 +109,13 @@ def _continuations_joined(root: Any, source: bytes) -> bytes | None:
     return b"".join([*out, source[last:]]) if changed else None
 
 
+def _heredoc_start(node: Any) -> Any:
+    """A here-document redirection's delimiter node (``None``: none)."""
+    return next((c for c in node.children if c.type == "heredoc_start"), None)
+
+
 def _quoted_delimiter(body: Any) -> bool:
-    parent = body.parent
-    start = next((c for c in parent.children if c.type == "heredoc_start"), None) if (
-        parent is not None) else None
+    start = _heredoc_start(body.parent) if body.parent is not None else None
     return start is not None and any(q in _text(start) for q in ("'", '"', "\\"))
 
 
@@ -148,7 +151,7 @@ def _heredocs_repaired(root: Any, source: bytes) -> bytes | None:
 def _line_break_after_start(node: Any) -> int | None:
     """Where the line that holds a here-document's delimiter ends (the body follows it),
     in the source's bytes; ``None`` for a node with no delimiter or no line break."""
-    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    start = _heredoc_start(node)
     if start is None:
         return None
     line_end: int = node.text.find(b"\n", start.end_byte - node.start_byte)
@@ -178,7 +181,7 @@ def body_text(node: Any) -> str:
             "utf-8", "replace")
         if any(c.type == "<<-" for c in parent.children):
             text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
-    return text.replace("\x01", "\\")
+    return text.replace(STAND_IN.decode(), "\\")
 
 
 def _text(node: Any) -> str:

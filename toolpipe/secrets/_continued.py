@@ -51,15 +51,21 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
                 wrapped = _wrapped(buf, lo, hi)
                 out += [(a, b, kind, priority) for a, b in wrapped]
                 break
-            value = m.group("v")
             # (a literal joined on: letters of both cases will do, `'abc' . 'ErtMYOahlwaE'`)
-            if _LETTER.search(value) is None or (_DIGIT.search(value) is None and not (
-                    m.re is _CONCATENATED and value != value.lower() and
-                    value != value.upper())):
+            if not _token_shaped(m.group("v"), both_cases=m.re is _CONCATENATED):
                 break
             out.append((m.start("v"), m.end("v"), kind, priority))
             hi = m.end("v")
     return out
+
+
+def _token_shaped(value: bytes, both_cases: bool) -> bool:
+    """A continuation's shape: a letter, and a digit (or, where ``both_cases``, letters of
+    both cases)."""
+    if _LETTER.search(value) is None:
+        return False
+    return _DIGIT.search(value) is not None or (
+        both_cases and value != value.lower() and value != value.upper())
 
 
 def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
@@ -78,9 +84,7 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
         m = _WRAPPED.match(buf, hi)
         if m is None or m.end("v") - m.start("v") > width:
             break
-        value = m.group("v")
-        if _LETTER.search(value) is None or (_DIGIT.search(value) is None and (
-                value == value.lower() or value == value.upper())):
+        if not _token_shaped(m.group("v"), both_cases=True):
             break
         out.append(m.span("v"))
         if m.end("v") - m.start("v") < width or m.end("v") != m.end():

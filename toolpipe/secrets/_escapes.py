@@ -125,9 +125,16 @@ def _marks(pattern: TextPattern, text: str, every: re.Pattern[str]) -> list[int]
 # leaked); past MARKS_BUDGET of them, every line with an escaped quote is (the escapes'
 # budget then fails closed).
 _WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login)"
+
+
+def _near_a_word(escape: str) -> TextPattern:
+    """``escape`` within 80 characters of a credential's word, either side, on one line."""
+    return compile_text(rf"{_WORDS}[^\n]{{0,80}}?{escape}|{escape}[^\n]{{0,80}}?{_WORDS}",
+                        ignore_case=True)
+
+
 # (either side: `echo \"pw\" | docker login --password-stdin` has its word after)
-_WORD_THEN_QUOTE = compile_text(rf"{_WORDS}[^\n]{{0,80}}?\\\"|\\\"[^\n]{{0,80}}?{_WORDS}",
-                                ignore_case=True)
+_WORD_THEN_QUOTE = _near_a_word(r'\\"')
 _ESCAPED_QUOTE = re.compile(r'\\"')
 _JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
 _JSON_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
@@ -185,8 +192,7 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
 # them (putting every corpus line in a `<pre>` leaked 659 of 2,727), bounded as above.
 _QUOTE_ENTITY = r"&(?:quot|apos|lt|gt|amp|#0*3[49]|#[xX]0*2[27]|#[xX]0*3[cCeE]|#0*6[02]);"
 # (either side: `echo &#x27;pw&#x27; | docker login --password-stdin` has its word after)
-_WORD_THEN_ENTITY = compile_text(rf"{_WORDS}[^\n]{{0,80}}?{_QUOTE_ENTITY}|"
-                                 rf"{_QUOTE_ENTITY}[^\n]{{0,80}}?{_WORDS}", ignore_case=True)
+_WORD_THEN_ENTITY = _near_a_word(_QUOTE_ENTITY)
 _ENTITY = re.compile(r"&(?:(quot|apos|lt|gt|amp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6}));")
 _NAMED = {"quot": '"', "apos": "'", "lt": "<", "gt": ">", "amp": "&"}
 

@@ -28,6 +28,7 @@ _WRAPPED = re.compile(rb"\r?\n(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t
 # a value that fills its line is cut by a width when the line is this wide and the value
 # this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
 WIDE, LONG = 40, 16
+TAIL = 12  # a wrapped line this long needs no digit nor both cases (`YGSLKICYFLXF"`)
 # an escaped separator or blank inside a value (Java properties' `\:`, `\=`, a shell's
 # `\ `): the value goes on past it, whatever follows
 _ESCAPED_ON = re.compile(rb"(?:\\[:=#! ][^\s\"'`,;<>(){}\[\]\\|&]{0,255}){1,16}")
@@ -73,18 +74,23 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     line (nothing after it but a line break; the line ``WIDE``, the value ``LONG`` at
     least); each next line of token characters alone, as long as the first line (the
     width) or shorter (the tail, the last one), with a letter and a digit or both cases
-    among them."""
+    among them (or ``TAIL`` characters with a letter, or closing the value's quote)."""
     if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
         return []
     width = hi - line_start(buf, lo)
     if width < WIDE:
         return []
+    opened = buf[lo - 1:lo] if lo > 0 and buf[lo - 1] in b"\"'" else b""
     out: list[tuple[int, int]] = []
     for _ in range(MAX_PARTS):
         m = _WRAPPED.match(buf, hi)
         if m is None or m.end("v") - m.start("v") > width:
             break
-        if not _token_shaped(m.group("v"), both_cases=True):
+        # (a line that closes the quote the value opened in is its tail, whatever its
+        # shape; one of TAIL characters or more with a letter is as unlike a word)
+        closes = opened and buf[m.end("v"):m.end("v") + 1] == opened
+        long_tail = m.end("v") - m.start("v") >= TAIL and _LETTER.search(m.group("v"))
+        if not (closes or long_tail or _token_shaped(m.group("v"), both_cases=True)):
             break
         out.append(m.span("v"))
         if m.end("v") - m.start("v") < width or m.end("v") != m.end():

@@ -44,6 +44,7 @@ from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
+from toolpipe.secrets._embedded import embedded_line, embedded_lines
 from toolpipe.secrets._escapes import (
     character,
     encoded_separators,
@@ -265,6 +266,10 @@ class SecretPatternSet:
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
             if "&" in text:  # a line inside HTML, read as a browser shows it
                 text = self._escaped(text, html_lines, html_unescaped_line)
+        # a line held in a string, CDATA or after a tab, read as the line it holds (not
+        # guessed at again: a value read alone has lost the key that judged it,
+        # `"NextToken": "…"`)
+        text = self._escaped(text, embedded_lines, embedded_line, guess=False)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
@@ -301,7 +306,7 @@ class SecretPatternSet:
 
     def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
                  read_line: Callable[[str, int], tuple[str, list[int], int] | None] = (
-                     _unescape_line), budget: int = ESCAPE_BUDGET) -> str:
+                     _unescape_line), budget: int = ESCAPE_BUDGET, guess: bool = True) -> str:
         """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
         digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
         not do: an encoder escapes only what it must) is judged again as it reads
@@ -338,6 +343,8 @@ class SecretPatternSet:
             size += len(plain) + 1
         found: dict[int, list[tuple[int, int, str]]] = {}
         for a, b, kind in self.spans("\n".join(plains)):
+            if not guess and kind == "high_entropy":
+                continue
             # a span may run over several lines (a cluster redacted whole): each its part
             for k in range(bisect.bisect_right(starts, a) - 1,
                            bisect.bisect_right(starts, b - 1)):

@@ -88,7 +88,7 @@ def encoded_separators(text: str) -> list[int]:
     """Where each credential's key followed by a percent-encoded separator starts."""
     if "%3" not in text and "%2" not in text:
         return []
-    return _marks(_KEY_THEN_SEPARATOR, text, _ANY_SEPARATOR)
+    return marks(_KEY_THEN_SEPARATOR, text, _ANY_SEPARATOR)
 
 
 def _in_label(data: bytes, pos: int) -> bool:
@@ -97,17 +97,21 @@ def _in_label(data: bytes, pos: int) -> bool:
     return opened >= 0 and data.find(b"]", opened, pos) < 0
 
 
-def _marks(pattern: TextPattern, text: str, every: re.Pattern[str]) -> list[int]:
+def marks(pattern: TextPattern, text: str, every: re.Pattern[str],
+          keep: Callable[[bytes, int, int], bool] | None = None) -> list[int]:
     """Where ``pattern`` matches in ``text`` (character offsets), found in its UTF-8 bytes
     (re2 maps each match's offsets back to characters itself, a cost per match on a text
-    not ASCII: 40 ms a pattern on 10 MB), but where a label follows (read already); past
-    MARKS_BUDGET matches, where ``every`` matches from there on too."""
+    not ASCII: 40 ms a pattern on 10 MB), but where a label follows (read already) or
+    ``keep`` (given the bytes and the match's start and end) says no; past MARKS_BUDGET
+    matches, where ``every`` matches from there on too."""
     data = text.encode("utf-8", "surrogatepass")
     out: list[int] = []
     byte = char = 0
     for m in pattern.finditer(data):
         if data.startswith(b"[REDACTED:", m.end()) or _in_label(data, m.start()):
             continue  # (read already: a label follows, or the word is a label's kind)
+        if keep is not None and not keep(data, m.start(), m.end()):
+            continue
         if len(data) != len(text):  # (characters before it counted once, in order)
             char += len(data[byte:m.start()].decode("utf-8", "surrogatepass"))
             byte = m.start()
@@ -124,12 +128,12 @@ def _marks(pattern: TextPattern, text: str, every: re.Pattern[str]) -> list[int]
 # as the string reads (found by putting every corpus line in a JSON string: 565 of 2,727
 # leaked); past MARKS_BUDGET of them, every line with an escaped quote is (the escapes'
 # budget then fails closed).
-_WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login)"
+WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login)"
 
 
 def _near_a_word(escape: str) -> TextPattern:
     """``escape`` within 80 characters of a credential's word, either side, on one line."""
-    return compile_text(rf"{_WORDS}[^\n]{{0,80}}?{escape}|{escape}[^\n]{{0,80}}?{_WORDS}",
+    return compile_text(rf"{WORDS}[^\n]{{0,80}}?{escape}|{escape}[^\n]{{0,80}}?{WORDS}",
                         ignore_case=True)
 
 
@@ -145,7 +149,7 @@ def json_string_lines(text: str) -> list[int]:
     """Where each escaped quote after a credential's word is (see above)."""
     if '\\"' not in text:
         return []
-    return _marks(_WORD_THEN_QUOTE, text, _ESCAPED_QUOTE)
+    return marks(_WORD_THEN_QUOTE, text, _ESCAPED_QUOTE)
 
 
 def read_escapes(line: str, limit: int, escape: re.Pattern[str],
@@ -201,7 +205,7 @@ def html_lines(text: str) -> list[int]:
     """Where each entity after a credential's word is (see above)."""
     if "&" not in text:
         return []
-    return _marks(_WORD_THEN_ENTITY, text, _ENTITY)
+    return marks(_WORD_THEN_ENTITY, text, _ENTITY)
 
 
 def _entity(m: re.Match[str]) -> str:

@@ -36,6 +36,9 @@ HEAD = re.compile(
     rb"|[^\n]{0,96}?(?:\"[A-Za-z_][\w.\-]{0,31}\"[ \t]*:|[\[,])[ \t]*\""
     # (an HTML element's opening tags: a page's `<pre>`, `<td><code>`)
     rb"|(?:<[A-Za-z][^<>\n]{0,64}>){1,4}"
+    # (a string that holds the line: `echo '`, `out = '`, `VALUES ('`, a CSV cell's `1,"`;
+    # a tab-separated field before it: `message<TAB>`)
+    rb"|(?:[^\n]{0,96}?[ \t(=,\[:])?['\"]|[^\t\n]{1,64}\t"
     rb")?[ \t]*")
 
 
@@ -57,8 +60,9 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
         return None  # (a head that starts with a letter ends in one of these)
     marks = _MARKS.match(buf, line, start) or _TAGS.match(buf, line, start)
     tries = [marks.end()] if marks is not None else []  # (`+rootpw`, `<pre>rootpw`)
-    # (each JSON string's opening quote: the line may be any member's, `"msg":"…"`)
-    tries += [m.end() for m in itertools.islice(_JSON_OPEN.finditer(buf, line, start), 8)]
+    # (each string's opening quote: the line may be any JSON member's, `"msg":"…"`, or
+    # any quoted argument's, `echo '…`; each tab-separated field's start)
+    tries += [m.end() for m in itertools.islice(_OPEN.finditer(buf, line, start), 8)]
     at: int | None = line
     for _ in range(32):
         if at is None:
@@ -76,10 +80,10 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
 
 _BLANK = re.compile(rb"[ \t]+")
 _TAGS = re.compile(rb"(?:<[A-Za-z][^<>\n]{0,64}>){1,4}")
-_JSON_OPEN = re.compile(rb'(?:"[ \t]*:|[\[,])[ \t]*"')
-_HEAD_END = re.compile(rb"[$#%>\]:]")
+_OPEN = re.compile(rb"""(?:"[ \t]*:|[\[,])[ \t]*"|[ \t(=,\[:]['"]|\t""")
+_HEAD_END = re.compile(rb"[$#%>\]:'\"\t]")
 _MARKS = re.compile(rb"[+\-]{1,3}|[#;!>]+|//|--")
-_HEAD_FIRST = frozenset(bytes([c]) for c in b"0123456789<+-$#%/;!>~@[(.{\" \t")  # (and letters
+_HEAD_FIRST = frozenset(bytes([c]) for c in b"0123456789<+-$#%/;!>~@[(.{\"' \t")  # (and letters
 # of a prompt, `user@host:~$`: any letter starts one; a line's own text starts so too, and
 # then the tries after its blanks find no head, bounded)
 _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|(?:declare|typeset)[ \t]+-x)[ \t]+")
@@ -87,8 +91,8 @@ _SETS = re.compile(rb"(?i)(?:env|arg|setx|set|setenv|export|(?:declare|typeset)[
 _NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _COLUMNS_END = re.compile(rb"[ \t]{2,}[^\n]{0,256}(?:\r?\n|$)")
 # (or the end of the JSON string that holds the line: `"}`, `",`; an element's closing tags)
-_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*|\"[ \t]*[,}\]][^\n]*|(?:</[A-Za-z][^<>\n]{0,32}>)+)?"
-                       rb"(?:\r?\n|$)")
+_LINE_END = re.compile(rb"[ \t]*(?:#[^\n]*|\"[ \t]*[,}\]][^\n]*|(?:</[A-Za-z][^<>\n]{0,32}>)+"
+                       rb"|['\"][ \t]*[,;)}\]][^\n]*|['\"][ \t]*)?(?:\r?\n|$)")
 
 
 def glued_setting(buf: bytes, start: int, match: re.Match[bytes]) -> bool:

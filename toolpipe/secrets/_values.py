@@ -348,12 +348,15 @@ def _flag_start(buf: bytes, start: int) -> bool:
 _NO_VALUE_FLAG = re.compile(rb"(?i)(?:ask|no|prompt|read|stdin|use|with|show|print)-$")
 _BOX = re.compile("│|┃|║".encode())  # (alternatives: a class of bytes takes any byte of them)
 _BOX_START = re.compile("\\||│|┃|║".encode())
+_CLOSED = re.compile(rb"(?:\]\]>|</[A-Za-z][^<>\s]{0,32}>|['\"][,;)\]}]*)+$")
 _CELL_END, _PAIR_END = re.compile("[ \t]*(?:\\||│|┃|║)".encode()), re.compile(rb"\s*\]")
 
 
 def url_password(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                  ) -> str | None:
-    value = _value(match, groups)[0].strip(b"'\"")  # a flag's value may be quoted
+    # (a flag's value may be quoted; a line in an element, CDATA or a string ends in its
+    # close, `requirepass yes</p>`, `'requirepass yes');`)
+    value = _CLOSED.sub(b"", _value(match, groups)[0]).strip(b"'\"")
     if not value or value.lower() in _WORDS or _FILLER.fullmatch(value) or (
             _PLACEHOLDER.fullmatch(value)):
         return None  # (`requirepass ""`: none, redis' way to turn its password off)

@@ -235,6 +235,13 @@ def adversarial() -> dict[str, str]:
         # and HTML: a line inside a page, its quotes and brackets entities
         "HTML of quoted passwords": "<pre>--password=&quot;Zq1xK9w2ab&quot;</pre>\n",
         "HTML entities of ordinary text": "&lt;b&gt;hi&lt;/b&gt; &amp; &quot;you&quot; ",
+        # the eleventh sitting's: lines held in strings (each string read as a line),
+        # lines percent-encoded whole (read decoded, and each parameter alone)
+        "SQL strings holding a password line":
+            "INSERT INTO logs VALUES (1, 'rootpw Zq1xK9w2ab'), (2, 'a ''pass'' b');\n",
+        "shell-quoted strings of words": "echo 'the token is' 'key: x' \"pw = y\"\n",
+        "lines percent-encoded whole": "q=db_password%20%3D%20%22Zq1xK9w2ab%22&b=pw%20x\n",
+        "encoded words in a query": "GET /s?q=token%20key%20pass%20auth&x=%2F HTTP/1.1\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

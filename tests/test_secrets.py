@@ -230,7 +230,9 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "percent-encoded separators", "`TOKEN=$(echo …)` lines", "logged `rootpw` lines",
          "words before `enable secret` lines", "JSON logs of quoted passwords",
          "JSON logs of quoted words", "HTML of quoted passwords",
-         "HTML entities of ordinary text",
+         "HTML entities of ordinary text", "SQL strings holding a password line",
+         "shell-quoted strings of words", "lines percent-encoded whole",
+         "encoded words in a query",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -52,6 +52,8 @@ from toolpipe.secrets._escapes import (
     html_unescaped_line,
     json_string_lines,
     json_unescaped_line,
+    percent_encoded_lines,
+    percent_unescaped_line,
     read_escapes,
 )
 from toolpipe.secrets._memo import TextMemo
@@ -266,6 +268,8 @@ class SecretPatternSet:
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
             if "&" in text:  # a line inside HTML, read as a browser shows it
                 text = self._escaped(text, html_lines, html_unescaped_line)
+            if "%" in text:  # a line percent-encoded whole, read decoded
+                text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
         # a line held in a string, CDATA or after a tab, read as the line it holds (not
         # guessed at again: a value read alone has lost the key that judged it,
         # `"NextToken": "…"`)
@@ -360,7 +364,8 @@ class SecretPatternSet:
         at = 0
         for k in sorted(found):
             lo, hi = lines[k]
-            out += [text[at:lo], _labelled(text[lo:hi], found[k])]
+            spans = _merge([(a, b, kind, 0) for a, b, kind in found[k]])  # (read twice: one)
+            out += [text[at:lo], _labelled(text[lo:hi], [span[:3] for span in spans])]
             at = hi
         for lo, hi in lines[dense:]:
             out += [text[at:lo], "[REDACTED:dense]"]

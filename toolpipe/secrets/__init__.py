@@ -264,7 +264,7 @@ class SecretPatternSet:
             text = self._full_width(text)
         if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
             text = self._escaped(text)
-            if '\\"' in text:  # a line inside a JSON string, read as the string reads
+            if '\\"' in text or "\\u" in text:  # a line inside a JSON string, read so
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
             if "&" in text:  # a line inside HTML, read as a browser shows it
                 text = self._escaped(text, html_lines, html_unescaped_line)
@@ -346,7 +346,8 @@ class SecretPatternSet:
             origins.append(origin)
             size += len(plain) + 1
         found: dict[int, list[tuple[int, int, str]]] = {}
-        for a, b, kind in self.spans("\n".join(plains)):
+        joined = "\n".join(plains)  # (full-width forms read as NFKC reads them)
+        for a, b, kind in self.spans(joined if joined.isascii() else joined.translate(_NARROW)):
             if not guess and kind == "high_entropy":
                 continue
             # a span may run over several lines (a cluster redacted whole): each its part

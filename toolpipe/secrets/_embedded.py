@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._escapes import MARKS_BUDGET, WORDS, marks, read_escapes
+from toolpipe.secrets._escapes import MARKS_BUDGET, WORDS, marks, read_escapes, unread
 from toolpipe.secrets._re2 import compile_text
 
 # (an opening quote at a line's start or after a blank, `(`, `=`, `,`, `:` or `[`; CDATA;
@@ -30,7 +30,6 @@ _WORDS = WORDS.replace("pwd", "pw")  # (and slapd's `rootpw`)
 _MARK = compile_text(rf"(?m:{_OPENER})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}",
                      ignore_case=True)
-NEAR = 80  # how far after the last word a label says its value was found
 _ANY = re.compile(_OPENER, re.MULTILINE)
 _OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|\t""")
 # each quote's escapes, read as the one character they stand for
@@ -50,7 +49,7 @@ def embedded_lines(text: str) -> list[int]:
     past MARKS_BUDGET of them, every holder (see above)."""
     if "'" not in text and '"' not in text and "\t" not in text and "CDATA" not in text:
         return []
-    found = marks(_MARK, text, _ANY, _unread)
+    found = marks(_MARK, text, _ANY, unread)
     # (CDATA holds a line whatever its words: rare, each is read, up to the budget)
     at = text.find("<![CDATA[")
     if at < 0:
@@ -60,14 +59,6 @@ def embedded_lines(text: str) -> list[int]:
         cdata.append(at)
         at = text.find("<![CDATA[", at + 9)
     return sorted(set(found + cdata))
-
-
-def _unread(data: bytes, start: int, end: int) -> bool:
-    """Is no label in the stretch marked, nor within NEAR bytes after it on its line? (A
-    value found already: read twice, a JSON log's lines cost twice as much. A second
-    secret on such a line that only this reading finds is left: a known gap.)"""
-    stop = data.find(b"\n", end, end + NEAR)
-    return data.find(b"[REDACTED:", start, stop if stop >= 0 else end + NEAR) < 0
 
 
 def embedded_line(line: str, limit: int) -> tuple[str, list[int], int] | None:

@@ -251,8 +251,14 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> 
     if _bits(token) < min_entropy or _ascending(token) or _json_without_secrets(token, reader):
         return []
     # (a run after `=` is judged with it, as it always was, and redacted without it:
-    # `bh=…` kept its name and lost its `=`)
+    # `bh=…` kept its name and lost its `=`; one after a JSON `\uXXXX` escape, without
+    # the escape's letters: `\uff1a7Qx…` stays JSON)
+    if lo > 0 and buf[lo - 1] == 0x5C and _U_ESCAPE.match(token):
+        return [(lo + 5, hi, "high_entropy", GUESS)]
     return [(lo + 1 if token[:1] == b"=" else lo, hi, "high_entropy", GUESS)]
+
+
+_U_ESCAPE = re.compile(rb"u[0-9a-fA-F]{4}")
 
 
 _RUN_CLUSTER = compile_bytes(

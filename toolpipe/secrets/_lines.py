@@ -32,8 +32,9 @@ HEAD = re.compile(
     # (a prompt: up to 64 characters ending in `$`, `#`, `%` or `>`, then a blank:
     # `user@host:~/repo$ `, `PS C:\\work> `, `mysql> `)
     rb"|[+\-]{1,3}|[^\n]{0,64}?[$#%>](?=[ \t])|#{1,3}|//|--|;|!|(?:>[ \t]?){1,8}"
-    # (a JSON log's member whose string holds the line: `{"msg": "`, `"log":"`, `["`)
-    rb"|[^\n]{0,96}?(?:\"[A-Za-z_][\w.\-]{0,31}\"[ \t]*:|[\[,])[ \t]*\""
+    # (a JSON log's member whose string holds the line: `{"msg": "`, `"log":"`, `["`; in
+    # JSON in JSON, its quotes escaped: `{\"msg\": \"`)
+    rb"|[^\n]{0,96}?(?:\\*\"[A-Za-z_][\w.\-]{0,31}\\*\"[ \t]*:|[\[,])[ \t]*\\*\""
     # (an HTML element's opening tags: a page's `<pre>`, `<td><code>`)
     rb"|(?:<[A-Za-z][^<>\n]{0,64}>){1,4}"
     # (a string that holds the line: `echo '`, `out = '`, `VALUES ('`, a CSV cell's `1,"`;
@@ -80,7 +81,7 @@ def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
 
 _BLANK = re.compile(rb"[ \t]+")
 _TAGS = re.compile(rb"(?:<[A-Za-z][^<>\n]{0,64}>){1,4}")
-_OPEN = re.compile(rb"""(?:"[ \t]*:|[\[,])[ \t]*"|[ \t(=,\[:]['"]|\t""")
+_OPEN = re.compile(rb"""(?:\\*"[ \t]*:|[\[,])[ \t]*\\*"|[ \t(=,\[:]['"]|\t""")
 _HEAD_END = re.compile(rb"[$#%>\]:'\"\t]")
 _MARKS = re.compile(rb"[+\-]{1,3}|[#;!>]+|//|--")
 _HEAD_FIRST = frozenset(bytes([c]) for c in b"0123456789<+-$#%/;!>~@[(.{\"' \t")  # (and letters

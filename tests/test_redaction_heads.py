@@ -75,7 +75,10 @@ def test_the_law_catches_a_redactor_that_reads_the_lines_start_only(monkeypatch)
 QUOTED = st.sampled_from([
     'mysql -u root --password="{v}" shop', "GRANT ALL ON shop.* TO 'app'@'%' IDENTIFIED BY \"{v}\"",
     'curl -sS -H "Authorization: Bearer {v}" https://api.example', 'export API_TOKEN="{v}"',
-    'db.connect(user="app", password="{v}")', '{{"password": "{v}"}}'])
+    'db.connect(user="app", password="{v}")', '{{"password": "{v}"}}',
+    # (an option given a quoted value, no credential's word on the line: the eleventh
+    # sitting's; as written, `&#x27` was once taken for the value)
+    "mysqldump -h db -u backup -p'{v}' --all-databases", "cme smb 10.0.0.0/24 -u ad -p '{v}'"])
 MEMBERS = st.sampled_from(['{{"msg": {s}}}', '{{"level":"info","ts":1733479200.1,"msg":{s}}}',
                            '{{"log":{s},"stream":"stdout"}}', '[{s}]'])
 
@@ -164,7 +167,8 @@ def test_the_json_law_catches_a_redactor_that_reads_one_level_or_no_label_escape
 @pytest.mark.parametrize("reading, text", [
     ("json_string_lines",
      json.dumps({"msg": "GRANT ALL ON *.* TO 'app'@'%' IDENTIFIED BY \"7QxAbcdefgh0123\""})),
-    ("html_lines", "<pre>export PGPASSWORD=&#x27;7QxAbcdefgh0123&#x27;</pre>")])
+    ("html_lines", "<pre>export PGPASSWORD=&#x27;7QxAbcdefgh0123&#x27;</pre>"),
+    ("html_lines", "<pre>mysqldump -u backup -p&#x27;7QxAbcdefgh0123&#x27; --all</pre>")])
 def test_the_json_and_html_laws_catch_a_redactor_that_reads_the_text_as_written(
         monkeypatch, reading, text):
     package = importlib.import_module("toolpipe.secrets")

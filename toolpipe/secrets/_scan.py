@@ -370,6 +370,9 @@ def merge(spans: list[Span]) -> list[Span]:
     return out
 
 
+_QUOTE_ENTITY = re.compile(rb"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?")
+
+
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
     buf = unescaped(buf)
@@ -379,10 +382,11 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
     if b"=3D" in buf:
         buf = buf.replace(b"=3D", b"=  ")
     spans, public = rule_spans(_TRIGGERS, buf)
-    # (a value that ends at an escaped quote leaves its backslash, JSON's `\"`: JSON in
-    # JSON stays JSON)
+    # (a value ending at an escaped quote leaves its backslash, JSON's `\"`; one that is a
+    # quote's HTML entity is none, `-p&#x27;…`: its line is read again decoded)
     spans = [(lo, hi - 1, k, p) if hi - lo > 1 and buf[hi - 1] == 0x5C and buf[hi:hi + 1] == b'"'
-             else (lo, hi, k, p) for lo, hi, k, p in spans]
+             else (lo, hi, k, p) for lo, hi, k, p in spans
+             if buf[lo:lo + 1] != b"&" or _QUOTE_ENTITY.fullmatch(buf, lo, hi) is None]
     if written is not buf:  # (or it was no mail: `password=3Dx9…` is a value that starts
         # with 3D, hidden whole: a span right after a `=3D` read so takes its `3D` too)
         spans = [(lo - 2, hi, k, p) if lo >= 3 and written[lo - 3:lo] == b"=3D" else

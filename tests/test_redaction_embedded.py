@@ -90,3 +90,44 @@ def test_the_law_catches_a_redactor_that_reads_no_held_line(monkeypatch):
     assert all("7QxAbcdefgh0" not in SecretPatternSet().redact(t) for t in texts)
     monkeypatch.setattr(package, "embedded_lines", lambda text: [])
     assert all("7QxAbcdefgh0" in SecretPatternSet().redact(t) for t in texts)
+
+
+# classes-fresh65.txt (written before its rules) found three more: a command line in an
+# XML element (a Windows event's `<Data Name="CommandLine">`), a name and its value as
+# quoted CSV cells ending the text, and a Helm chart's `existingSecret=` (a name) taken
+# for a value.
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([
+    '<Data Name="CommandLine">net use \\\\fs01\\share /user:corp\\kilo {v}</Data>',
+    '<Data Name="CommandLine">net use Z: \\\\fs01\\share {v} /user:kilo</Data>',
+    "<cmd>rabbitmqctl change_password kilo {v}</cmd>", "<td>net user kilo {v}</td>"]),
+       tokens())
+def test_a_command_line_in_an_element_ends_at_its_close(form, value):
+    text = form.format(v=value)
+    out = SecretPatternSet().redact(text)
+    assert value[:12] not in out and out.endswith(text[text.rindex("<"):]), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["DB_PASSWORD", "api_token", "CLIENT_SECRET"]), tokens(),
+       st.sampled_from(["", "\n", '\n"TZ","UTC","all"']))
+def test_a_name_and_its_value_as_quoted_cells(name, value, after):
+    text = f'"{name}","{value}","production"{after}'
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+def test_a_secrets_name_and_quoted_words_are_left():
+    for text in ['"DB_PASSWORD","(unset)","production"', '"id","login","api_token"',
+                 "helm upgrade db bitnami/postgresql --set auth.existingSecret=db-credentials",
+                 "existing_secret: prod-db", "<td>net user kilo *</td>"]:
+        assert SecretPatternSet().redact(text) == text
+
+
+def test_the_helm_look_alike_law_catches_a_redactor_that_reads_the_name_as_a_value(
+        monkeypatch):
+    values = importlib.import_module("toolpipe.secrets._values")
+    helm = "--set auth.existingSecret=db-credentials"
+    assert SecretPatternSet().redact(helm) == helm
+    monkeypatch.setattr(values, "_EXISTING", __import__("re").compile(rb"(?!)"))
+    assert SecretPatternSet().redact(helm) != helm

@@ -97,13 +97,15 @@ CODE_RULES: tuple[Rule, ...] = (
          r"""|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S{1,128}"""
          r"""|(?i:net)[ \t]+(?i:use)\b[^\n|;&]{0,200}?[ \t]/(?i:user):\S{1,128}"""
          r"""|(?i:net)[ \t]+(?i:user)[ \t]+(?!/)\S{1,128})[ \t]+"""
-         r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*][^\s]{0,255})""",
+         # (a bare value ends at `<`: a shell's redirection, or the close of the element
+         # that holds the command line, `<Data …>net use … PW</Data>`)
+         r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s/'"*<][^\s<]{0,255})""",
          value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
     # `net use [DEVICE] \\server\share PASSWORD [/user:…]`: the operand after the share
     # (the order Windows documents; inside `cmd /c "…"` or runas's quotes too)
     rule("password", ("net use",),
          r"""(?i:net)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+|\*[ \t]+)?\\\\[^\s"']+[ \t]+"""
-         r"""(?P<v>[^\s/*'"][^\s"]{0,255})""",
+         r"""(?P<v>[^\s/*'"<][^\s"<]{0,255})""",
          value=("v",), check="call_literal", bounded=False, priority=CONTEXT),
     # SQL Server's procedures that take a password by position: sp_addlinkedsrvlogin's fifth,
     # sp_addlogin's second, sp_password's first two (`EXEC sp_addlogin 'u', 'pw'`)

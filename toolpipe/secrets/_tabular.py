@@ -332,7 +332,7 @@ _HEADER_NAME = (r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|a
                 r"""access[_\-]?key|private[_\-]?key))""")
 # a header's last name (not `pass` nor `pwd`: Python's statement, the shell's command)
 _AT_LINE_END = tuple(w + "\n" for w in _HEADER_WORDS if w not in ("pass", "pwd"))
-_QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*\r?\n"""
+_QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*(?:\r?\n|$)"""  # (or the text's end)
 
 TABULAR_RULES: tuple[Rule, ...] = (
     rule("password", ("copy ",),

@@ -56,6 +56,7 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secretstr secretbytes field foobared value_specified_in_no_log_parameter
     write read include omit same-origin enabled disabled inherit auto""".split())
 # a key word's suffix that says what the value is about, not what it holds
+_EXISTING = re.compile(rb"(?i)existing[_\-.]?$")
 _ABOUT = re.compile(
     rb"(?:^|[_\-.]|(?<=[a-z0-9])(?=[A-Z]))(?i:len(?:gth)?|type|kind|name|ids?|ur[li]|path|"
     rb"file|dir|polic(?:y|ies)|expir\w*|expires|ttl|age|count|min|max|hints?|changed|updated|"
@@ -209,6 +210,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # token_type, password_length, passwordPolicy: about the value
     if flag and buf[start:word_end].lower() in (b"secret-id", b"secret_id"):
         return None  # aws secretsmanager … --secret-id NAME: the name of a stored secret
+    if _EXISTING.search(buf, max(0, start - 9), start):
+        return None  # a Helm chart's `existingSecret=NAME`: a Secret's name, not its value
     if buf[start:start + 5].lower() == b"token" and _NOT_CREDENTIAL_KEY.search(
             buf[max(0, start - 40):match.start("close")]):
         return None  # NextToken, nextPageToken: a pagination cursor

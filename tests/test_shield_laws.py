@@ -43,6 +43,14 @@ def q(command: str) -> str:
     return shlex.quote(command)
 
 
+def _delimited(x: str) -> str:
+    """``x`` between the first delimiter of a quote operator it does not hold."""
+    for a, b in (("{", "}"), ("!", "!"), ("#", "#"), ("^", "^"), ("~", "~"), ("|", "|")):
+        if a not in x and b not in x:
+            return a + x + b
+    return "{" + x + "}"  # (braces nest: what a writer falls back on)
+
+
 # Each wrapper, and whether it needs X to be one simple command.
 WRAPPERS = {
     "{ X; }": (lambda x: "{ " + x + "\n}", False),
@@ -66,6 +74,10 @@ WRAPPERS = {
         "import os; os.system(" + repr(x) + ")"), False),
     "perl -e 'system(\"X\")'": (lambda x: "perl -e " + q("system(" + json.dumps(x).replace(
         "$", "\\$").replace("@", "\\@") + ")"), False),
+    # (the eleventh sitting: Ruby's and Perl's quote operators, a delimiter X does not
+    # hold, as a writer picks one; classes-fresh76.txt found `system %q{…}` allowed)
+    "ruby -e 'system %q{X}'": (lambda x: "ruby -e " + q("system %q" + _delimited(x)), False),
+    "perl -e 'system q{X}'": (lambda x: "perl -e " + q("system q" + _delimited(x)), False),
 }
 SIMPLE = [c for c in ATTACKS if simple(c)]
 
@@ -116,7 +128,8 @@ def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
 
 # the tenth sitting's wrappers, read over every attack (not a sample of the law's draws:
 # the cases they weaken are a few dozen of the corpus, those with quotes, `$` or `\\`)
-NEWER = ["v=`X`", "python3 -c 'os.system(X)'", "perl -e 'system(\"X\")'"]
+NEWER = ["v=`X`", "python3 -c 'os.system(X)'", "perl -e 'system(\"X\")'",
+         "ruby -e 'system %q{X}'", "perl -e 'system q{X}'"]
 
 
 def weakened(shield: UnixShield, name: str) -> list[str]:
@@ -183,6 +196,14 @@ def test_the_law_catches_perls_escaped_sigils_kept(monkeypatch):
     kept = {k: v for k, v in _code_files._SIMPLE.items() if k not in "$@"}
     monkeypatch.setattr(_code_files, "_SIMPLE", kept)  # `\\$d` handed on as written
     _law_fails(NEWER[2])
+
+
+def test_the_law_catches_quote_operators_read_as_no_literal(monkeypatch):
+    from toolpipe.shell import _code_files
+
+    monkeypatch.setattr(_code_files, "_QUOTE_OPERATOR", {})
+    _law_fails(NEWER[3])
+    _law_fails(NEWER[4])
 
 
 # --- end to end: the default pipeline, real bash, a victim folder -----------------------------

@@ -18,6 +18,9 @@ DYNAMIC = "$TOOLPIPE_DYNAMIC"
 
 
 _JOIN = re.compile(r"[ \t]*(?:\+|\.\.?|)[ \t]*")  # between two literals read as one
+# a join to what is not a literal: `+`, Lua's `..`, PHP's and Perl's `.` with a blank beside
+# it (not a method's call, `"…".format(x)`)
+_JOIN_OPERATOR = re.compile(r"[ \t]*(?:\+|\.\.|[ \t]\.|\.[ \t])[ \t]*")
 
 
 def literals(args: str) -> tuple[list[str], bool]:
@@ -29,6 +32,8 @@ def literals(args: str) -> tuple[list[str], bool]:
     rest: list[str] = []
     at = 0
     for m in _STRING.finditer(args):
+        if m.start() < at:
+            continue  # (inside the expression a literal was joined to)
         text = m.group(0)[1:-1]
         if strings and _JOIN.fullmatch(args, at, m.start()):
             strings[-1] += text
@@ -36,12 +41,45 @@ def literals(args: str) -> tuple[list[str], bool]:
             rest.append(args[at:m.start()])
             strings.append(text)
         at = m.end()
+        joined = _JOIN_OPERATOR.match(args, at)
+        if joined is not None and not _STRING.match(args, joined.end()) and (
+                args[joined.end():].strip()):
+            # a literal joined to an expression (`"rm -rf " . getenv("HOME")`, `"rm -rf " +
+            # dir`): one string, its end the home if the expression names it, else unknown
+            strings[-1] += "~" if HOME.search(args, joined.end()) else DYNAMIC
+            at = len(args)
     rest.append(args[at:])
     dynamic = bool(re.search(r"[A-Za-z_$@]", re.sub(
         r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
         r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
         r"exist_ok|mode|0o\d+|\d+)\b", "", "".join(rest))))
     return [_unescaped(s) if "\\" in s else s for s in strings], dynamic
+
+
+# Ruby's %q{…}, %Q{…}, %{…} and Perl's q{…}, qq{…}: a string between other brackets (or a
+# character repeated, `%q|…|`, `q!…!`), read as the quoted literal it is, so that every
+# reading of literals reads it (`system %q{rm -rf ~}` was read as a call with no command;
+# found by classes-fresh76.txt). Ruby's `%{` and `%(` only: Perl's `%{…}` is a hash.
+_BRACKETED = (r"\{((?:[^{}]|\{[^{}]*\})*)\}|\(((?:[^()]|\([^()]*\))*)\)"  # (one level nested)
+              r"|\[((?:[^\[\]]|\[[^\[\]]*\])*)\]|<([^<>]*)>|([|!/#~^])(.*?)\5")
+_QUOTE_OPERATOR = {
+    "ruby": re.compile(r"(?<![\w$@%])%[qQ]?(?:" + _BRACKETED + ")", re.S),
+    "perl": re.compile(r"(?<![\w$@%&>-])qq?\s*(?:" + _BRACKETED + ")", re.S),
+}
+
+
+def quote_operators(family: str, code: str) -> str:
+    """``code`` with Ruby's and Perl's quote operators written as double-quoted literals
+    (see above); other languages' code as it is."""
+    operator = _QUOTE_OPERATOR.get(family)
+    if operator is None or ("%" not in code and "q" not in code):
+        return code
+
+    def literal(m: re.Match[str]) -> str:
+        text = next(g for g in (m.group(1), m.group(2), m.group(3), m.group(4), m.group(6))
+                    if g is not None)
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return operator.sub(literal, code)
 
 
 _ESCAPE = re.compile(

@@ -24,6 +24,7 @@ from toolpipe.shell._code_files import (
     home_mentions,
     literals,
     pathlib_ops,
+    quote_operators,
     r_writes,
     receiver_folder,
     target,
@@ -54,7 +55,8 @@ _SPAWN = re.compile(
     # invoke's and fabric's context, by the names their docs give it: c.run("…")
     r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
 _BACKTICK = re.compile(r"`([^`]*)`")
-_BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?:["'][^"'\n]*["'][ \t]*,?[ \t]*)+)""")
+# (a literal first, then all the statement holds: `exec "rm", "-rf", $ENV{HOME}`)
+_BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?=["'])[^;\n]+)""")
 _PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
                         r"|\|([^|]*)\||!([^!]*)!)")
 # perl's pipe opens, either way: open(F, "|-", "sh"), open(my $fh, "-|", "rm -rf ~"),
@@ -232,6 +234,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     out: list[str] = []
     family = _FAMILY.get(name, "")
     code = looked_up(family, code)  # `__import__('os').system(…)` is `os.system(…)`
+    code = quote_operators(family, code)  # ruby's %q{…}, perl's q{…}: literals
     evaluates = _EVAL.get(family)
     evals = {m.start() for m in evaluates.finditer(code)} if evaluates else set()
     for m in _SPAWN.finditer(code):

@@ -78,6 +78,10 @@ WRAPPERS = {
     # hold, as a writer picks one; classes-fresh76.txt found `system %q{…}` allowed)
     "ruby -e 'system %q{X}'": (lambda x: "ruby -e " + q("system %q" + _delimited(x)), False),
     "perl -e 'system q{X}'": (lambda x: "perl -e " + q("system q" + _delimited(x)), False),
+    # (and zsh's `=X`, the path of X's program; a Ruby backquote holding escaped ones)
+    "=X": (lambda x: "=" + x, True),
+    "ruby -e '`X`'": (lambda x: "ruby -e " + q("`" + x.replace("\\", "\\\\").replace(
+        "`", "\\`") + "`"), False),
 }
 SIMPLE = [c for c in ATTACKS if simple(c)]
 
@@ -129,7 +133,7 @@ def test_the_law_catches_a_shield_that_does_not_read_eval(monkeypatch):
 # the tenth sitting's wrappers, read over every attack (not a sample of the law's draws:
 # the cases they weaken are a few dozen of the corpus, those with quotes, `$` or `\\`)
 NEWER = ["v=`X`", "python3 -c 'os.system(X)'", "perl -e 'system(\"X\")'",
-         "ruby -e 'system %q{X}'", "perl -e 'system q{X}'"]
+         "ruby -e 'system %q{X}'", "perl -e 'system q{X}'", "=X", "ruby -e '`X`'"]
 
 
 def weakened(shield: UnixShield, name: str) -> list[str]:
@@ -204,6 +208,18 @@ def test_the_law_catches_quote_operators_read_as_no_literal(monkeypatch):
     monkeypatch.setattr(_code_files, "_QUOTE_OPERATOR", {})
     _law_fails(NEWER[3])
     _law_fails(NEWER[4])
+
+
+def test_the_law_catches_zsh_equals_read_as_a_name(monkeypatch):
+    monkeypatch.setattr(_wrappers, "_unequalled", lambda argv: argv)
+    _law_fails(NEWER[5])
+
+
+def test_the_law_catches_backquotes_cut_at_an_escaped_one(monkeypatch):
+    from toolpipe.shell import _oneliners
+
+    monkeypatch.setattr(_oneliners, "_BACKTICK", re.compile(r"`([^`]*)`"))
+    _law_fails(NEWER[6])
 
 
 # --- end to end: the default pipeline, real bash, a victim folder -----------------------------

@@ -53,7 +53,7 @@ def literals(args: str) -> tuple[list[str], bool]:
         r"\b(?:shell|True|False|true|false|TRUE|FALSE|check|capture_output|text|stdout|stderr|"
         r"encoding|utf-?8|subprocess\.\w+|PIPE|DEVNULL|ignore_errors|recursive|force|"
         r"exist_ok|mode|0o\d+|\d+)\b", "", "".join(rest))))
-    return [_unescaped(s) if "\\" in s else s for s in strings], dynamic
+    return [literal_read(s) if "\\" in s else s for s in strings], dynamic
 
 
 # Ruby's %q{…}, %Q{…}, %{…} and Perl's q{…}, qq{…}: a string between other brackets (or a
@@ -92,7 +92,7 @@ _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v"
            "\\": "\\", "'": "'", '"': '"', "`": "`", "$": "$", "@": "@", "\n": ""}
 
 
-def _unescaped(literal: str) -> str:
+def literal_read(literal: str) -> str:
     """A literal's escapes read (`\\n`, `\\x41`, `\\u00e9`, `\\101`, `\\$`), its other text
     as it is (the codec `unicode_escape` read it as Latin-1 and warned at `\\/`)."""
     def one(m: re.Match[str]) -> str:

@@ -70,8 +70,6 @@ class Command:
         if not self.argv or not self.argv[0].known:
             return ""
         text = self.argv[0].text
-        if text[:1] == "=" and text[1:2].isalpha():
-            text = text[1:]  # zsh's `=rm`: the path of `rm` (classes-fresh76.txt)
         return text.rpartition("/")[2].lower() or text
 
     @property

@@ -22,6 +22,7 @@ from toolpipe.shell._code_files import (
     fetched_code,
     home_interpolated,
     home_mentions,
+    literal_read,
     literals,
     pathlib_ops,
     quote_operators,
@@ -54,7 +55,7 @@ _SPAWN = re.compile(
     r"create_subprocess_\w+|"
     # invoke's and fabric's context, by the names their docs give it: c.run("…")
     r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
-_BACKTICK = re.compile(r"`([^`]*)`")
+_BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)  # (an escaped backquote inside: `\``)
 # (a literal first, then all the statement holds: `exec "rm", "-rf", $ENV{HOME}`)
 _BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?=["'])[^;\n]+)""")
 _PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
@@ -262,7 +263,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
         out.append(DYNAMIC)
     out += fetched_code(code)  # source("https://…"), import("https://…"), install_github
     if name in ("perl", "ruby", "php"):
-        out += [m.group(1) for m in _BACKTICK.finditer(code)]
+        out += [literal_read(m.group(1)) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets
         for m in _BARE_CALL.finditer(code):
             out.append(_command_line(*literals(m.group(1))))

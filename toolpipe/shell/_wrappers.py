@@ -170,7 +170,16 @@ def _env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | N
     return None
 
 
+def _unequalled(argv: tuple[Word, ...]) -> tuple[Word, ...]:
+    """zsh's ``=rm`` in a command's place: the path of ``rm`` (classes-fresh76.txt found
+    ``zsh -c '=rm -rf ~'`` allowed, a program named ``=rm``)."""
+    if argv and argv[0].text[:1] == "=" and argv[0].text[1:2].isalpha():
+        return (argv[0]._replace(text=argv[0].text[1:]), *argv[1:])
+    return argv
+
+
 def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
+    argv = _unequalled(argv)
     if not argv or _name(argv[0]) not in PEELED:
         return Peeled(argv)  # the common case: a command that wraps nothing
     wrappers: list[str] = []
@@ -178,6 +187,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     scheduled = False
     codes: list[tuple[str, Word, tuple[Word, ...]]] = []
     for _ in range(16):
+        argv = _unequalled(argv)  # (`sudo =rm`: zsh reads every word so)
         if not argv:
             break
         name = _name(argv[0])

@@ -120,7 +120,11 @@ def test_a_name_and_its_value_as_quoted_cells(name, value, after):
 def test_a_secrets_name_and_quoted_words_are_left():
     for text in ['"DB_PASSWORD","(unset)","production"', '"id","login","api_token"',
                  "helm upgrade db bitnami/postgresql --set auth.existingSecret=db-credentials",
-                 "existing_secret: prod-db", "<td>net user kilo *</td>"]:
+                 "existing_secret: prod-db", "<td>net user kilo *</td>",
+                 # (a dotfile's name: the shield's own `writes … a secret: .env (cp)` was
+                 # redacted, found by sequences-fresh27.txt's run)
+                 "writes, in the workspace, a secret: .env (cp)", "token file: .npmrc",
+                 "secret: .env.production"]:
         assert SecretPatternSet().redact(text) == text
 
 
@@ -131,3 +135,12 @@ def test_the_helm_look_alike_law_catches_a_redactor_that_reads_the_name_as_a_val
     assert SecretPatternSet().redact(helm) == helm
     monkeypatch.setattr(values, "_EXISTING", __import__("re").compile(rb"(?!)"))
     assert SecretPatternSet().redact(helm) != helm
+
+
+def test_the_dotfile_look_alike_law_catches_a_redactor_that_reads_it_as_a_value(
+        monkeypatch):
+    values = importlib.import_module("toolpipe.secrets._values")
+    text = "a secret: .env"
+    assert SecretPatternSet().redact(text) == text
+    monkeypatch.setattr(values, "_DOTFILE", __import__("re").compile(rb"(?!)"))
+    assert SecretPatternSet().redact(text) != text

@@ -70,6 +70,9 @@ _ABOUT = re.compile(
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
 _NAMED_PATH = re.compile(rb"[\w.@-]{1,64}:(?:/|~/)[^\s:]*")
+# a dotfile's name, words alone (`secret: .env`, `token file: .npmrc`: the file that holds
+# one; found when the shield's own message `writes … a secret: .env` was redacted)
+_DOTFILE = re.compile(rb"\.[a-z]+(?:[._\-][a-z]+)*")
 _RESOURCE_ID = re.compile(rb"(?i)(?:arn|urn):[^\s\"'=,(\[{]{0,256}\Z")  # arn:…:secret:NAME
 # Go's %+v of a struct: `{Host:db User:app Password:… Port:5432}`; a field printed empty
 # leaves its name, a blank and the next field's name
@@ -227,8 +230,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
         return None  # "secret:" ending a line opens a YAML block; only a token counts
     if not any(33 <= c < 127 for c in value):  # 密码：请输入您的密码: prose, not a value
         return None
-    if _NAMED_PATH.fullmatch(value):  # systemd's LoadCredential=NAME:/path: a file named
-        return None
+    if _NAMED_PATH.fullmatch(value) or _DOTFILE.fullmatch(value):  # systemd's
+        return None  # LoadCredential=NAME:/path, a dotfile's name: a file named
     if buf[start - 1:start] == b":" and _RESOURCE_ID.search(buf, max(0, start - 256), start):
         return None  # arn:aws:secretsmanager:…:secret:NAME: a segment of a resource's name
     if sep[:1] == b":" and sep[1:2] in (b" ", b"\t") and _NEXT_FIELD.match(value) and (

@@ -13,6 +13,8 @@ import re
 import string
 from typing import NamedTuple
 
+from hypothesis import strategies as st
+
 DATA = pathlib.Path(__file__).parent / "data" / "secrets"
 ALPHABETS = {
     "b62": string.ascii_letters + string.digits,
@@ -110,3 +112,13 @@ def leaked(secret: str, output: str) -> bool:
         return secret in output
     return any(secret[i:i + 12] in output for i in range(0, len(secret) - 11, 4)) or \
         secret[-12:] in output
+
+
+@st.composite
+def tokens(draw: st.DrawFn, min_size: int = 11, max_size: int = 24) -> str:
+    """A token as a generator draws one (random letters and digits), after `7Qx`: the
+    grids' values (a seed, then a length, drawn so that hypothesis shrinks them)."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    size = draw(st.integers(min_size, max_size))
+    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
+                           for _ in range(size))

@@ -9,13 +9,14 @@ whose quotes the holder escapes (`PASSWORD ''pw''`), were not read."""
 from __future__ import annotations
 
 import importlib
-import random
+import re
 import shlex
-import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import tokens
 from toolpipe.secrets import SecretPatternSet
 
 HOLDERS = {
@@ -36,11 +37,6 @@ FORMS = st.sampled_from([
     "echo '{v}' | docker login ghcr.io -u bot --password-stdin"])
 
 
-@st.composite
-def tokens(draw: st.DrawFn) -> str:
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
-                           for _ in range(draw(st.integers(11, 24))))
 
 
 @settings(max_examples=200, deadline=None)
@@ -128,19 +124,12 @@ def test_a_secrets_name_and_quoted_words_are_left():
         assert SecretPatternSet().redact(text) == text
 
 
-def test_the_helm_look_alike_law_catches_a_redactor_that_reads_the_name_as_a_value(
-        monkeypatch):
+@pytest.mark.parametrize(("check", "text"), [
+    ("_EXISTING", "--set auth.existingSecret=db-credentials"),  # (a Secret's name)
+    ("_DOTFILE", "a secret: .env")])  # (a dotfile's name)
+def test_the_look_alike_laws_catch_a_redactor_that_reads_the_name_as_a_value(
+        monkeypatch, check, text):
     values = importlib.import_module("toolpipe.secrets._values")
-    helm = "--set auth.existingSecret=db-credentials"
-    assert SecretPatternSet().redact(helm) == helm
-    monkeypatch.setattr(values, "_EXISTING", __import__("re").compile(rb"(?!)"))
-    assert SecretPatternSet().redact(helm) != helm
-
-
-def test_the_dotfile_look_alike_law_catches_a_redactor_that_reads_it_as_a_value(
-        monkeypatch):
-    values = importlib.import_module("toolpipe.secrets._values")
-    text = "a secret: .env"
     assert SecretPatternSet().redact(text) == text
-    monkeypatch.setattr(values, "_DOTFILE", __import__("re").compile(rb"(?!)"))
+    monkeypatch.setattr(values, check, re.compile(rb"(?!)"))
     assert SecretPatternSet().redact(text) != text

@@ -11,14 +11,13 @@ from __future__ import annotations
 import html
 import importlib
 import json
-import random
 import re
-import string
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import tokens
 from toolpipe.secrets import SecretPatternSet
 
 HEADS = st.sampled_from([
@@ -35,11 +34,6 @@ FORMS = st.sampled_from([
     "[smtp.example.com]:587 bot@example.com:{v}"])
 
 
-@st.composite
-def tokens(draw: st.DrawFn) -> str:
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
-                           for _ in range(draw(st.integers(11, 24))))
 
 
 # (forms with anchors of their own, read after a head since the eleventh sitting: what

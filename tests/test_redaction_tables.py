@@ -10,12 +10,11 @@ the column, and a line of words after a long value."""
 from __future__ import annotations
 
 import importlib
-import random
-import string
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import tokens
 from toolpipe.secrets import SecretPatternSet
 
 NAMES = st.sampled_from(["password", "PASSWORD", "Password", "db_password", "api_key",
@@ -24,14 +23,6 @@ NAMES = st.sampled_from(["password", "PASSWORD", "Password", "db_password", "api
 OTHERS = ["name", "user", "role", "created", "host", "AGE", "status"]
 
 
-@st.composite
-def tokens(draw: st.DrawFn, min_size: int = 13, max_size: int = 40) -> str:
-    """A token as a generator draws one (random letters and digits: each piece of one cut
-    into lines has both), after `7Qx`."""
-    rng = random.Random(draw(st.integers(0, 2**32)))  # (shrunk, still a generator's)
-    size = draw(st.integers(min_size, max_size))
-    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
-                           for _ in range(size))
 
 
 def table(dialect: str, header: list[str], rows: list[list[str]]) -> str:
@@ -74,7 +65,7 @@ DIALECTS = st.sampled_from([",", ";", "\t", "psql", "mysql", "markdown", "aligne
 
 
 @settings(max_examples=200, deadline=None)
-@given(DIALECTS, NAMES, st.integers(0, 2), st.lists(tokens(), min_size=1, max_size=3))
+@given(DIALECTS, NAMES, st.integers(0, 2), st.lists(tokens(13, 40), min_size=1, max_size=3))
 def test_a_credential_column_is_redacted_in_every_dialect(dialect, name, place, secrets):
     text = column(dialect, name, place, secrets)
     out = SecretPatternSet().redact(text)
@@ -84,7 +75,7 @@ def test_a_credential_column_is_redacted_in_every_dialect(dialect, name, place, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(DIALECTS, NAMES, tokens(), tokens())
+@given(DIALECTS, NAMES, tokens(13, 40), tokens(13, 40))
 def test_tables_one_after_another_are_each_read_under_their_own_header(dialect, name, a, b):
     """The next table's header is not a row of the one before (found by the adversarial
     benchmark of aligned columns: a header read as a row made a second reading differ)."""
@@ -107,7 +98,7 @@ def test_a_credential_column_of_words_is_left(dialect, name, place, words):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([",", ";", "\t", " | "]), NAMES, tokens(),
+@given(st.sampled_from([",", ";", "\t", " | "]), NAMES, tokens(13, 40),
        st.sampled_from(["DB_USER", "name", "HOST"]))
 def test_a_name_and_its_value_in_two_cells(delimiter, name, secret, other):
     """`DB_PASSWORD,…` is a row, not a header: its value is redacted, the next row's name

@@ -50,11 +50,38 @@ def test_a_line_held_in_another_is_read_as_the_line_it_holds(holder, form, value
     assert SecretPatternSet().redact(out) == out
 
 
+# (lines with no credential's word, held where the holder escapes their quotes: a CSV
+# cell's doubled `""`, an SQL string's `''`, a shell's `'"'"'`; the doubling marks the
+# line, whatever its words)
+WORDLESS = {
+    "csv": st.sampled_from([
+        'curl -sS --user "deploy:{v}" https://ci.example.com/job',
+        'conn = pymysql.connect("db.internal", "root", "{v}", "shop")',
+        'ConvertTo-SecureString "{v}" -AsPlainText -Force']),
+    "sql": st.sampled_from(["redis-cli -a '{v}' ping", "mysql -uroot -p'{v}' shop",
+                            "curl -u 'bot:{v}' https://ci.example.com"]),
+    "shell": st.sampled_from(["redis-cli -a '{v}' ping", "mysql -uroot -p'{v}' shop",
+                              "curl -u 'bot:{v}' https://ci.example.com"]),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(WORDLESS)), st.data(), tokens())
+def test_a_wordless_line_in_a_holder_that_escapes_its_quotes_is_read(holder, data, value):
+    line = data.draw(WORDLESS[holder]).format(v=value)
+    assert value[:12] not in SecretPatternSet().redact(line)  # (found alone)
+    text = HOLDERS[holder](line)
+    out = SecretPatternSet().redact(text)
+    assert value[:12] not in out, text
+    assert SecretPatternSet().redact(out) == out
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(sorted(HOLDERS)), st.sampled_from([
     "password reset link sent to ada@example.com", "rootpw is set", "token expired at 10:00",
     "the build took 42 s", "requirepass yes", "| password | (unset) |",
-    "ALTER USER app WITH PASSWORD NULL;", "key rotation done: 3 keys"]))
+    "ALTER USER app WITH PASSWORD NULL;", "key rotation done: 3 keys",
+    'said "hi" to "you" at 10:00', "it's ada's 'build' now"]))
 def test_an_ordinary_line_held_in_another_is_left(holder, line):
     text = HOLDERS[holder](line)
     assert SecretPatternSet().redact(text) == text
@@ -133,3 +160,12 @@ def test_the_look_alike_laws_catch_a_redactor_that_reads_the_name_as_a_value(
     assert SecretPatternSet().redact(text) == text
     monkeypatch.setattr(values, check, re.compile(rb"(?!)"))
     assert SecretPatternSet().redact(text) != text
+
+
+def test_the_wordless_law_catches_a_redactor_that_reads_only_lines_with_a_word(monkeypatch):
+    embedded = importlib.import_module("toolpipe.secrets._embedded")
+    text = HOLDERS["csv"]('curl -sS --user "deploy:7QxAbcdefgh0123" https://ci.example.com')
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(text)
+    monkeypatch.setattr(embedded, "_MARK", embedded.compile_text(
+        rf"(?m:{embedded._OPENER}|{embedded._HEADED})[^\n]*{embedded._WORDS}", ignore_case=True))
+    assert "7QxAbcdefgh0" in SecretPatternSet().redact(text)

@@ -39,9 +39,13 @@ _HEADED = (r"^[ \t]*(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]|<\d{1,3}>
            # (a prompt of word characters: `user@host:~/repo$ `, `mysql> `, `PS C:\work> `;
            # `[^\n]{0,64}?` before its mark took re2 off its DFA: 1.4 s on 10 MB)
            r"|[+\-#;!>$]|//|(?:PS[ \t])?[\w@.:\\~/-]{1,48}[$#%>][ \t])")
+# (and a CSV cell or an SQL string holding a doubled quote, or a shell's splice of a quote,
+# whatever its words: each is its holder's own escape, `1,"curl --user ""u:pw"" …"`,
+# `('a ''b'' c')`, `'a '"'"'b'"'"''`)
+_DOUBLED = r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
-                     rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}",
-                     ignore_case=True)
+                     rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
+                     rf"|{_DOUBLED}", ignore_case=True)
 _ANY = re.compile(_OPENER, re.MULTILINE)
 _OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|\t""")
 # each quote's escapes, read as the one character they stand for
@@ -107,7 +111,8 @@ def embedded_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
                             _ESCAPES[quote] if quote else _NONE, _unquoted)
         if read is None:
             return None
-        if _SPACED.search(read[0]) is None or (not cdata and _WORD_IN.search(read[0]) is None):
+        if _SPACED.search(read[0]) is None or (not cdata and not read[2] and _WORD_IN.search(
+                read[0]) is None):  # (CDATA, or a string with escapes, whatever its words)
             # (a word alone, a key's or a value's, or a string with no credential's word:
             # judged in its place already, and nothing in it reads another way alone)
             continue

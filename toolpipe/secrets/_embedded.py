@@ -4,16 +4,18 @@ field before it. The rules that know a line by its start (a table's row, `rootpw
 a client's positional password) do not see it there, and its quotes are escaped as its
 holder escapes them (`''`, `""`, `\\'`, a shell's `'"'"'` and `'\\''`), so that
 `PASSWORD ''pw''` reads as an empty string. Each line where a holder opens before a
-credential's word, or such an escape stands near one (and every CDATA), is read again:
-each string on it with a blank and a credential's word in it is read as a line of its
-own, its escapes read. Found by putting every corpus line in each holder (a sweep of
-2,727 secret lines): leaking in an SQL string 359 → 56, in an `echo`'s quoting 356 → 65,
-in a CSV cell 473 → 122, in a repr 243 → 44, in CDATA 230 → 0, after a tab's field
-187 → 6 (with the heads of ``_lines``, which read a quote and a tab's field as a line's
-head). What follows a line's head (a log's header, syslog's, a comment's, a diff's or a
-mail's mark, a prompt: ``_lines.HEAD``, its longest reading) is a line of its own too,
-for the forms with anchors of their own (`| **API token** | …`, `set :password, …`,
-`key = …`): after a log's header 41 → 15, after `# ` 38 → 6, after a diff's `+` 29 → 6."""
+credential's word, or such an escape stands near one (and every CDATA, every doubled
+quote of a CSV cell or an SQL string, every shell's splice of a quote) is read again:
+each string on it with a blank and a credential's word in it (or with escapes) is read
+as a line of its own, its escapes read. Found by putting every corpus line in each
+holder (a sweep of 2,727 secret lines): leaking in an SQL string 359 → 25, in an
+`echo`'s quoting 356 → 34, in a CSV cell 473 → 42, in a repr 243 → 41, in CDATA 230 →
+0, after a tab's field 187 → 6 (with the heads of ``_lines``, which read a quote and a
+tab's field as a line's head). What follows a line's head (a log's header, syslog's, a
+comment's, a diff's or a mail's mark, a prompt: ``_lines.HEAD``, its longest reading) is
+a line of its own too, for the forms with anchors of their own (`| **API token** | …`,
+`set :password, …`, `key = …`): after a log's header 41 → 15, after `# ` 38 → 6, after a
+diff's `+` 29 → 6."""
 
 from __future__ import annotations
 

@@ -252,7 +252,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     if "TIOCSTI" in code or _TIOCSTI.search(code):  # characters pushed into the terminal's
         # input (the request by name or by number, 0x5412): typed, and run
         typed = [a or b for a, b in _QUOTED.findall(code)]  # by the shell reading it
-        out += [t.replace("\\n", "\n").replace("\\r", "\n") for t in typed] or [DYNAMIC]
+        out += [literal_read(t).replace("\r", "\n") for t in typed] or [DYNAMIC]
     if evaluates is not None:
         for m in evaluates.finditer(code):
             out += _evaluated(name, _call_args(code, m.end()), depth)

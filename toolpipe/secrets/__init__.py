@@ -38,6 +38,7 @@ from typing import Protocol
 import attrs
 
 from toolpipe._checks import finite_number
+from toolpipe._text import character
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._continued import continued
 from toolpipe.secrets._copies import copies
@@ -46,7 +47,6 @@ from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._embedded import embedded_line, embedded_lines
 from toolpipe.secrets._escapes import (
-    character,
     encoded_separators,
     html_lines,
     html_unescaped_line,

@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Callable
 
+from toolpipe._text import character
 from toolpipe.secrets._re2 import TextPattern, compile_text
 from toolpipe.secrets._rule import Span
 
@@ -198,11 +199,6 @@ def read_escapes(line: str, limit: int, escape: re.Pattern[str],
     origin.extend(range(at, len(line)))
     plain = "".join(out)
     return plain, origin, len(line) - len(plain)
-
-
-def character(code: int) -> str:
-    """The character of a code point an escape names (U+FFFD for a surrogate or none)."""
-    return chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
 
 
 def _json_escape(m: re.Match[str]) -> str:

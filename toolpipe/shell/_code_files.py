@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe._text import character
 from toolpipe.shell._reflection import _STRING, _call_args
 
 DYNAMIC = "$TOOLPIPE_DYNAMIC"
@@ -98,8 +99,7 @@ def literal_read(literal: str) -> str:
     def one(m: re.Match[str]) -> str:
         hex2, hex4, hex8, octal, char = m.groups()
         if hex2 or hex4 or hex8:
-            code = int(hex2 or hex4 or hex8, 16)
-            return chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
+            return character(int(hex2 or hex4 or hex8, 16))
         if octal:
             return chr(int(octal, 8))
         return _SIMPLE.get(char, "\\" + char)

@@ -269,7 +269,8 @@ NAMED_RULES: tuple[Rule, ...] = (
          value=("v",), check="line_of_three", bounded=False, priority=CONTEXT),
     # a password stored in the clear under its scheme (Dovecot's passwd-file: {PLAIN}pw)
     rule("password", ("{plain}", "{cleartext}", "{clear}"),
-         r"""\{(?i:plain|cleartext|clear)\}(?P<v>[^:\s]{1,256})""",
+         # (not a template's `{{plain}}`: a value does not start with its brace)
+         r"""\{(?i:plain|cleartext|clear)\}(?P<v>[^:\s}][^:\s]{0,255})""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
     # Windows' netsh: a Wi-Fi key given on the command line
     rule("password", ("netsh",),

@@ -129,6 +129,9 @@ def _head_end(line: str) -> int:
     mark ends (0: none): `2026-… INFO [main] ` whole, not its shortest reading."""
     if _HEAD_START.match(line) is None:
         return 0  # (a string's opening is a head too, but read as a holder above)
+    marked = _MARK_HEAD.match(line)
+    if marked is not None:  # (a comment's, a diff's, a mail's mark, `$ `: read at once)
+        return marked.end()
     data = line.encode("utf-8", "surrogatepass")
     head = HEAD.match(data)
     if head is None or not head.group(0).strip():
@@ -141,6 +144,8 @@ def _head_end(line: str) -> int:
 
 
 _AFTER_BLANK = re.compile(rb"[ \t]+")
+_MARK_HEAD = re.compile(r"[ \t]*(?:[+\-]{1,3}|#{1,3}|//|--|;|!|(?:>[ \t]?){1,8}|\$)[ \t]+"
+                        r"|[ \t]*(?:[+\-]{1,3}|#{1,3}|(?:>[ \t]?){1,8})(?=[^\s+\-#>])")
 _HEAD_START = re.compile(_HEADED)
 
 

@@ -41,10 +41,12 @@ _HEADED = (r"^[ \t]*(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]|<\d{1,3}>
            # (a prompt of word characters: `user@host:~/repo$ `, `mysql> `, `PS C:\work> `;
            # `[^\n]{0,64}?` before its mark took re2 off its DFA: 1.4 s on 10 MB)
            r"|[+\-#;!>$]|//|(?:PS[ \t])?[\w@.:\\~/-]{1,48}[$#%>][ \t])")
-# (and a CSV cell or an SQL string holding a doubled quote, or a shell's splice of a quote,
-# whatever its words: each is its holder's own escape, `1,"curl --user ""u:pw"" …"`,
-# `('a ''b'' c')`, `'a '"'"'b'"'"''`)
-_DOUBLED = r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
+# (and a CSV cell or an SQL string holding a doubled quote, a shell's splice of a quote, a
+# JSON string's escaped one, whatever its words: each is its holder's own escape,
+# `1,"curl --user ""u:pw"" …"`, `('a ''b'' c')`, `'a '"'"'b'"'"''`)
+_DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
+            # (and a quoted word inside a JSON string: `\"alice\" * \"pw\"`)
+            r'|\\"[^"\\\n]{4,}\\"')
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)

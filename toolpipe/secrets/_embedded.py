@@ -65,8 +65,10 @@ _WORD_IN = re.compile(_WORDS, re.IGNORECASE)
 
 
 def embedded_lines(text: str) -> list[int]:
-    """Where each holder before a credential's word (or a quote's escape near one) is;
-    past MARKS_BUDGET of them, every holder (see above)."""
+    """Where each line to read again is: a holder or a line's head before a credential's
+    word, a quote's escape near one, a holder's own escape (a doubled quote, a shell's
+    splice, a JSON string's escaped quote), no label after it; past MARKS_BUDGET of them,
+    every holder; and every CDATA (see above)."""
     found = marks(_MARK, text, _ANY, unread)
     # (CDATA holds a line whatever its words: rare, each is read, up to the budget)
     at = text.find("<![CDATA[")

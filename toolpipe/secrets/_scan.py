@@ -370,7 +370,7 @@ def merge(spans: list[Span]) -> list[Span]:
     return out
 
 
-_QUOTE_ENTITY = re.compile(rb"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?")
+_A_QUOTES_ENTITY = re.compile(rb"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?")  # (not a value)
 
 
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
@@ -386,7 +386,7 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
     # quote's HTML entity is none, `-p&#x27;…`: its line is read again decoded)
     spans = [(lo, hi - 1, k, p) if hi - lo > 1 and buf[hi - 1] == 0x5C and buf[hi:hi + 1] == b'"'
              else (lo, hi, k, p) for lo, hi, k, p in spans
-             if buf[lo:lo + 1] != b"&" or _QUOTE_ENTITY.fullmatch(buf, lo, hi) is None]
+             if buf[lo:lo + 1] != b"&" or _A_QUOTES_ENTITY.fullmatch(buf, lo, hi) is None]
     if written is not buf:  # (or it was no mail: `password=3Dx9…` is a value that starts
         # with 3D, hidden whole: a span right after a `=3D` read so takes its `3D` too)
         spans = [(lo - 2, hi, k, p) if lo >= 3 and written[lo - 3:lo] == b"=3D" else

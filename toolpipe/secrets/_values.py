@@ -56,7 +56,6 @@ _WORDS = frozenset(b"""null none nil nan undefined true false yes no on off empt
     secretstr secretbytes field foobared value_specified_in_no_log_parameter
     write read include omit same-origin enabled disabled inherit auto""".split())
 # a key word's suffix that says what the value is about, not what it holds
-_EXISTING = re.compile(rb"(?i)existing[_\-.]?$")
 _ABOUT = re.compile(
     rb"(?:^|[_\-.]|(?<=[a-z0-9])(?=[A-Z]))(?i:len(?:gth)?|type|kind|name|ids?|ur[li]|path|"
     rb"file|dir|polic(?:y|ies)|expir\w*|expires|ttl|age|count|min|max|hints?|changed|updated|"
@@ -69,6 +68,8 @@ _ABOUT = re.compile(
     rb"needed|hash(?:er|ing)|encoding|charset|style|input|field|button|text|help|error|"
     rb"message|msg|title|placeholder|description|desc|encryption|scheme|maps?|tables?|lookups?|"
     rb"ca|certs?|certificates?|fingerprints?|pins?|accessors?)(?=$|[_\-.]|[A-Z])")  # -ca-cert-hash
+# a key word's prefix that says the value names a stored secret (Helm's `existingSecret`)
+_EXISTING = re.compile(rb"(?i)existing[_\-.]?$")
 _NAMED_PATH = re.compile(rb"[\w.@-]{1,64}:(?:/|~/)[^\s:]*")
 # a dotfile's name, words alone (`secret: .env`, `token file: .npmrc`: the file that holds
 # one; found when the shield's own message `writes … a secret: .env` was redacted)

@@ -210,6 +210,15 @@ def test_the_law_catches_quote_operators_read_as_no_literal(monkeypatch):
     _law_fails(NEWER[4])
 
 
+@pytest.mark.parametrize("command", ["ruby -e '%x{echo {a} && rm -rf ~}'",
+                                     "perl -e 'qx [rm -rf ~]'", "ruby -e '%x^rm -rf ~^'"])
+def test_a_commands_quote_operator_is_read_as_the_string_ones_are(command):
+    """Ruby's %x and Perl's qx take the brackets %q and q take (nested once, a blank before
+    them, any repeated character): each of these was allowed before the eleventh sitting
+    read them with the string operators' brackets."""
+    assert UnixShield().evaluate("Bash", {"command": command}, ()).action == "block"
+
+
 def test_the_law_catches_zsh_equals_read_as_a_name(monkeypatch):
     monkeypatch.setattr(_wrappers, "_unequalled", lambda argv: argv)
     _law_fails(NEWER[5])

@@ -61,11 +61,11 @@ def literals(args: str) -> tuple[list[str], bool]:
 # character repeated, `%q|…|`, `q!…!`), read as the quoted literal it is, so that every
 # reading of literals reads it (`system %q{rm -rf ~}` was read as a call with no command;
 # found by classes-fresh76.txt). Ruby's `%{` and `%(` only: Perl's `%{…}` is a hash.
-_BRACKETED = (r"\{((?:[^{}]|\{[^{}]*\})*)\}|\(((?:[^()]|\([^()]*\))*)\)"  # (one level nested)
-              r"|\[((?:[^\[\]]|\[[^\[\]]*\])*)\]|<([^<>]*)>|([|!/#~^])(.*?)\5")
+BRACKETED = (r"\{((?:[^{}]|\{[^{}]*\})*)\}|\(((?:[^()]|\([^()]*\))*)\)"  # (one level nested)
+             r"|\[((?:[^\[\]]|\[[^\[\]]*\])*)\]|<([^<>]*)>|([|!/#~^])(.*?)\5")
 _QUOTE_OPERATOR = {
-    "ruby": re.compile(r"(?<![\w$@%])%[qQ]?(?:" + _BRACKETED + ")", re.S),
-    "perl": re.compile(r"(?<![\w$@%&>-])qq?\s*(?:" + _BRACKETED + ")", re.S),
+    "ruby": re.compile(r"(?<![\w$@%])%[qQ]?(?:" + BRACKETED + ")", re.S),
+    "perl": re.compile(r"(?<![\w$@%&>-])qq?\s*(?:" + BRACKETED + ")", re.S),
 }
 
 
@@ -77,10 +77,14 @@ def quote_operators(family: str, code: str) -> str:
         return code
 
     def literal(m: re.Match[str]) -> str:
-        text = next(g for g in (m.group(1), m.group(2), m.group(3), m.group(4), m.group(6))
-                    if g is not None)
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + bracketed(m).replace("\\", "\\\\").replace('"', '\\"') + '"'
     return operator.sub(literal, code)
+
+
+def bracketed(m: re.Match[str]) -> str:
+    """The text between the brackets (or the repeated character) ``BRACKETED`` matched."""
+    return next(g for g in (m.group(1), m.group(2), m.group(3), m.group(4), m.group(6))
+                if g is not None)
 
 
 _ESCAPE = re.compile(

@@ -13,10 +13,12 @@ import re
 from collections.abc import Sequence
 
 from toolpipe.shell._code_files import (
+    BRACKETED,
     DYNAMIC,
     HOME,
     MODE_WRITES,
     bare_tree_deletes,
+    bracketed,
     copied,
     copies,
     fetched_code,
@@ -58,8 +60,8 @@ _SPAWN = re.compile(
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)  # (an escaped backquote inside: `\``)
 # (a literal first, then all the statement holds: `exec "rm", "-rf", $ENV{HOME}`)
 _BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?=["'])[^;\n]+)""")
-_PERCENT_X = re.compile(r"(?:%x|\bqx)(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>"
-                        r"|\|([^|]*)\||!([^!]*)!)")
+# (ruby's %x(…) and perl's qx{…}: a quote operator's brackets, as _code_files reads them)
+_PERCENT_X = re.compile(r"(?:%x|\bqx)\s*(?:" + BRACKETED + ")", re.S)
 # perl's pipe opens, either way: open(F, "|-", "sh"), open(my $fh, "-|", "rm -rf ~"),
 # open(F, "| sh"), open(F, "rm -rf ~ |")
 _PIPE_OPEN = re.compile(r"""\bopen\s*\(?\s*[^,;]{1,64},\s*(?:(["'])(?:\|-|-\|)\1\s*,\s*(["'])"""
@@ -267,8 +269,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets
         for m in _BARE_CALL.finditer(code):
             out.append(_command_line(*literals(m.group(1))))
-        out += [next(g for g in m.groups() if g is not None)  # ruby's %x(…), perl's qx{…}
-                for m in _PERCENT_X.finditer(code)]
+        out += [bracketed(m) for m in _PERCENT_X.finditer(code)]  # ruby's %x(…), perl's qx{…}
         for m in _PIPE_OPEN.finditer(code):  # perl's open(F, "|-", "sh"): what it prints runs
             program = m.group("cmd") or m.group("cmd2") or m.group("cmd3")
             out += [program] + ([DYNAMIC] if program.split()[0].rsplit("/", 1)[-1] in (

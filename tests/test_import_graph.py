@@ -18,7 +18,8 @@ KERNEL = {"toolpipe._json", "toolpipe._cattrs", "toolpipe._checks", "toolpipe._n
           "toolpipe.context", "toolpipe.result", "toolpipe.effects", "toolpipe.program",
           "toolpipe.registry", "toolpipe.pipeline", "toolpipe.errors", "toolpipe.events",
           "toolpipe.failures", "toolpipe.roles", "toolpipe._schema", "toolpipe._faults",
-          "toolpipe.observe", "toolpipe._approval_marks", "toolpipe._made", "toolpipe._lazy_re"}
+          "toolpipe.observe", "toolpipe._approval_marks", "toolpipe._made", "toolpipe._lazy_re",
+          "toolpipe._text"}
 RANKS = [("kernel", lambda m: m in KERNEL), ("shell", lambda m: m.startswith("toolpipe.shell")),
          ("secrets", lambda m: m.startswith("toolpipe.secrets")),
          ("layers", lambda m: m.startswith("toolpipe.layers")),

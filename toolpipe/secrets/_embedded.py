@@ -69,6 +69,9 @@ def embedded_lines(text: str) -> list[int]:
     word, a quote's escape near one, a holder's own escape (a doubled quote, a shell's
     splice, a JSON string's escaped quote), no label after it; past MARKS_BUDGET of them,
     every holder; and every CDATA (see above)."""
+    if "\n" not in text and "'" not in text and '"' not in text and "\t" not in text and (
+            "CDATA" not in text and _HEAD_START.match(text) is None):
+        return []  # (one line, no holder, no head: nothing to read again, without a scan)
     found = marks(_MARK, text, _ANY, unread)
     # (CDATA holds a line whatever its words: rare, each is read, up to the budget)
     at = text.find("<![CDATA[")

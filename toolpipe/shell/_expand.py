@@ -303,8 +303,7 @@ class _Expansions(_Parameters):
             # inside backquotes bash reads `\``, `\$` and `\\` as the character, then
             # parses what it got: `\`echo rm\` -rf /` is a substitution in a command
             # (tree-sitter-bash keeps the backslashes, a program named `\`echo`)
-            ran += inner.statements(parse_tree(_BACKQUOTE_ESCAPE.sub(
-                lambda m: m.group(0)[1:], body)).root_node)
+            ran += inner.statements(parse_tree(backquoted(body)).root_node)
         else:
             for child in node.named_children:
                 ran += inner.statements(child)
@@ -328,6 +327,12 @@ _THE_SHELL = {"BASH": "/bin/bash", "SHELL": "/bin/sh"}
 
 
 _BACKQUOTE_ESCAPE = re.compile(r"\\[`$\\]")  # what a backslash escapes inside backquotes
+
+
+def backquoted(body: str) -> str:
+    """A backquoted body as bash parses it: a backslash before a backquote, ``$`` or a
+    backslash read as the character it escapes."""
+    return _BACKQUOTE_ESCAPE.sub(lambda m: m.group(0)[1:], body)
 
 
 # the source of a word that is a variable's default: the environment may give another value

@@ -16,7 +16,7 @@ from typing import Any
 
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
-from toolpipe.shell._expand import _BACKQUOTE_ESCAPE, _unquoted
+from toolpipe.shell._expand import _unquoted, backquoted
 from toolpipe.shell._folders import MOVERS, moved_to
 from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
@@ -320,8 +320,8 @@ class _Walk(_Carriers):
                 if argv:
                     self.run(tuple(argv), (), (), "unparsed text")
         for m in _SUBSTITUTED.finditer(_text(node)):  # and what it substitutes runs too
-            body = m.group(2) if m.group(1) is None else _BACKQUOTE_ESCAPE.sub(
-                lambda e: e.group(0)[1:], m.group(1))  # (`v=`{rm,-rf,/}``)
+            body = m.group(2) if m.group(1) is None else backquoted(
+                m.group(1))  # (`v=`{rm,-rf,/}``)
             self.nested(body, (*self.where, "unparsed text"))
 
     def code(self, code: Word, where: tuple[str, ...], label: str,

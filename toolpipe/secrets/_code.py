@@ -294,8 +294,7 @@ def relay(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
     """Postfix's sasl_passwd: ``[host]:port user:password``, the host in brackets first on
     its line."""
     line = line_start(buf, match.start(), 300)
-    if _RELAY_HOST.match(buf, line, match.start()) is None and headed_then(
-            buf, line, match.start(), _RELAY_HOST) is None:  # (after a line's head too)
+    if headed_then(buf, line, match.start(), _RELAY_HOST) is None:  # (or after a head)
         return None
     value = match.group("v")
     if len(value) >= 8 and not plain_word(value) and b"/" not in value:

@@ -277,8 +277,7 @@ def _led_by(lead: re.Pattern[bytes], then: Check, reach: int = 256) -> Check:
         if line and buf[line - 1:line] != b"\n":
             return None
         # the lead alone, or after a line's head (a log's header, a prompt, a comment)
-        if lead.fullmatch(buf, line, start) is None and headed_then(buf, line, start,
-                                                                    lead) is None:
+        if headed_then(buf, line, start, lead) is None:
             return None
         return then(kind, match, buf, groups)
     return check

@@ -51,9 +51,12 @@ def headed(buf: bytes, line: int, start: int) -> bool:
 
 def headed_then(buf: bytes, line: int, start: int, rest: re.Pattern[bytes]
                 ) -> re.Match[bytes] | None:
-    """``rest``'s match taking the line to ``start`` after a line's head (``HEAD``) that
-    stands from ``line``, if any (the line's start and each place after a blank are
-    tried, up to 32)."""
+    """``rest``'s match taking the line to ``start``, alone or after a line's head
+    (``HEAD``) that stands from ``line``, if any (the line's start and each place after a
+    blank are tried, up to 32)."""
+    alone = rest.fullmatch(buf, line, start)
+    if alone is not None:
+        return alone
     first = buf[line:line + 1]
     if first and first not in _HEAD_FIRST and not first.isalpha():
         return None  # (no head starts so: the common case, answered at once)

@@ -14,7 +14,7 @@ import urllib.parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.secrets_corpus import tokens
+from tests.secrets_corpus import leaked, load, tokens
 from toolpipe.secrets import SecretPatternSet
 
 KEYS = st.sampled_from(["password", "db_password", "token", "api_key", "apiKey",
@@ -75,8 +75,7 @@ def test_the_grids_catch_a_redactor_without_these_readings(monkeypatch):
     printed = "TOKEN=$(echo 7QxAbcdefgh0123)"
     assert "7QxAbcdefgh0" not in SecretPatternSet().redact(encoded)
     assert "7QxAbcdefgh0" not in SecretPatternSet().redact(printed)
-    monkeypatch.setattr(package, "encoded_separators", lambda text: [])
-    # (nor read as a line percent-encoded whole: that reading finds this pair too)
+    # (not read as a line percent-encoded, the one reading of percent escapes)
     monkeypatch.setattr(package, "percent_encoded_lines", lambda text: [])
     monkeypatch.setitem(code.VALUE_CHECKS, "printed_value", lambda *args: None)
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(encoded)
@@ -122,22 +121,75 @@ def test_past_the_marks_budget_an_encoded_pair_still_never_leaks(monkeypatch):
 # in a query, `q=` and `urllib.parse.quote`, leaked 1,377 of 2,727; 551 after, most of them
 # forms with no credential's word, which mark no line): its blanks, quotes and separators
 # encoded, the line read decoded, and what the parameter holds read as a line of its own.
+# Since the twelfth sitting every line with a percent escape is read so, whatever its
+# words (a URL's user-info, a `.pgpass` row, `curl -u`: 551 of the sweep's lines leaked
+# when only a credential's word marked a line, 40 after), as a form encodes it too (`+` a
+# blank), and a query's own `?` and `&` end its parts.
 WHOLE = st.sampled_from([
     "db_password = \"{v}\"", "rootpw {v}", "Authorization: Bearer {v}",
     "export PGPASSWORD='{v}'", "ALTER USER app WITH PASSWORD '{v}';", "requirepass {v}",
-    "{{\"api_key\": \"{v}\"}}", "sshpass -p '{v}' ssh host"])
+    "{{\"api_key\": \"{v}\"}}", "sshpass -p '{v}' ssh host",
+    "mysql://root:{v}@127.0.0.1:3306/shop", "db.internal:5432:appdb:appuser:{v}",
+    "curl -u admin:{v} https://api.example.com/v1/status", "密码：{v}",
+    "curl -sS --user \"deploy:{v}\" -X POST https://ci.example.com/job"])
 PARAMETERS = st.sampled_from(["q=", "GET /search?q=", "body=a%3D1&cmd=", "redirect=", ""])
 
 
+def encodings(line: str) -> list[str]:
+    """A line as a query's value: `quote` (a blank `%20`), a form's `quote_plus` (a blank
+    `+`) among other parameters, `quote` with `/` encoded too, and encoded twice."""
+    return [urllib.parse.quote(line),
+            "https://x.example/search?q=" + urllib.parse.quote_plus(line) + "&page=2",
+            "https://x.example/search?q=" + urllib.parse.quote(line, safe="") + "&page=2",
+            "next=" + urllib.parse.quote(urllib.parse.quote(line))]
+
+
 @settings(max_examples=150, deadline=None)
-@given(WHOLE, PARAMETERS, tokens(13, 30))
-def test_a_line_percent_encoded_whole_is_read_decoded(form, parameter, value):
+@given(WHOLE, PARAMETERS, tokens(13, 30), st.integers(0, 3))
+def test_a_line_percent_encoded_whole_is_read_decoded(form, parameter, value, encoding):
     line = form.format(v=value)
     assert value[:12] not in SecretPatternSet().redact(line)  # (found alone)
-    text = parameter + urllib.parse.quote(line)
+    text = parameter + encodings(line)[encoding]
     out = SecretPatternSet().redact(text)
     assert value[:12] not in out, text
     assert SecretPatternSet().redact(out) == out
+
+
+def _percent_encoded_rates() -> tuple[float, float]:
+    """Of the corpus's lines the redaction judges right as they are (every third), put in
+    a query each of the four ways: the share of secret lines whose secret survives, and
+    of look-alikes changed."""
+    patterns = SecretPatternSet()
+    leaks = secrets = changed = alikes = 0
+    for line in load("corpus.txt")[::3]:
+        out = patterns.redact(line.text)
+        if (line.secrets and any(leaked(secret, out) for secret in line.secrets)) or (
+                not line.secrets and out != line.text) or "\n" in line.text:
+            continue
+        for text in encodings(line.text):
+            out = patterns.redact(text)
+            if line.secrets:
+                secrets += 1
+                leaks += any(leaked(secret, out) for secret in line.secrets)
+            else:
+                alikes += 1
+                changed += out != text
+    return leaks / secrets, changed / alikes
+
+
+def test_the_corpus_percent_encoded_is_judged_as_it_is_plain():
+    """The issue's bar for a held-out set (2% of lines leak, 2% of look-alikes change),
+    for the corpus percent-encoded. A run glued to an escape (`%2B7z0M…`, a public key's
+    middle) is left to the decoded reading, which knows its context: before, 17% of the
+    look-alikes so encoded changed."""
+    leaking, changing = _percent_encoded_rates()
+    assert leaking <= 0.02 and changing <= 0.02, (leaking, changing)
+
+
+def test_the_encoded_rates_catch_a_guess_at_runs_glued_to_escapes(monkeypatch):
+    entropy = importlib.import_module("toolpipe.secrets._entropy")
+    monkeypatch.setattr(entropy, "_escaped_edge", lambda buf, lo, hi: False)
+    assert _percent_encoded_rates()[1] > 0.02
 
 
 @settings(max_examples=60, deadline=None)

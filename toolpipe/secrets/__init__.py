@@ -47,7 +47,6 @@ from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._embedded import embedded_line, embedded_lines
 from toolpipe.secrets._escapes import (
-    encoded_separators,
     html_lines,
     html_unescaped_line,
     json_string_lines,
@@ -107,11 +106,10 @@ def _labelled(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 
 # an escape of a letter, a digit, ":" or "=": JSON's
-# \u0070, HTML's &#x70; or &#112;
+# \u0070, HTML's &#x70; or &#112; (a URL's %70: every line with a percent escape is read
+# decoded, `percent_encoded_lines`)
 _ESCAPES = (
     re.compile(r"\\u00(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA])"),
-    # a letter or a digit written as %XX (a URL's encoder leaves them as they are)
-    re.compile(r"%(?:3[0-9]|[46][1-9a-fA-F]|[57][0-9aA])"),
     re.compile(r"&#(?:[xX]0{0,2}(?:3[0-9aAdD]|[46][1-9a-fA-F]|[57][0-9aA]);"
                r"|0{0,2}(?:4[89]|5[0-8]|61|6[5-9]|[7-9][0-9]|1[01][0-9]|12[0-2]);)"),
 )
@@ -122,25 +120,23 @@ ESCAPE_BUDGET = 1 << 13
 # Look-alike and invisible characters of the lines read again plain (``_disguise``): no
 # text but one made to be slow holds many (each line read again costs a second scan's work)
 DISGUISE_BUDGET = 1 << 10
-_ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});"
-                         r"|%([0-9a-fA-F]{2})")
+_ANY_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});")
 
 
 def _escapes(text: str) -> list[int]:
     """Where each escape of a letter, a digit, ``:`` or ``=`` starts, in order: one regex
     for each of the two forms, each led by its literal prefix (which ``re`` looks for at
     speed; one alternation of both read every character)."""
-    return sorted([m.start() for form in _ESCAPES for m in form.finditer(text)]
-                  + encoded_separators(text))
+    return sorted(m.start() for form in _ESCAPES for m in form.finditer(text))
 
 
 def _escape(m: re.Match[str]) -> str:
-    hexa, hexb, dec, pct = m.groups()
-    return character(int(hexa or hexb or pct, 16) if (hexa or hexb or pct) else int(dec))
+    hexa, hexb, dec = m.groups()
+    return character(int(hexa or hexb, 16) if (hexa or hexb) else int(dec))
 
 
 def _unescape_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
-    """The line with its JSON, HTML and URL character escapes read (``read_escapes``)."""
+    """The line with its JSON and HTML character escapes read (``read_escapes``)."""
     return read_escapes(line, limit, _ANY_ESCAPE, _escape)
 
 
@@ -262,13 +258,13 @@ class SecretPatternSet:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = self._full_width(text)
-        if "\\" in text or "&" in text or "%" in text:  # (a character is found at speed)
+        if "\\" in text or "&" in text or "%" in text or "+" in text:  # (found at speed)
             text = self._escaped(text)
             if '\\"' in text or "\\u" in text:  # a line inside a JSON string, read so
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
             if "&" in text:  # a line inside HTML, read as a browser shows it
                 text = self._escaped(text, html_lines, html_unescaped_line)
-            if "%" in text:  # a line percent-encoded whole, read decoded
+            if "%" in text or "+" in text:  # a line percent-encoded whole, read decoded
                 text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
         # a line held in a string, CDATA or after a tab, read as the line it holds (not
         # guessed at again: a value read alone has lost the key that judged it,

@@ -172,7 +172,7 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
             break
         if buf[lo] in _BOUNDARY:
             lo += 1
-        if hi - lo > MAX_RUN or buf.startswith(_SKIP_STARTS, lo):
+        if hi - lo > MAX_RUN or buf.startswith(_SKIP_STARTS, lo) or _escaped_edge(buf, lo, hi):
             continue
         while zone[1] <= lo:
             zone = next(shelter, (end, end))
@@ -196,6 +196,21 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
             continue
         spans += _judge(buf, lo, hi, min_entropy, reader)
     return spans
+
+
+_HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
+
+
+def _escaped_edge(buf: bytes, lo: int, hi: int) -> bool:
+    """A run that starts with a percent escape's two digits (``%2B7z0M…``) or ends at one
+    (``…GmBS8Q%3D``) is a misreading of an encoded text, whose separators, quotes and
+    blanks are escapes: its line is judged decoded instead, where its context is read
+    (``PublicKey = …``, ``integrity": "sha512-…``; `percent_encoded_lines` marks every line
+    with an escape)."""
+    return (lo > 0 and buf[lo - 1] == 0x25 and buf[lo + 1] in _HEX_DIGITS
+            and buf[lo] in _HEX_DIGITS) or (
+        buf[hi:hi + 1] == b"%" and buf[hi + 1:hi + 2] != b"" and buf[hi + 1] in _HEX_DIGITS
+        and buf[hi + 2:hi + 3] != b"" and buf[hi + 2] in _HEX_DIGITS)
 
 
 # DER's openings, after the outer SEQUENCE's header: a certificate's TBSCertificate and

@@ -75,25 +75,9 @@ def near_quoted_printable(written: bytes, read: Callable[[bytes], list[Span]]
     return spans
 
 
-# a credential's key and its separator percent-encoded (a form's body, a query's value, a
-# logged URL: `%22password%22%3A%22…`, `%26token%3D…`, `{%22password%22:%22…`): an
-# encoder always encodes `:`, `=` and quotes, so a key followed by one of them encoded (or
-# by an encoded quote, then a plain one) is what is looked for, the key first, in one re2
-# scan (Python's re read 10 MB of mixed output in 470 ms so; a text of encoded separators
-# and no key costs nothing more)
-_KEY_THEN_SEPARATOR = compile_text(r"(?:pass|pwd|secret|token|key|auth)[a-z0-9_\-]{0,32}"
-                                   r"(?:%2[27])?(?:%3[ad]|%2[27][ \t]*[:=])", ignore_case=True)
-_ANY_SEPARATOR = re.compile(r"%(?:3[aAdD]|2[27])")
-# Past this many, every line with an encoded separator is read again: the escapes' own
+# Past this many marks, every line a pattern's `every` finds is read again: the escapes' own
 # budget then redacts the rest of those lines whole (a bound that fails closed)
 MARKS_BUDGET = 4096
-
-
-def encoded_separators(text: str) -> list[int]:
-    """Where each credential's key followed by a percent-encoded separator starts."""
-    if "%3" not in text and "%2" not in text:
-        return []
-    return marks(_KEY_THEN_SEPARATOR, text, _ANY_SEPARATOR)
 
 
 NEAR = 80  # how far after a marked stretch a label says its value was found
@@ -192,8 +176,11 @@ def read_escapes(line: str, limit: int, escape: re.Pattern[str],
             return None
         out.append(line[at:m.start()])
         origin.extend(range(at, m.start()))
-        out.append(decode(m))
-        origin.append(m.start())
+        read = decode(m)
+        out.append(read)
+        # (a run of escapes may read as several characters: each from its share of them)
+        width = m.end() - m.start()
+        origin.extend(m.start() + width * k // len(read) for k in range(len(read)))
         at = m.end()
     out.append(line[at:])
     origin.extend(range(at, len(line)))
@@ -261,32 +248,39 @@ def html_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
 # A line percent-encoded whole (a URL's query holding a command, a form's body, a logged
 # redirect): its blanks, quotes and separators encoded (`db_password%20%3D%20%22pw%22`,
 # `Bearer%20token`), so that a key's separator, a value's quotes and a word's boundary are
-# not there as written. Each line where such an escape stands on the line of a
-# credential's word is read decoded (found by putting every corpus line in a query
-# string, `q=` and `urllib.parse.quote`: 1,377 of 2,727 leaked); one re2 pattern, a
-# match a line; past MARKS_BUDGET of them, every line with such an escape is.
-_ENCODED = r"%(?:2[0-9a-fA-F]|3[a-fA-F]|40|5[bBdD]|7[bBdD])"
-_URL_WORDS = WORDS[:-1] + r"|bearer|basic|cookie|session|sig|signature|pw)"
-_WORD_AND_ENCODED = compile_text(rf"{_URL_WORDS}[^\n]*{_ENCODED}|{_ENCODED}[^\n]*{_URL_WORDS}",
-                                 ignore_case=True)
-_PERCENT = re.compile(_ENCODED)
+# not there as written. Every line with an escape is read decoded, whatever its words
+# (found by putting every corpus line in a query string, `q=` and `urllib.parse.quote`:
+# 1,377 of 2,727 leaked; 551 when only the lines with a credential's word were read, the
+# rest a URL's user-info, a `.pgpass` row, a token glued to `%20`), and the entropy guess
+# leaves a run glued to an escape to that reading (`%2B7z0M…` read as written is a
+# public key's middle; 17% of the look-alikes, encoded so, changed): one re2 pattern, a
+# match a line; past MARKS_BUDGET of them, every line with an escape is.
+# (or a query's parameter whose value a form's `+` splits: `?q=rootpw+…`)
+_ANY_ESCAPE = compile_text(r"(?:%[0-9a-fA-F]{2}|[?&][\w.\-]+=[^\s&+]*\+)[^\n]*")
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 
 
 def percent_encoded_lines(text: str) -> list[int]:
-    """Where each line with a credential's word and an encoded blank, quote or separator
-    starts (see above)."""
-    if "%" not in text:
+    """Where each line with a percent escape starts (see above)."""
+    if "%" not in text and "+" not in text:
         return []
-    return marks(_WORD_AND_ENCODED, text, _PERCENT)
+    return marks(_ANY_ESCAPE, text, _PERCENT)
 
 
-_PERCENT_ESCAPE = re.compile(r"%([0-9a-fA-F]{2})")
-# (a parameter's value with an escape in it: `q=…`, `&cmd=…`)
-_HELD_BY_PARAMETER = re.compile(r"=([^&=\s]*%[^&\s]*)")
+_PERCENT_ESCAPE = re.compile(r"(?:%[0-9a-fA-F]{2})+")
+_ENCODED_TWICE = re.compile(r"%25[0-9a-fA-F]{2}")
+# (a form's encoding, `quote_plus`: a blank is `+`, never `%20`)
+_PERCENT_OR_PLUS = re.compile(r"(?:%[0-9a-fA-F]{2})+|\+")
+# (a parameter's value with an escape or a form's blank in it: `q=…`, `&cmd=…`)
+_HELD_BY_PARAMETER = re.compile(r"=([^&=\s]*[%+][^&\s]*)")
 
 
 def _percent(m: re.Match[str]) -> str:
-    return chr(int(m.group(1), 16))
+    """A run of escapes read as the UTF-8 bytes they spell (`%E5%AF%86%E7%A0%81`: 密码),
+    a `+` as a blank."""
+    if m.group(0) == "+":
+        return " "
+    return bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "replace")
 
 
 def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
@@ -295,10 +289,21 @@ def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] 
     (`q=rootpw%20…`: what `q` holds starts a line); where each character came from (each
     break: the line's end), and the characters the escapes took (see ``read_escapes``);
     None past ``limit``."""
-    whole = read_escapes(line, limit, _PERCENT_ESCAPE, _percent)
+    form = "+" in line and "%20" not in line
+    whole = read_escapes(line, limit, _PERCENT_OR_PLUS if form else _PERCENT_ESCAPE, _percent)
+    # (encoded twice, a redirect's URL in a query: `%253A` is `%3A`, read again)
+    if whole is not None and _ENCODED_TWICE.search(line):
+        plain, origin, taken = whole
+        again = read_escapes(plain, limit - taken, _PERCENT_ESCAPE, _percent)
+        whole = None if again is None else (
+            again[0], [origin[k] for k in again[1]], taken + again[2])
     if whole is None:
         return None
     plain, origin, taken = whole
+    if "&" in line or "?" in line:  # (a query's own `?` and `&` end a part: `password:
+        # null&page=2` is none)
+        plain = "".join("\n" if c in "&?" and line[at] == c else c
+                        for c, at in zip(plain, origin, strict=True))
     plains, origins = [plain], list(origin)
     at = {place: k for k, place in enumerate(origin)}  # (where each place is read)
     for m in itertools.islice(_HELD_BY_PARAMETER.finditer(line), 16):

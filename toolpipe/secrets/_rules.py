@@ -42,7 +42,8 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # words, each capital followed by small letters (a token in brackets is a value, not one)
 _TYPE = (r"""[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}"""
          r"""(?:\.[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}){0,3}""")
-# a separator as written, or escaped: URL (%3D), JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;)
+# a separator as written, or escaped: JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;) (a URL's
+# `%3D` is read decoded: _escapes.percent_encoded_lines)
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
 _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
@@ -68,7 +69,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
         # `Shared Secret . . . . :`, ipconfig's and netsh's way)
         r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""
-        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|：|%3[DdAa](?:%20|\+)?"""
+        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|："""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:\*\*|__)?"""  # (and the value in emphasis: `password: **…**`)
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`

@@ -198,7 +198,7 @@ def entropy_spans(buf: bytes, public: list[tuple[int, int]], found: list[Span],
     return spans
 
 
-_HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
+_HEX_PAIR = re.compile(rb"[0-9a-fA-F]{2}")
 
 
 def _escaped_edge(buf: bytes, lo: int, hi: int) -> bool:
@@ -206,11 +206,25 @@ def _escaped_edge(buf: bytes, lo: int, hi: int) -> bool:
     (``…GmBS8Q%3D``) is a misreading of an encoded text, whose separators, quotes and
     blanks are escapes: its line is judged decoded instead, where its context is read
     (``PublicKey = …``, ``integrity": "sha512-…``; `percent_encoded_lines` marks every line
-    with an escape)."""
-    return (lo > 0 and buf[lo - 1] == 0x25 and buf[lo + 1] in _HEX_DIGITS
-            and buf[lo] in _HEX_DIGITS) or (
-        buf[hi:hi + 1] == b"%" and buf[hi + 1:hi + 2] != b"" and buf[hi + 1] in _HEX_DIGITS
-        and buf[hi + 2:hi + 3] != b"" and buf[hi + 2] in _HEX_DIGITS)
+    with an escape). So is a run of GLUED or more between a JSON string's escaped quotes
+    (`\\"n\\":\\"…\\"`, a JWK's modulus in a JSON log: its `"kty"` is read decoded;
+    `json_string_lines` marks such a line), or between quotes HTML's entities write
+    (`html_lines`)."""
+    if lo > 0 and buf[lo - 1] == 0x25 and _HEX_PAIR.match(buf, lo):
+        return True  # (`%2B7z0M…`: the run starts with an escape's digits)
+    if buf[hi:hi + 1] == b"%" and _HEX_PAIR.match(buf, hi + 1):
+        return True  # (`…GmBS8Q%3D`)
+    if hi - lo < GLUED:
+        return False
+    if buf[lo - 2:lo] == b'\\"' and _ESCAPED_QUOTE.match(buf, hi):
+        return True
+    return buf.endswith(_QUOTE_ENTITIES, 0, lo) and buf.startswith(_QUOTE_ENTITIES, hi)
+
+
+GLUED = 20  # (the JSON and HTML readings mark a line with such a run: `_escapes.GLUED_RUN`)
+_ESCAPED_QUOTE = re.compile(rb'\\+"')  # (JSON in JSON: `\\\"`)
+# a quote as HTML writes it (`&quot;n&quot;:&quot;…&quot;`, a JWK in a page's `<pre>`)
+_QUOTE_ENTITIES = (b"&quot;", b"&#34;", b"&#x22;", b"&apos;", b"&#39;", b"&#x27;")
 
 
 # DER's openings, after the outer SEQUENCE's header: a certificate's TBSCertificate and

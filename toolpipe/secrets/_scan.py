@@ -17,7 +17,7 @@ from typing import Any
 
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
-from toolpipe.secrets._escapes import near_quoted_printable, unescaped
+from toolpipe.secrets._escapes import near_quoted_printable, uncoloured, unescaped
 from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED, Compiled, compile_bytes, escape
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
@@ -375,7 +375,7 @@ _A_QUOTES_ENTITY = re.compile(rb"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?")  # (no
 
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
          min_entropy: float) -> list[Span]:
-    buf = unescaped(buf)
+    buf = uncoloured(unescaped(buf))
     # quoted-printable's `=` (a mail's `password=3DHunter2`): read as `=` and two blanks,
     # three bytes for three, so a key's value is found where it stands (one C pass)
     written = buf

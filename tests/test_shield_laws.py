@@ -576,6 +576,41 @@ def test_the_fed_law_catches_a_shield_that_reads_arguments_only(monkeypatch):
         clear_caches()
 
 
+# --- what an unknown program or a command language's reader is fed, however it is fed --
+# (the twelfth sitting's held-out file: `echo 'file delete -force $env(HOME)' | tclsh` was
+# allowed where `tclsh <<< '…'` was blocked: only here-documents were read)
+
+READERS = ["tclsh", "wish", "expect", "jimsh", "frobnicate", "./tool", "acme-cli run"]
+FED_ATTACKS = ["rm -rf ~", "exec rm -rf ~", "file delete -force $env(HOME)",
+               "exec rm -rf /home", "file delete -force ~/.ssh"]
+
+
+def fed_however(shield: UnixShield) -> None:
+    @settings(max_examples=120, derandomize=True, deadline=None, database=None)
+    @given(st.sampled_from(READERS), st.sampled_from(sorted(FEEDS)),
+           st.sampled_from(FED_ATTACKS))
+    def law(reader: str, feed: str, statement: str) -> None:
+        fed = shield.evaluate("Bash", {"command": FEEDS[feed](reader, statement)}, ())
+        assert RANK[fed.action] >= RANK["ask"], (reader, feed, statement, fed.reason)
+
+    law()
+
+
+def test_what_a_reader_is_fed_is_judged_however_it_is_fed():
+    fed_however(UnixShield())
+
+
+def test_the_reader_law_catches_a_shield_that_reads_here_documents_only(monkeypatch):
+    monkeypatch.setattr(_helpers, "fed_input", lambda cmd: [
+        ("here-document", data) for data in cmd.stdin_data])
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            fed_however(UnixShield())
+    finally:
+        clear_caches()
+
+
 # --- a line continuation inside a word joins it (the ninth sitting: `r\⏎m -rf ~` was read
 # as a program `r` handed `m`, allowed; tree-sitter-bash reads the continuation as a blank)
 

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from toolpipe.shell._functions import _Functions
 from toolpipe.shell._model import Command
-from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._oneliners import TCL, shell_strings
 from toolpipe.shell._places import classify
+from toolpipe.shell._printed import fed_input
 from toolpipe.shell._table import MAX_INPUT_LINES, carried_code
 from toolpipe.shell._words import UNKNOWN, Word
 
@@ -41,7 +42,6 @@ _INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off
-_TCL = frozenset({"tclsh", "wish", "expect", "jimsh"})
 INDEX_VAR = re.compile(r"(?i)(?:^|_)(?:INDEX_URL|INDEX|REGISTRY|MIRROR)$|^GOPROXY$")
 _CHECKS_OFF = re.compile(r"(?i)^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)"
                          r"|PYTHONHTTPSVERIFY=0|GOINSECURE=.+|GONOSUMDB=.+|GONOSUMCHECK=.+|GOSUMDB=off"
@@ -252,10 +252,9 @@ class _Helpers(_Functions):
     def probed_input(self, cmd: Command, where: tuple[str, ...]) -> None:
         """Data on a program's input, for a program the wing does not know or one whose
         input is a command language it does not read (Tcl, expect): each line is judged
-        as an unknown program's arguments are (``tclsh <<< 'exec rm -rf ~'``)."""
-        if not cmd.redirects:
-            return
-        for data in cmd.stdin_data:
+        as an unknown program's arguments are (``tclsh <<< 'exec rm -rf ~'``), an
+        ``echo`` or ``printf`` piped to it too (``echo 'file delete …' | tclsh``)."""
+        for _, data in fed_input(cmd):
             if not data.known:
                 continue
             label = f"input of {cmd.name}"
@@ -263,7 +262,7 @@ class _Helpers(_Functions):
                 for text in candidates(line.strip().lstrip("!")):
                     self.probe(text, (*where, label))
                 if "(" in line or "delete" in line:  # (Tcl's `file delete`: its own reading)
-                    for text in shell_strings(cmd.name if cmd.name in _TCL else "", line):
+                    for text in shell_strings(cmd.name if cmd.name in TCL else "", line):
                         self.nested(text, (*where, f"code in the {label}"))
 
     def probe(self, text: str, where: tuple[str, ...]) -> None:

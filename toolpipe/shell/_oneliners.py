@@ -46,6 +46,9 @@ LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "py
              "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": "",
              "emacs": "--eval"}
 # (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
+# Tcl's readers (Jim Tcl's `jimsh` too: found by the twelfth sitting's law, `jimsh <<<
+# 'file delete -force $env(HOME)'` allowed)
+TCL = frozenset({"tclsh", "wish", "expect", "jimsh"})
 
 _SPAWN = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|os\.exec\w*|"
@@ -320,7 +323,8 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
                    for m in opens.finditer(code)]
     if name in ("rscript", "r"):  # cat(…, file = "~/.bashrc"), writeLines(x, con)
         writes += r_writes(code)
-    if name in ("tclsh", "wish", "expect"):  # file delete -force $env(HOME)/.ssh
+    if name in TCL or not name:  # file delete -force $env(HOME)/.ssh (an unknown
+        # program's code, read for what any language we read would do with it)
         out += tcl_deletes(code)
     out += [f"rm -rf -- {p}" for p in bare_tree_deletes(code)]  # Pathname(…).rmtree
     if name == "perl":  # open(my $f, "<", "$ENV{HOME}/.netrc"), open(F, "x.txt")

@@ -119,6 +119,25 @@ def test_a_wrapper_with_a_credential_option_reads_it_as_taking_a_value():
                            ).action == "block"
 
 
+def test_a_wrapper_s_folder_option_takes_a_value_and_moves_its_command():
+    """A wrapper row's `chdir` options (the folder its command runs in: `env -C`, `sudo
+    -D`, `bwrap --chdir`) are options of its grammar that take a value, and a relative
+    name the command is handed is read from there (the twelfth sitting's held-out file:
+    `env -C ~ rm -rf .ssh` was read as deleting `.ssh` in the workspace, warned)."""
+    rows = {name: g for name, g in _table.WRAPPERS.items() if g.chdir}
+    assert {"env", "sudo", "bwrap"} <= set(rows)
+    for name, grammar in rows.items():
+        for option in grammar.chdir:
+            takes = option[1:] in grammar.short if len(option) == 2 else option in grammar.long
+            assert takes, (name, option)
+    for command in ["env -C ~ rm -rf .ssh", "env --chdir=/ rm -rf etc",
+                    "sudo -D / rm -rf etc", "sudo --chdir ~ rm -rf .gnupg",
+                    "env -C ~ sh -c 'rm -rf .ssh'"]:
+        assert SHIELD.evaluate("Bash", {"command": command}, ()).action == "block", command
+    assert SHIELD.evaluate("Bash", {"command": "env -C build rm -rf obj"}, ()
+                           ).action in ("allow", "warn")
+
+
 def test_a_malformed_credential_row_names_it():
     with pytest.raises(ConfigError, match=r"\[\[credential\]\] #1: a flag starts with"):
         _table.load('[[credential]]\nprogram = "x"\nflags = ["p"]\n')

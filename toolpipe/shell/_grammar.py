@@ -42,6 +42,7 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 
 # Commands whose run() has more to do than record them: the names peel() looks into and
 # the ones that read their input as code or change the walk's state.
+_BUILTINS = frozenset({"builtin", "command"})  # wrappers that run a builtin in this shell
 _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | MOVERS | {"source", ".", "at", "batch",
                                                               "", "make", "gmake"}
 
@@ -249,7 +250,8 @@ class _Walk(_Carriers):
                 if eq and _ASSIGNED.fullmatch(name):
                     self.carrying_variable(name, Word(value, value, w.glob, w.tame,
                                                       w.sources))
-        cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, self.cwd,
+        cwd = self.cwd if peeled.chdir is None else moved_to("cd", (peeled.chdir,), self.cwd)
+        cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)
         first = peeled.argv[0] if peeled.argv else None
@@ -280,6 +282,7 @@ class _Walk(_Carriers):
         if name not in _SPECIAL and name not in self.functions and not (
                 peeled.codes or peeled.alerts):
             return [cmd]  # nothing inside it to read, and it runs no function
+        outer_cwd, self.cwd = self.cwd, cmd.cwd  # (what it runs, from its wrapper's folder)
         for code_label, code, positional in peeled.codes:
             self.code(code, where, code_label, positional)
         for kind, alert_label in peeled.alerts:
@@ -301,7 +304,8 @@ class _Walk(_Carriers):
                                      (*where, f"<(…) to {name}"), a.sources)
         if name in SHELLS or name in LANGUAGES:
             self.fed_stdin(cmd, where)
-        if name in MOVERS and not cmd.wrappers:
+        self.cwd = outer_cwd
+        if name in MOVERS and set(cmd.wrappers) <= _BUILTINS:  # (`builtin cd ~` moves too)
             self.cwd = moved_to(name, cmd.args, self.cwd)
         elif name in self.functions:
             self.call(name, cmd.args)

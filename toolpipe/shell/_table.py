@@ -35,6 +35,7 @@ class Grammar:
     pairs: frozenset[str] = frozenset()  # options that take two values (bwrap --bind A B)
     after: str = ""  # the command follows this word (xterm -e CMD)
     not_with: frozenset[str] = frozenset()  # with one of these words it wraps nothing
+    chdir: frozenset[str] = frozenset()  # options whose value is the folder it runs in
 
 
 @attrs.frozen
@@ -129,7 +130,8 @@ def _grammar(row: Mapping[str, Any]) -> Grammar:
                    bool(row.get("assignments", False)), int(row.get("operands", 0)),
                    bool(row.get("numeric", False)),
                    frozenset(str(row.get("pairs", "")).split()), str(row.get("after", "")),
-                   frozenset(str(row.get("not_with", "")).split()))
+                   frozenset(str(row.get("not_with", "")).split()),
+                   frozenset(str(row.get("chdir", "")).split()))
 
 
 def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:

@@ -46,12 +46,29 @@ class Peeled(NamedTuple):
     codes: tuple[tuple[str, Word, tuple[Word, ...]], ...] = ()  # (label, code, $1…)
     subcommands: tuple[tuple[str, tuple[Word, ...]], ...] = ()  # (label, argv)
     alerts: tuple[tuple[str, str], ...] = ()  # (kind, label) found in a one-liner
+    chdir: Word | None = None  # the folder a wrapper runs the command in (`env -C DIR`)
 
 
 def _code_option(text: str) -> bool:
     """``-c`` or ``--command``, also with flags clustered before the ``c`` (``-qc``,
     ``-lc``): the next word is the code."""
     return text in ("-c", "--command") or clustered(text, "c")
+
+
+def _chdir(options: Sequence[Word], names: frozenset[str]) -> Word | None:
+    """The value of the last of ``names`` among a wrapper's option words (``-C DIR``,
+    ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``)."""
+    found: Word | None = None
+    for k, a in enumerate(options):
+        t = a.text
+        for option in names:
+            if t == option and k + 1 < len(options):
+                found = options[k + 1]
+            elif option.startswith("--") and t.startswith(option + "="):
+                found = Word(t[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)
+            elif not option.startswith("--") and t.startswith(option) and len(t) > 2:
+                found = Word(t[2:], a.raw, a.glob, a.tame, a.sources)
+    return found
 
 
 def _name(word: Word) -> str:
@@ -185,6 +202,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     wrappers: list[str] = []
     privileged = False
     scheduled = False
+    chdir: Word | None = None
     codes: list[tuple[str, Word, tuple[Word, ...]]] = []
     for _ in range(16):
         argv = _unequalled(argv)  # (`sudo =rm`: zsh reads every word so)
@@ -295,6 +313,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
         i = skip_options(args, g)
         inner = tuple(args[i:])
+        if g.chdir:  # `env -C ~ rm -rf .ssh`, `sudo -D / …`: a relative name is from there
+            chdir = _chdir(args[:i], g.chdir) or chdir
         if name == "systemd-run" and any(a.text.startswith(("--on-", "--timer-property"))
                                          for a in args[:i]):
             scheduled = True  # a timer: the command runs later, outside this call
@@ -375,7 +395,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         subs = _fd_exec(args)
     if scheduled:
         found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
-    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts)
+    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts,
+                  chdir)
 
 
 # Every name peel() looks at (anything else is returned as it is).

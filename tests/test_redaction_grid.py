@@ -98,7 +98,7 @@ WRAPPINGS = st.sampled_from([
     "{l}&#61;{v}", "{l}：{v}", "{l} => '{v}'", "{l}: !!str {v}", "{l}: &anchor {v}",
     '{l}: "{v}" # rotated', "- {l}: {v}", "* {l}: {v}", "> {l}: {v}", "| {l} | {v} |",
     "<{l}>{v}</{l}>", "{l}: |\n  {v}", "{l}: >\n  {v}", '"{l}" => "{v}"', "{l} ⇒ {v}",
-    "{l}:\t\t{v}", "\x1b[1m{l}\x1b[0m: {v}"])
+    "{l}:\t\t{v}", "\x1b[1m{l}\x1b[0m: {v}", "{l}=$'{v}'", "export {l}=$'{v}'"])
 
 
 @settings(max_examples=300, deadline=None)

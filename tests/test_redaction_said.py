@@ -85,10 +85,14 @@ def test_the_law_can_fail(monkeypatch):
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["creds are", "Credentials:", "creds:", "login:", "login is",
-                        "credentials were"]),
-       st.sampled_from(["app", "root", "deploy", "svc-ci", "alice@example.com"]), tokens())
-def test_a_user_and_password_pair_after_a_word_for_both(lead, user, value):
-    text = f"{lead} {user} / {value}"
+                        "credentials were", "creds →", "creds ->", "log in with",
+                        "sign in with", "login with", "log in as"]),
+       st.sampled_from(["app", "root", "deploy", "svc-ci", "alice@example.com"]), tokens(),
+       st.sampled_from([" / ", "/"]))
+def test_a_user_and_password_pair_after_a_word_for_both(lead, user, value, slash):
+    # (an arrow for the colon and a phrase that logs in with the pair: the twelfth
+    # sitting's held-out file, `creds → admin / …`, `log in with admin/… on https://…`)
+    text = f"{lead} {user}{slash}{value}"
     assert value not in S.redact(text), text
 
 

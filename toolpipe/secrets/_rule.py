@@ -115,6 +115,9 @@ VALUE = (
     r"""|\[=*\[(?!REDACTED:)[ \t]*(?:\r?\n[ \t]*)?(?P<lq>[^\]\n]{1,4096}?)[ \t]*(?:\r?\n[ \t]*)?"""
     r"""\]=*\]"""
     r"""|"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>[^'\n]{1,4096})'"""
+    # (a shell's ANSI-C quoting, `$'…'`: a string, not a variable; the twelfth sitting's
+    # held-out file, `export PGPASSWORD=$'…'` leaked)
+    r"""|\$'(?P<aq>(?:[^'\\\n]|\\.){1,4096})'"""
     # (escaped once, or twice: a JSON string inside a JSON string, `\\\"…\\\"`)
     r'|(?:\\\\){0,3}\\"(?P<eq>(?:[^"\\\n]|\\[^"\n]){1,4096}?)(?:\\\\){0,3}\\"'
     r"""|`(?P<bq>[^`\n]{1,4096})`"""
@@ -128,4 +131,5 @@ VALUE = (
     r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
     r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
-VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "eq", "bq", "tq2", "br", "uq", "bare")
+VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "aq", "eq", "bq", "tq2", "br", "uq",
+                "bare")

@@ -1,6 +1,7 @@
 """Credentials said in prose the other way round: the value first, its label after it
 (``… is the new admin password.``, ``Use … as your API key for now``), and a user and
-password given as a pair after a word for both (``creds are app / …``, ``login: app / …``).
+password given as a pair after a word for both (``creds are app / …``, ``login: app / …``,
+``creds → app / …``, ``log in with app/…``).
 
 A label closes the sentence's clause (a stop, a comma, ``for now``, the line's end), so a
 label that goes on (``… is the token provider``) names something else; the value must be a
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._rule import CONTEXT, Rule, rule
+from toolpipe.secrets._rule import ARROWS, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import line_start, token_shaped
 
@@ -60,6 +61,7 @@ _BELOW = (r"""(?:[ \t]*\([^)\n]{0,64}\)|[ \t]+(?i:is|are)[ \t]+(?i:below|here|as
           r"""follows)[^\n]{0,48})?[ \t]*:?[ \t]*\r?\n(?:[ \t]*[-=~_]{3,}[ \t]*\r?\n)?"""
           r"""(?:[ \t]*\r?\n){0,2}""")
 _LONE = r"""[A-Za-z0-9+/=_\-.~!@#$%^*]"""  # a character of a value alone on its line
+_PAIR_SEP = rf"""(?::|{ARROWS})?"""  # between a word for both and its pair
 
 SAID_RULES: tuple[Rule, ...] = (
     # the label at its clause's end; the value looked for before it
@@ -85,13 +87,17 @@ SAID_RULES: tuple[Rule, ...] = (
     # a user and a password as a pair after a word for both
     # (a "user" with a letter and a digit in 8 or more, as `7Qx00000000/0001`: one token
     # with a slash, base64's, not a pair: the whole of it)
-    rule("password", ("creds", "credentials", "login:", "login is"),
-         r"""(?i:creds|credentials|login)"""
-         r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?(?:(?P<pair>"""
+    # (an arrow for the colon, `creds → app / …`; a phrase that logs in with the pair, `log
+    # in with app/…`: the twelfth sitting's held-out file)
+    rule("password", ("creds", "credentials", "login:", "login is", "log in with",
+                      "login with", "sign in with", "log in as", "sign in as"),
+         r"""(?i:creds|credentials|login|(?:log|sign)[ \t]?in[ \t]+(?:with|as))"""
+         r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*""" + _PAIR_SEP + r"""[ \t]+["'`]?(?:(?P<pair>"""
          r"""(?=[A-Za-z0-9_.@\-]*[0-9])(?=[A-Za-z0-9_.@\-]*[A-Za-z])[A-Za-z0-9_.@\-]{8,64}"""
          r"""[ \t]*/[ \t]*[^\s/"'`]{4,256})|(?P<u>[A-Za-z0-9_.@\-]"""
          r"""{1,64})[ \t]*/[ \t]*(?P<v>[^\s/"'`]{4,256}))""",
          # (a password could be: `stored`, not `read / write`)
          value=("pair", "v"), check="stored", bounded=True, priority=CONTEXT,
-         shape=r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*:?[ \t]+["'`]?[A-Za-z0-9_.@\-]+[ \t]*/"""),
+         shape=r"""(?:[ \t]+(?i:are|is|were|was))?[ \t]*""" + _PAIR_SEP
+         + r"""[ \t]+["'`]?[A-Za-z0-9_.@\-]+[ \t]*/"""),
 )

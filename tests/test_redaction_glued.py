@@ -92,3 +92,48 @@ def test_the_token_law_catches_holders_that_do_not_mark_glued_runs(monkeypatch):
     monkeypatch.setattr(escapes, "GLUED_RUN", never)
     monkeypatch.setattr(escapes, "GLUED_ENTITY_RUN", never)
     assert all(value in SecretPatternSet().redact(text) for text in texts)
+
+
+# A holder's reading composed with the others (the twelfth sitting's sweep): a word in
+# disguise inside a JSON string or a query (`pass\u200bword` escaped, `pass%E2%80%8Bword`,
+# colours percent-encoded) is read plain after its escapes, and a tab escaped in a JSON
+# string is a tab in the line it holds (`"bob\tpptpd\tPW\t*"`, a CHAP secrets row).
+DISGUISED = st.sampled_from(["pass\u200bword", "pаssword", "\x1b[1mpassword\x1b[0m",
+                             "to\u200bken", "api\u00adkey"])
+HOLDING = st.sampled_from([
+    lambda line: json.dumps({"log": line}),
+    lambda line: json.dumps({"m": json.dumps({"log": line})}),
+    lambda line: "q=" + urllib.parse.quote(line),
+    lambda line: "https://x.example/?q=" + urllib.parse.quote_plus(line) + "&page=2",
+])
+
+
+@settings(max_examples=120, deadline=None)
+@given(DISGUISED, HOLDING, tokens(13, 24))
+def test_a_word_in_disguise_inside_a_holder_is_read_plain(word, hold, value):
+    line = f"{word}: {value}"
+    assert value[:12] not in SecretPatternSet().redact(line)  # (found alone)
+    text = hold(line)
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["bob\tpptpd\t{v}\t10.0.0.0/24", "db_pass\t{v}",
+                        "alice\t*\t{v}\t*"]), tokens(13, 24))
+def test_a_row_of_tabs_held_in_a_json_string_is_its_fields(row, value):
+    line = row.format(v=value)
+    assert value[:12] not in SecretPatternSet().redact(line)
+    text = json.dumps({"log": line})
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+def test_the_holders_laws_catch_readings_that_do_not_compose(monkeypatch):
+    package = importlib.import_module("toolpipe.secrets")
+    embedded = importlib.import_module("toolpipe.secrets._embedded")
+    value = "7QxAbcdefgh0123"
+    disguised = json.dumps({"log": f"pass\u200bword: {value}"})
+    row = json.dumps({"log": f"bob\tpptpd\t{value}\t10.0.0.0/24"})
+    assert all(value not in SecretPatternSet().redact(t) for t in (disguised, row))
+    monkeypatch.setattr(package, "odd", lambda text: False)
+    monkeypatch.setattr(embedded, "_CONTROLS", {})
+    assert all(value in SecretPatternSet().redact(t) for t in (disguised, row))

@@ -42,7 +42,7 @@ from toolpipe._text import character
 from toolpipe.errors import ConfigError
 from toolpipe.secrets._continued import continued
 from toolpipe.secrets._copies import copies
-from toolpipe.secrets._disguise import disguises, undisguised
+from toolpipe.secrets._disguise import disguises, odd, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
 from toolpipe.secrets._embedded import embedded_line, embedded_lines
@@ -337,6 +337,11 @@ class SecretPatternSet:
                 dense = k
                 break
             plain, origin, _ = read
+            if read_line is not undisguised and odd(plain):  # (`pass\u200bword` read from
+                # its escapes: read plain too, the disguise reading's way)
+                again = undisguised(plain, budget)
+                if again is not None:
+                    plain, origin = again[0], [origin[k] for k in again[1]]
             starts.append(size)
             plains.append(plain)
             origins.append(origin)

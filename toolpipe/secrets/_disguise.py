@@ -45,6 +45,12 @@ def _marks(text: str) -> Iterator[int]:
         at = hi + 1
 
 
+def odd(text: str) -> bool:
+    """Does ``text`` hold an invisible character, a look-alike letter or a terminal's
+    escape (what ``undisguised`` reads)?"""
+    return _ODD.search(text) is not None
+
+
 def disguises(text: str) -> list[int]:
     """A place in each line with a word in disguise (``redact``'s escape machinery reads
     the line it is in)."""

@@ -45,15 +45,19 @@ _HEADED = (r"^[ \t]*(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2}[ \t]+\d{1,2}[ \t]|<\d{1,3}>
 # JSON string's escaped one, whatever its words: each is its holder's own escape,
 # `1,"curl --user ""u:pw"" …"`, `('a ''b'' c')`, `'a '"'"'b'"'"''`)
 _DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
-            # (and a quoted word inside a JSON string: `\"alice\" * \"pw\"`)
-            r'|\\"[^"\\\n]{4,}\\"')
+            # (and a quoted word inside a JSON string: `\"alice\" * \"pw\"`; a tab escaped in
+            # one, a row's fields: `"bob\tpptpd\tPW\t*"`)
+            r'|\\"[^"\\\n]{4,}\\"|"[^"\\\n]*\\t')
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)
 _ANY = re.compile(_OPENER, re.MULTILINE)
 _OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|\t""")
 # each quote's escapes, read as the one character they stand for
-_ESCAPES = {"'": re.compile(r"""'"'"'|'\\''|''|\\'|\\\\"""), '"': re.compile(r'""|\\"|\\\\')}
+# (and a double-quoted string's `\t`, JSON's and C's: a tab-separated row held in a JSON
+# log, `"bob\tpptpd\tPW\t*"`, is its fields again)
+_ESCAPES = {"'": re.compile(r"""'"'"'|'\\''|''|\\'|\\\\"""),
+            '"': re.compile(r'""|\\"|\\\\|\\t')}
 _NONE = re.compile(r"(?!)")
 # a string's body, to its closing quote (a backslash escapes what follows; a doubled quote
 # and a shell's splices stand for one)
@@ -156,5 +160,9 @@ _MARK_HEAD = re.compile(r"[ \t]*(?:[+\-]{1,3}|#{1,3}|//|--|;|!|(?:>[ \t]?){1,8}|
 _HEAD_START = re.compile(_HEADED)
 
 
+_CONTROLS = {"\\t": "\t"}  # (not `\\n`: a printf's format keeps it, `printf "%s\\n" PW |`)
+
+
 def _unquoted(m: re.Match[str]) -> str:
-    return m.group(0)[-1]  # (each escape ends in the character it stands for)
+    escape = m.group(0)  # (each escape ends in the character it stands for, but a control's)
+    return _CONTROLS.get(escape, escape[-1])

@@ -6,7 +6,9 @@ leaves out the runs that can never pass, so they never cost a Python step: those
 start like an SRI hash (``sha512-…``) and those that are all hex (at most 4 bits a
 character; a log of commit ids has thousands). A run is then a secret when it has upper
 case, lower case and digits, at least 2^4.5 distinct characters and 4.5 bits of Shannon
-entropy a character, and is not public by construction: a go.sum ``h1:`` hash, an ETag, a
+entropy a character (both bars lower for a run under 40 characters, by what a shorter
+sample of the same randomness shows less: ``_short_slack``), and is not public by
+construction (an identifier a system gives its records, ``versionId=``, too): a go.sum ``h1:`` hash, an ETag, a
 data: URI, an ssh public key or certificate block (zones the rules pass in), a file's magic
 bytes in base64, an alphabet, or longer than ``MAX_RUN`` (data, not a credential).
 """
@@ -45,6 +47,10 @@ _HASH_LEADS = (b"h1:", b"W/\"", b"W/\\\"", b"sha256:", b"sha512:", b"sha1:", b"m
 # A digest's label in any case and spelling: SHA256:, sha-256=, pin-sha256=", sha384-
 _HASH_LEAD = re.compile(rb"(?i)(?:^|[^A-Za-z0-9])(?:pin-)?(?:sha|md|blake2[bs]?)[-_]?"
                         rb"(?:1|5|224|256|384|512)?[:=\-]?[\"']?$")
+# an identifier a system gives a record of its own (an object's version, a request, a trace,
+# an upload), random by construction and public: S3's `versionId=3HL4kq…`, `RequestId: …`
+_ID_LEAD = re.compile(rb"(?i)(?:version|request|trace|span|upload|correlation|execution"
+                      rb"|revision|message|event)[_\-]?id[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
 _UPPER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LOWER = frozenset(b"abcdefghijklmnopqrstuvwxyz")
 _DIGIT = frozenset(b"0123456789")
@@ -270,14 +276,17 @@ def _der_public(token: bytes) -> bool:
 def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> list[Span]:
     token = buf[lo:hi]
     chars = set(token)
-    if len(chars) < 2 ** min_entropy or chars.isdisjoint(_UPPER) or \
+    slack = _SHORT_SLACK.get(len(token), (0.0, 0.0))
+    if len(chars) < 2 ** min_entropy - slack[1] or chars.isdisjoint(_UPPER) or \
             chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGIT):
         return []
     before = buf[max(0, lo - 16):lo]
     if before.endswith(_HASH_LEADS) or _HASH_LEAD.search(before) or base64_of_words(token) or (
-            token[:1] == b"M" and _der_public(token)):
+            token[:1] == b"M" and _der_public(token)) or _ID_LEAD.search(
+                buf, max(0, lo - 40), lo + (token[:1] == b"=")):
         return []
-    if _bits(token) < min_entropy or _ascending(token) or _json_without_secrets(token, reader):
+    if _bits(token) < min_entropy - slack[0] or _ascending(token) or _json_without_secrets(
+            token, reader):
         return []
     # (a run after `=` is judged with it, as it always was, and redacted without it:
     # `bh=…` kept its name and lost its `=`; one after a JSON `\uXXXX` escape, without
@@ -288,6 +297,21 @@ def _judge(buf: bytes, lo: int, hi: int, min_entropy: float, reader: Reader) -> 
 
 
 _U_ESCAPE = re.compile(rb"u[0-9a-fA-F]{4}")
+
+
+def _short_slack(n: int) -> tuple[float, float]:
+    """How much lower a run of ``n`` characters' bars stand than a 40-character one's:
+    the entropy a text of ``n`` shows is lower the shorter it is, though each character is
+    as random (a sample's estimate is biased by about (k - 1) / (2 n ln 2) bits over an
+    alphabet of k = 62), and it holds fewer distinct characters (62 (1 - (61/62)^n)). At
+    32 characters a third of random tokens fell under the bars fixed for any length."""
+    k = 62
+    bias = (k - 1) / (2 * math.log(2))
+    distinct = k * ((1 - 1 / k) ** n - (1 - 1 / k) ** 40)  # (> 0: fewer than at 40)
+    return max(0.0, bias / n - bias / 40), max(0.0, distinct)
+
+
+_SHORT_SLACK = {n: _short_slack(n) for n in range(1, 40)}
 
 
 _RUN_CLUSTER = compile_bytes(

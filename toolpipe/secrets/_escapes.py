@@ -164,8 +164,11 @@ _JSON_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
 # any text not ASCII: up to 8 characters not ASCII, then a colon or an equals sign, a
 # full-width one or not, each escape's backslash escaped or not (JSON in JSON); found by
 # the same sweep, labels in other languages and full-width letters)
-_LABEL_ESCAPED = compile_text(r"(?:\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}"
-                              r"|00[89a-fA-F][0-9a-fA-F])){1,8}(?:\\+uff1[adAD]|[ \t]*[:=])")
+# (since the twelfth sitting, a word with such an escape among its letters too:
+# `Contrase\u00f1a:`, `p\u0430ssword:`, a look-alike letter escaped)
+_LABEL_ESCAPED = compile_text(r"(?:[A-Za-z_\-]{0,16}\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}"
+                              r"|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])){1,8}"
+                              r"[A-Za-z_\-]{0,16}(?:\\+uff1[adAD]|[ \t]*[:=])")
 _NOT_ASCII_ESCAPE = re.compile(r"\\u(?:[1-9a-fA-F]...|0[1-9a-fA-F]..|00[89a-fA-F].)")
 
 

@@ -232,6 +232,12 @@ def adversarial() -> dict[str, str]:
         # JSON logs: a line inside a string, its quotes escaped (read again as it reads)
         "JSON logs of quoted passwords": '{"msg":"--password \\"Zq1xK9w2ab\\" set"}\n',
         "JSON logs of quoted words": '{"level":"info","msg":"said \\"hi\\" to \\"you\\""}\n',
+        # (the twelfth sitting's: every line with text not ASCII escaped is read, and the
+        # strings a JSON line holds each read as a line; JSON in JSON, and a glued run)
+        "JSON logs of escaped text not ASCII":
+            '{"msg":"\\u043f\\u0430\\u0440\\u043e\\u043b\\u044c = Zq1xK9w2ab ok"}\n',
+        "JSON in JSON of sentences": '{"m":"{\\"log\\": \\"a b c d\\", \\"x\\": \\"e f\\"}"}\n',
+        "percent-encoded query lines": "GET /s?q=a%20b%3Dc&d=e+f&g=%2Bh HTTP/1.1\n",
         # and HTML: a line inside a page, its quotes and brackets entities
         "HTML of quoted passwords": "<pre>--password=&quot;Zq1xK9w2ab&quot;</pre>\n",
         "HTML entities of ordinary text": "&lt;b&gt;hi&lt;/b&gt; &amp; &quot;you&quot; ",

@@ -137,3 +137,32 @@ def test_the_holders_laws_catch_readings_that_do_not_compose(monkeypatch):
     monkeypatch.setattr(package, "odd", lambda text: False)
     monkeypatch.setattr(embedded, "_CONTROLS", {})
     assert all(value in SecretPatternSet().redact(t) for t in (disguised, row))
+
+
+# A JSON string that escapes text not ASCII (`json.dumps`'s default) is read as the text it
+# spells, whatever its words (the twelfth sitting's sweep: labels in other scripts mixed
+# with letters or blanks, a box's borders, an emoji's surrogate pair, prose).
+NOT_ASCII = st.sampled_from(["пароль = {v}", "Нууц үг: {v}", "┃ DB_PASSWORD ┃ {v} ┃",
+                             "🔐: {v}", "Contraseña: {v}", "密码：{v}", "パスワード: {v}"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(NOT_ASCII, st.integers(1, 2), tokens(13, 24))
+def test_text_not_ascii_escaped_in_a_json_string_is_read_as_it_spells(form, depth, value):
+    line = form.format(v=value)
+    assert value[:12] not in SecretPatternSet().redact(line)  # (found alone)
+    text = line
+    for _ in range(depth):
+        text = json.dumps({"msg": text})
+    assert value[:12] not in SecretPatternSet().redact(text), text
+
+
+def test_the_not_ascii_law_catches_a_reading_of_labels_alone(monkeypatch):
+    escapes = importlib.import_module("toolpipe.secrets._escapes")
+    text = json.dumps({"msg": "Hasło jest 7QxAbcdefgh0123"})
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(text)
+    # (the eleventh sitting's mark: a label all in escapes, then its separator)
+    monkeypatch.setattr(escapes, "_NOT_ASCII_LINE", escapes.compile_text(
+        r"(?:\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}"
+        r"|00[89a-fA-F][0-9a-fA-F])){1,8}(?:\\+uff1[adAD]|[ \t]*[:=])"))
+    assert "7QxAbcdefgh0" in SecretPatternSet().redact(text)

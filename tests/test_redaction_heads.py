@@ -175,7 +175,7 @@ def test_the_json_law_catches_a_redactor_that_reads_one_level_or_no_label_escape
     assert all("7QxAbcdefgh0" not in SecretPatternSet().redact(t) for t in (twice, label, tab))
     monkeypatch.setattr(escapes, "JSON_DEPTH", 1)
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(twice)
-    monkeypatch.setattr(escapes, "_LABEL_ESCAPED", escapes.compile_text(r"[^\s\S]"))
+    monkeypatch.setattr(escapes, "_NOT_ASCII_LINE", escapes.compile_text(r"[^\s\S]"))
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(label)
     scan = importlib.import_module("toolpipe.secrets._scan")  # (`\t` read as a break)
     monkeypatch.setattr(scan, "unescaped", lambda buf: escapes._ESCAPE.sub(

@@ -232,7 +232,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "JSON logs of quoted words", "HTML of quoted passwords",
          "HTML entities of ordinary text", "SQL strings holding a password line",
          "shell-quoted strings of words", "lines percent-encoded whole",
-         "encoded words in a query",
+         "encoded words in a query", "JSON logs of escaped text not ASCII",
+         "JSON in JSON of sentences", "percent-encoded query lines",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

@@ -46,9 +46,10 @@ def _marks(text: str) -> Iterator[int]:
 
 
 def odd(text: str) -> bool:
-    """Does ``text`` hold an invisible character, a look-alike letter or a terminal's
-    escape (what ``undisguised`` reads)?"""
-    return _ODD.search(text) is not None
+    """Does a line of ``text`` hold a word in disguise (an invisible character, a word that
+    mixes a look-alike letter with Latin ones, a terminal's escape: what ``disguises``
+    marks; a word all in another script is not one)?"""
+    return next(_marks(text), None) is not None
 
 
 def disguises(text: str) -> list[int]:

@@ -8,9 +8,10 @@ character; a log of commit ids has thousands). A run is then a secret when it ha
 case, lower case and digits, at least 2^4.5 distinct characters and 4.5 bits of Shannon
 entropy a character (both bars lower for a run under 40 characters, by what a shorter
 sample of the same randomness shows less: ``_short_slack``), and is not public by
-construction (an identifier a system gives its records, ``versionId=``, too): a go.sum ``h1:`` hash, an ETag, a
-data: URI, an ssh public key or certificate block (zones the rules pass in), a file's magic
-bytes in base64, an alphabet, or longer than ``MAX_RUN`` (data, not a credential).
+construction (an identifier a system gives its records, ``versionId=``, too): a go.sum
+``h1:`` hash, an ETag, a data: URI, an ssh public key or certificate block (zones the
+rules pass in), a file's magic bytes in base64, an alphabet, or longer than ``MAX_RUN``
+(data, not a credential).
 """
 
 from __future__ import annotations

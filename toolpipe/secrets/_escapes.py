@@ -157,24 +157,24 @@ _JSON_ESCAPE_MARK = r"""(?:\\"|\\u[0-9a-fA-F]{4})"""
 _WORD_AND_ESCAPE = compile_text(rf"{_STRING_WORDS}[^\n]*{_JSON_ESCAPE_MARK}"
                                 rf"|{_JSON_ESCAPE_MARK}[^\n]*{_STRING_WORDS}", ignore_case=True)
 _ESCAPED_QUOTE = re.compile(r'\\"')
-_JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+# (a surrogate pair, `\ud83d\udd10`, is one character: 🔐)
+_JSON_ESCAPE = re.compile(r'\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})'
+                          r'|u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
 _JSON_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
                 "t": "\t"}
-# (and a label in another script escaped, `\u5bc6\u7801\uff1a…`, as `json.dumps` writes
-# any text not ASCII: up to 8 characters not ASCII, then a colon or an equals sign, a
-# full-width one or not, each escape's backslash escaped or not (JSON in JSON); found by
-# the same sweep, labels in other languages and full-width letters)
-# (since the twelfth sitting, a word with such an escape among its letters too:
-# `Contrase\u00f1a:`, `p\u0430ssword:`, a look-alike letter escaped)
-_LABEL_ESCAPED = compile_text(r"(?:[A-Za-z_\-]{0,16}\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}"
-                              r"|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])){1,8}"
-                              r"[A-Za-z_\-]{0,16}(?:\\+uff1[adAD]|[ \t]*[:=])")
+# (and any line with text not ASCII escaped, as `json.dumps` writes it by default: a label
+# in another script, `\u5bc6\u7801\uff1a…`, `Contrase\u00f1a:`, a look-alike letter, a
+# box's border, an emoji's surrogate pair, prose: read as the text it spells, whatever its
+# words (the eleventh sitting marked a label all in escapes, the twelfth's sweep found the
+# rest); each escape's backslash escaped or not (JSON in JSON)
+_NOT_ASCII_LINE = compile_text(r"\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}"
+                               r"|00[89a-fA-F][0-9a-fA-F])[^\n]*")
 _NOT_ASCII_ESCAPE = re.compile(r"\\u(?:[1-9a-fA-F]...|0[1-9a-fA-F]..|00[89a-fA-F].)")
 
 
 # a run of 20 or more base64 characters between escaped quotes (`_entropy._escaped_edge`;
 # between quotes' entities, GLUED_ENTITY_RUN)
-GLUED_RUN = compile_text(r'\\"[A-Za-z0-9+/_\-]{20,}\\+"[^\n]*')
+GLUED_RUN = compile_text(r'\\"[A-Za-z0-9+/_\-]{20,}={0,2}\\+"[^\n]*')
 
 
 def json_string_lines(text: str) -> list[int]:
@@ -187,7 +187,7 @@ def json_string_lines(text: str) -> list[int]:
         found = sorted(set(found + marks(GLUED_RUN, text, _ESCAPED_QUOTE)))
     if "\\u" not in text:
         return found
-    labels = marks(_LABEL_ESCAPED, text, _NOT_ASCII_ESCAPE)
+    labels = marks(_NOT_ASCII_LINE, text, _NOT_ASCII_ESCAPE)
     return sorted(set(found + labels)) if found else labels
 
 
@@ -218,7 +218,9 @@ def read_escapes(line: str, limit: int, escape: re.Pattern[str],
 
 
 def _json_escape(m: re.Match[str]) -> str:
-    code, simple = m.groups()
+    high, low, code, simple = m.groups()
+    if high:
+        return character(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
     return character(int(code, 16)) if code else _JSON_SIMPLE[simple]
 
 
@@ -226,7 +228,38 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
     """The line with its JSON string escapes read (see ``read_escapes``), again while an
     escaped quote or a ``\\u`` escape is left, up to JSON_DEPTH times (JSON in JSON: a
     log's message holding a JSON document, `\\\\\\"password\\\\\\": …`; 483 of 2,727 leaked
-    so, 181 after)."""
+    so, 181 after); then each string on it that holds a line (a blank in it: a log's
+    `msg`), read alone as a line of its own, so that what a line's start anchors is found
+    there (`{"msg": "\\u2503 DB_PASSWORD \\u2503 …"}`: a box-drawn row; the twelfth
+    sitting), each break's origin the line's end."""
+    read = _json_read(line, limit)
+    if read is None:
+        return None
+    plain, origin, taken = read
+    pieces = [(plain, origin, len(line))]
+    # (the strings a held string holds in turn, JSON in JSON: each level's read as written
+    # there, its origins carried back to the line)
+    todo = [(line, list(range(len(line) + 1)))]
+    for _ in range(JSON_DEPTH):
+        found = []
+        for text, at in todo:
+            strings = (m for m in _JSON_STRING.finditer(text)
+                       if _HOLDS_A_LINE.search(m.group(1)))
+            for m in itertools.islice(strings, JSON_HELD - len(pieces) + 1):
+                held = _json_read(m.group(1), limit - taken)
+                if held is None:
+                    return None
+                where = [at[m.start(1) + k] for k in held[1]]
+                pieces.append((held[0], where, at[m.end(1)]))
+                taken += held[2]
+                found.append((held[0], [*where, at[m.end(1)]]))
+        todo = [(text, at) for text, at in found if '"' in text]
+        if not todo or len(pieces) > JSON_HELD:
+            break
+    return (*joined(pieces), taken)
+
+
+def _json_read(line: str, limit: int) -> tuple[str, list[int], int] | None:
     read = read_escapes(line, limit, _JSON_ESCAPE, _json_escape)
     for _ in range(JSON_DEPTH - 1):
         if read is None or ('\\"' not in read[0] and "\\u" not in read[0]):
@@ -237,6 +270,13 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
             return None
         read = again[0], [origin[k] for k in again[1]], taken + again[2]
     return read
+
+
+# a JSON string, and one that holds a line: a blank in it after a character that is not
+# one (a key or a word alone is judged in its place already)
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_HOLDS_A_LINE = re.compile(r"\S(?:[ \t]|\\t)")
+JSON_HELD = 8  # the strings read alone on a line
 
 
 JSON_DEPTH = 3
@@ -255,7 +295,7 @@ _ENTITY = re.compile(r"&(?:(quot|apos|lt|gt|amp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,
 _NAMED = {"quot": '"', "apos": "'", "lt": "<", "gt": ">", "amp": "&"}
 
 
-GLUED_ENTITY_RUN = compile_text(r"&(?:quot|#34|#x22|apos|#39|#x27);[A-Za-z0-9+/_\-]{20,}"
+GLUED_ENTITY_RUN = compile_text(r"&(?:quot|#34|#x22|apos|#39|#x27);[A-Za-z0-9+/_\-]{20,}={0,2}"
                                 r"&(?:quot|#34|#x22|apos|#39|#x27);[^\n]*")
 
 
@@ -339,10 +379,17 @@ def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] 
         # null&page=2` is none)
         plain = "".join("\n" if c in "&?" and line[at] == c else c
                         for c, at in zip(plain, origin, strict=True))
-    plains, origins = [plain], list(origin)
+    pieces = [(plain, origin, len(line))]
     at = {place: k for k, place in enumerate(origin)}  # (where each place is read)
     for m in itertools.islice(_HELD_BY_PARAMETER.finditer(line), 16):
         lo, hi = at.get(m.start(1), len(plain)), at.get(m.end(1), len(plain))
-        plains.append(plain[lo:hi])
-        origins += [len(line), *origin[lo:hi]]
-    return "\n".join(plains), origins, taken
+        pieces.append((plain[lo:hi], origin[lo:hi], m.end(1)))
+    return (*joined(pieces), taken)
+
+
+def joined(pieces: list[tuple[str, list[int], int]]) -> tuple[str, list[int]]:
+    """Lines read from one line, each followed by a break whose origin is where that line's
+    source ends in it (a span that reaches a piece's end ends there: a parameter's value
+    before its `&`, a JSON string's before its close, not the whole line's end)."""
+    text = "".join(piece + "\n" for piece, _, _ in pieces)
+    return text, [at for _, origin, end in pieces for at in (*origin, end)]

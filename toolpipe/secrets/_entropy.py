@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from toolpipe.secrets._escapes import GLUED, QUOTE_ENTITIES
 from toolpipe.secrets._re2 import (
     SHORT_TEXT,
     UNANCHORED,
@@ -223,15 +224,14 @@ def _escaped_edge(buf: bytes, lo: int, hi: int) -> bool:
         return True  # (`…GmBS8Q%3D`)
     if hi - lo < GLUED:
         return False
-    if buf[lo - 2:lo] == b'\\"' and _ESCAPED_QUOTE.match(buf, hi):
+    if buf[lo - 2:lo] == b'\\"' and _CLOSING_QUOTE.match(buf, hi):
         return True
     return buf.endswith(_QUOTE_ENTITIES, 0, lo) and buf.startswith(_QUOTE_ENTITIES, hi)
 
 
-GLUED = 20  # (the JSON and HTML readings mark a line with such a run: `_escapes.GLUED_RUN`)
-_ESCAPED_QUOTE = re.compile(rb'\\+"')  # (JSON in JSON: `\\\"`)
-# a quote as HTML writes it (`&quot;n&quot;:&quot;…&quot;`, a JWK in a page's `<pre>`)
-_QUOTE_ENTITIES = (b"&quot;", b"&#34;", b"&#x22;", b"&apos;", b"&#39;", b"&#x27;")
+# (the JSON and HTML readings mark a line with such a run: `_escapes.GLUED_RUN`)
+_CLOSING_QUOTE = re.compile(rb'\\+"')  # (JSON in JSON: `\\\"`)
+_QUOTE_ENTITIES = tuple(entity.encode() for entity in QUOTE_ENTITIES)
 
 
 # DER's openings, after the outer SEQUENCE's header: a certificate's TBSCertificate and

@@ -167,19 +167,22 @@ _JSON_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
 # box's border, an emoji's surrogate pair, prose: read as the text it spells, whatever its
 # words (the eleventh sitting marked a label all in escapes, the twelfth's sweep found the
 # rest); each escape's backslash escaped or not (JSON in JSON)
-_NOT_ASCII_LINE = compile_text(r"\\+u(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}"
-                               r"|00[89a-fA-F][0-9a-fA-F])[^\n]*")
-_NOT_ASCII_ESCAPE = re.compile(r"\\u(?:[1-9a-fA-F]...|0[1-9a-fA-F]..|00[89a-fA-F].)")
+_NOT_ASCII = r"(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])"
+_NOT_ASCII_LINE = compile_text(rf"\\+u{_NOT_ASCII}[^\n]*")
+_NOT_ASCII_ESCAPE = re.compile(rf"\\u{_NOT_ASCII}")
 
 
-# a run of 20 or more base64 characters between escaped quotes (`_entropy._escaped_edge`;
+# a run of GLUED or more base64 characters between escaped quotes (`_entropy._escaped_edge`;
 # between quotes' entities, GLUED_ENTITY_RUN)
-GLUED_RUN = compile_text(r'\\"[A-Za-z0-9+/_\-]{20,}={0,2}\\+"[^\n]*')
+GLUED = 20
+GLUED_RUN = compile_text(rf'\\"[A-Za-z0-9+/_\-]{{{GLUED},}}={{0,2}}\\+"[^\n]*')
+# a quote as HTML writes it (`&quot;n&quot;:&quot;…&quot;`, a JWK in a page's `<pre>`)
+QUOTE_ENTITIES = ("&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;")
 
 
 def json_string_lines(text: str) -> list[int]:
-    """Where each line with an escape and a credential's word is, and each label escaped
-    (see above)."""
+    """Where each line is that has an escape and a credential's word, text not ASCII
+    escaped, or a run between escaped quotes left to this reading (see above)."""
     if '\\"' not in text and "\\u" not in text:
         return []
     found = marks(_WORD_AND_ESCAPE, text, _ESCAPED_QUOTE, unread)
@@ -231,7 +234,7 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
     so, 181 after); then each string on it that holds a line (a blank in it: a log's
     `msg`), read alone as a line of its own, so that what a line's start anchors is found
     there (`{"msg": "\\u2503 DB_PASSWORD \\u2503 …"}`: a box-drawn row; the twelfth
-    sitting), each break's origin the line's end."""
+    sitting), each piece's break from where its string closes (``joined``)."""
     read = _json_read(line, limit)
     if read is None:
         return None
@@ -295,8 +298,9 @@ _ENTITY = re.compile(r"&(?:(quot|apos|lt|gt|amp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,
 _NAMED = {"quot": '"', "apos": "'", "lt": "<", "gt": ">", "amp": "&"}
 
 
-GLUED_ENTITY_RUN = compile_text(r"&(?:quot|#34|#x22|apos|#39|#x27);[A-Za-z0-9+/_\-]{20,}={0,2}"
-                                r"&(?:quot|#34|#x22|apos|#39|#x27);[^\n]*")
+_QUOTE_ENTITY_OF = "(?:" + "|".join(QUOTE_ENTITIES) + ")"
+GLUED_ENTITY_RUN = compile_text(rf"{_QUOTE_ENTITY_OF}[A-Za-z0-9+/_\-]{{{GLUED},}}={{0,2}}"
+                                rf"{_QUOTE_ENTITY_OF}[^\n]*")
 
 
 def html_lines(text: str) -> list[int]:
@@ -362,8 +366,8 @@ def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] 
     """The line with its percent escapes read, and then what each parameter with an
     escape holds (after its `=`, up to the next `&`), read alone as a line of its own
     (`q=rootpw%20…`: what `q` holds starts a line); where each character came from (each
-    break: the line's end), and the characters the escapes took (see ``read_escapes``);
-    None past ``limit``."""
+    break: where its piece ends, ``joined``), and the characters the escapes took (see
+    ``read_escapes``); None past ``limit``."""
     form = "+" in line and "%20" not in line
     whole = read_escapes(line, limit, _PERCENT_OR_PLUS if form else _PERCENT_ESCAPE, _percent)
     # (encoded twice, a redirect's URL in a query: `%253A` is `%3A`, read again)

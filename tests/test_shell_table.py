@@ -154,3 +154,18 @@ def test_the_shipped_table_compiles_whole():
     broken = _table.load(bad, lazy=True)
     with pytest.raises(ConfigError, match=r"\[\[code\]\] #1 -c: bad regular expression"):
         broken["code"]["x"].options[0].value.match("y")
+
+
+@pytest.mark.parametrize("name", ["core.hooksPath", "core.pager", "core.sshCommand",
+                                  "credential.helper", "core.fsmonitor"])
+def test_reading_a_setting_git_runs_is_not_setting_it(name):
+    """The row for git's settings that name a program asks about setting one, not reading
+    one (classes-fresh81.txt: `git config --global --get core.hooksPath` was asked about);
+    turning hooks off (`--unset core.hooksPath`) is still asked about."""
+    for read in [f"git config --global --get {name}", f"git config --get-all {name}",
+                 f"git config get {name}", "git config --list --show-origin"]:
+        assert SHIELD.evaluate("Bash", {"command": read}, ()).action == "allow", read
+    written = SHIELD.evaluate("Bash", {"command": f"git config --global {name} /tmp/x"}, ())
+    assert written.action in ("ask", "block"), name
+    unset = SHIELD.evaluate("Bash", {"command": "git config --unset core.hooksPath"}, ())
+    assert unset.action in ("ask", "block")

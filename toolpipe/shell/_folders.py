@@ -39,3 +39,19 @@ def in_made_folder(word: Word, cwd: str | None) -> bool:
     """Is ``word``, used from ``cwd``, a relative name in a folder mktemp made?"""
     return cwd == MADE_BY_MKTEMP and word.known and not word.text.startswith(
         ("/", "~")) and ".." not in word.text.split("/")
+
+
+def chdir_value(options: Sequence[Word], names: frozenset[str]) -> Word | None:
+    """The value of the last of ``names`` among a wrapper's option words (``-C DIR``,
+    ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``)."""
+    found: Word | None = None
+    for k, a in enumerate(options):
+        t = a.text
+        for option in names:
+            if t == option and k + 1 < len(options):
+                found = options[k + 1]
+            elif option.startswith("--") and t.startswith(option + "="):
+                found = Word(t[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)
+            elif not option.startswith("--") and t.startswith(option) and len(t) > 2:
+                found = Word(t[2:], a.raw, a.glob, a.tame, a.sources)
+    return found

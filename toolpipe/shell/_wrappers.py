@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from toolpipe.shell._folders import chdir_value
 from toolpipe.shell._items import (
     _echoed_items,
     _fd_exec,
@@ -53,22 +54,6 @@ def _code_option(text: str) -> bool:
     """``-c`` or ``--command``, also with flags clustered before the ``c`` (``-qc``,
     ``-lc``): the next word is the code."""
     return text in ("-c", "--command") or clustered(text, "c")
-
-
-def _chdir(options: Sequence[Word], names: frozenset[str]) -> Word | None:
-    """The value of the last of ``names`` among a wrapper's option words (``-C DIR``,
-    ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``)."""
-    found: Word | None = None
-    for k, a in enumerate(options):
-        t = a.text
-        for option in names:
-            if t == option and k + 1 < len(options):
-                found = options[k + 1]
-            elif option.startswith("--") and t.startswith(option + "="):
-                found = Word(t[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)
-            elif not option.startswith("--") and t.startswith(option) and len(t) > 2:
-                found = Word(t[2:], a.raw, a.glob, a.tame, a.sources)
-    return found
 
 
 def _name(word: Word) -> str:
@@ -314,7 +299,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         i = skip_options(args, g)
         inner = tuple(args[i:])
         if g.chdir:  # `env -C ~ rm -rf .ssh`, `sudo -D / …`: a relative name is from there
-            chdir = _chdir(args[:i], g.chdir) or chdir
+            chdir = chdir_value(args[:i], g.chdir) or chdir
         if name == "systemd-run" and any(a.text.startswith(("--on-", "--timer-property"))
                                          for a in args[:i]):
             scheduled = True  # a timer: the command runs later, outside this call

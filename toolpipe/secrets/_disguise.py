@@ -49,7 +49,7 @@ def odd(text: str) -> bool:
     """Does a line of ``text`` hold a word in disguise (an invisible character, a word that
     mixes a look-alike letter with Latin ones, a terminal's escape: what ``disguises``
     marks; a word all in another script is not one)?"""
-    return next(_marks(text), None) is not None
+    return _ODD.search(text) is not None and next(_marks(text), None) is not None
 
 
 def disguises(text: str) -> list[int]:

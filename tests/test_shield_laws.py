@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Callable
 
 import pytest
 import tree_sitter
@@ -25,6 +26,17 @@ from toolpipe.shell import _carried, _helpers, _wrappers
 from toolpipe.tools import workspace_registry
 
 from .test_shield_corpus import load
+
+
+def fails(law: Callable[[], None]) -> None:
+    """A law run against a shield the caller made worse (its monkeypatch) finds the gap;
+    the readings' caches are cleared before and after, so none crosses over."""
+    clear_caches()
+    try:
+        with pytest.raises(AssertionError):
+            law()
+    finally:
+        clear_caches()
 
 RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
 ATTACKS = [c for name in ("corpus.txt", "holdout.txt") for _, k, c, _ in load(name)
@@ -355,12 +367,7 @@ def test_any_program_not_known_to_be_inert_is_at_least_as_strict():
 
 def test_the_general_law_catches_a_shield_that_trusts_unknown_programs(monkeypatch):
     monkeypatch.setattr(_carried._Carriers, "unknown_program", lambda self, cmd, where: None)
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            never_weaker_in_general(UnixShield(), examples=60, shrink=False)
-    finally:
-        clear_caches()
+    fails(lambda: never_weaker_in_general(UnixShield(), examples=60, shrink=False))
 
 
 # --- a wrapper's options end where its command starts (the ninth sitting: `env bash -c
@@ -400,12 +407,7 @@ def test_the_options_law_catches_a_wrapper_that_reads_past_its_command(monkeypat
 
     real = _wrappers._env_split
     monkeypatch.setattr(_wrappers, "_env_split", lambda args, end: real(args, len(args)))
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            stopped_whatever_follows(UnixShield(), [("env", "-S")])
-    finally:
-        clear_caches()
+    fails(lambda: stopped_whatever_follows(UnixShield(), [("env", "-S")]))
 
 
 # --- the law for programs known to run code, whatever the spelling of their options --------
@@ -459,12 +461,7 @@ def test_the_clustered_law_catches_exact_readings_only(monkeypatch):
     monkeypatch.setattr("toolpipe.shell._table.option_values", exact)
     monkeypatch.setattr("toolpipe.shell._wrappers._code_option",
                         lambda text: text in ("-c", "--command"))
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            clustered_never_weaker(UnixShield(), examples=80, shrink=False)
-    finally:
-        clear_caches()
+    fails(lambda: clustered_never_weaker(UnixShield(), examples=80, shrink=False))
 
 
 # --- the law for programs named where another program runs them -------------------------
@@ -512,12 +509,7 @@ def test_the_keyed_law_catches_a_shield_that_reads_listed_names_only(monkeypatch
     # the wing as it was: only the table's [code_env] names, and no option or setting
     monkeypatch.setattr("toolpipe.shell._carried._PROGRAM_KEY", re.compile(r"(?!)"))
     monkeypatch.setattr(_helpers._Helpers, "settings", lambda self, cmd, where: None)
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            keyed_never_weaker(UnixShield(), examples=40, shrink=False)
-    finally:
-        clear_caches()
+    fails(lambda: keyed_never_weaker(UnixShield(), examples=40, shrink=False))
 
 
 # --- a client's input is read as its arguments are -------------------------------------
@@ -568,12 +560,7 @@ def test_the_fed_law_catches_a_shield_that_reads_arguments_only(monkeypatch):
     from toolpipe.layers import _shield_places
 
     monkeypatch.setattr(_shield_places, "fed", lambda cmd: "")
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            fed_as_given(UnixShield())
-    finally:
-        clear_caches()
+    fails(lambda: fed_as_given(UnixShield()))
 
 
 # --- what an unknown program or a command language's reader is fed, however it is fed --
@@ -603,12 +590,7 @@ def test_what_a_reader_is_fed_is_judged_however_it_is_fed():
 def test_the_reader_law_catches_a_shield_that_reads_here_documents_only(monkeypatch):
     monkeypatch.setattr(_helpers, "fed_input", lambda cmd: [
         ("here-document", data) for data in cmd.stdin_data])
-    clear_caches()
-    try:
-        with pytest.raises(AssertionError):
-            fed_however(UnixShield())
-    finally:
-        clear_caches()
+    fails(lambda: fed_however(UnixShield()))
 
 
 # --- a line continuation inside a word joins it (the ninth sitting: `r\⏎m -rf ~` was read

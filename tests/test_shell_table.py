@@ -132,7 +132,11 @@ def test_a_wrapper_s_folder_option_takes_a_value_and_moves_its_command():
             assert takes, (name, option)
     for command in ["env -C ~ rm -rf .ssh", "env --chdir=/ rm -rf etc",
                     "sudo -D / rm -rf etc", "sudo --chdir ~ rm -rf .gnupg",
-                    "env -C ~ sh -c 'rm -rf .ssh'"]:
+                    "env -C ~ sh -c 'rm -rf .ssh'",
+                    # (and the code a wrapper after it runs: each of peel's ways out keeps
+                    # the folder, found reading the change again)
+                    "env -C ~ flock /tmp/l -c 'rm -rf .ssh'", "env -C ~ watch 'rm -rf .ssh'",
+                    "env -C ~ su -c 'rm -rf .ssh'", "env -C ~ npx -c 'rm -rf .ssh'"]:
         assert SHIELD.evaluate("Bash", {"command": command}, ()).action == "block", command
     assert SHIELD.evaluate("Bash", {"command": "env -C build rm -rf obj"}, ()
                            ).action in ("allow", "warn")

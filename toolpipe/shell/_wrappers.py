@@ -223,10 +223,11 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                         args[start:]):
                     argv = tuple(args[start:])
                     continue
-            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
         i = skip_options(args, WRAPPERS["sudo"]) if name == "sudo" else 0
         if name == "sudo" and any(a.text in ("-e", "--edit") for a in args[:i]):
-            return Peeled((literal("sudoedit"), *args[i:]), (*wrappers, "sudo"), True)
+            return Peeled((literal("sudoedit"), *args[i:]), (*wrappers, "sudo"), True,
+                          chdir=chdir)
         if name == "command" and any(a.text.startswith("-") and not a.text.startswith("--")
                                      and set(a.text[1:]) & {"v", "V"}
                                      for a in args[:skip_options(args, WRAPPERS[name])]):
@@ -243,7 +244,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 continue
             if args[i:]:
                 codes.append((name, join_words(args[i:]), ()))
-            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
         subcommands = _RUNNERS.get(name)
         if subcommands is not None:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
             i = 0
@@ -264,7 +265,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                     break
                 if t in ("-c", "--call") and i + 1 < len(args):  # npx -c 'CMD': a line
                     codes.append((f"{name} -c", args[i + 1], ()))
-                    return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+                    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
                 value = t.split("=", 1)[1] if "=" in t else (
                     args[i + 1].text if t in _ENV_VALUED and i + 1 < len(args) else "")
                 by_address = by_address or bool(_PACKAGE_SPEC.search(value))
@@ -295,7 +296,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         if k is not None:
             if k + 1 < len(args):
                 codes.append(("flock -c", args[k + 1], ()))
-            return Peeled(argv, tuple(wrappers), privileged, tuple(codes))
+            return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
         i = skip_options(args, g)
         inner = tuple(args[i:])
         if g.chdir:  # `env -C ~ rm -rf .ssh`, `sudo -D / …`: a relative name is from there
@@ -381,7 +382,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     if scheduled:
         found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts,
-                  chdir)
+                  chdir=chdir)
 
 
 # Every name peel() looks at (anything else is returned as it is).

@@ -17,6 +17,8 @@ Layout (the face re-exports what users need; the rest is private):
     _schemes    context tests of a scheme or format: Bearer, Basic, key blocks, pgpass
     _scan       the scanner: one re2 pass for triggers, the rules at each, merge
     _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
+    _percent    a line percent-encoded whole, read as a URL's reader reads it
+    _embedded   a line held in another (a string, CDATA, a tab's field), read as a line
     _lines      where a key stands on its line (a setting alone on it, a line's start)
     _entropy    the entropy guess: one re2 pass for the runs that could be random
     _echo       a call's own input echoed back, in every form
@@ -51,11 +53,11 @@ from toolpipe.secrets._escapes import (
     html_unescaped_line,
     json_string_lines,
     json_unescaped_line,
-    percent_encoded_lines,
-    percent_unescaped_line,
+    read_again,
     read_escapes,
 )
 from toolpipe.secrets._memo import TextMemo
+from toolpipe.secrets._percent import percent_encoded_lines, percent_unescaped_line
 from toolpipe.secrets._rule import CONTEXT
 from toolpipe.secrets._rules import RULES as _RULES
 from toolpipe.secrets._scan import merge as _merge
@@ -336,12 +338,10 @@ class SecretPatternSet:
             if read is None or escapes > budget:
                 dense = k
                 break
-            plain, origin, _ = read
-            if read_line is not undisguised and odd(plain):  # (`pass\u200bword` read from
+            if read_line is not undisguised and odd(read[0]):  # (`pass\u200bword` read from
                 # its escapes: read plain too, the disguise reading's way)
-                again = undisguised(plain, budget)
-                if again is not None:
-                    plain, origin = again[0], [origin[k] for k in again[1]]
+                read = read_again(read, undisguised(read[0], budget)) or read
+            plain, origin, _ = read
             starts.append(size)
             plains.append(plain)
             origins.append(origin)

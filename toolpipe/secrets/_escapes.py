@@ -154,8 +154,14 @@ WORDS = r"(?:pass|pwd|secret|token|key|auth|identified|communit|credential|login
 _STRING_WORDS = (WORDS[:-1] + r"|user|connect|secure|seed|sensitive|passe|pw"
                  r"|\s-{1,2}[a-z][\w-]*[= ]?)")
 _JSON_ESCAPE_MARK = r"""(?:\\"|\\u[0-9a-fA-F]{4})"""
-_WORD_AND_ESCAPE = compile_text(rf"{_STRING_WORDS}[^\n]*{_JSON_ESCAPE_MARK}"
-                                rf"|{_JSON_ESCAPE_MARK}[^\n]*{_STRING_WORDS}", ignore_case=True)
+
+
+def _on_a_line_with(words: str, escape: str) -> TextPattern:
+    """``escape`` on the line of one of ``words``, either side: one match a line."""
+    return compile_text(rf"{words}[^\n]*{escape}|{escape}[^\n]*{words}", ignore_case=True)
+
+
+_WORD_AND_ESCAPE = _on_a_line_with(_STRING_WORDS, _JSON_ESCAPE_MARK)
 _ESCAPED_QUOTE = re.compile(r'\\"')
 # (a surrogate pair, `\ud83d\udd10`, is one character: 🔐)
 _JSON_ESCAPE = re.compile(r'\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})'
@@ -175,7 +181,8 @@ _NOT_ASCII_ESCAPE = re.compile(rf"\\u{_NOT_ASCII}")
 # a run of GLUED or more base64 characters between escaped quotes (`_entropy._escaped_edge`;
 # between quotes' entities, GLUED_ENTITY_RUN)
 GLUED = 20
-GLUED_RUN = compile_text(rf'\\"[A-Za-z0-9+/_\-]{{{GLUED},}}={{0,2}}\\+"[^\n]*')
+_GLUED = rf"[A-Za-z0-9+/_\-]{{{GLUED},}}={{0,2}}"  # (its padding too)
+GLUED_RUN = compile_text(rf'\\"{_GLUED}\\+"[^\n]*')
 # a quote as HTML writes it (`&quot;n&quot;:&quot;…&quot;`, a JWK in a page's `<pre>`)
 QUOTE_ENTITIES = ("&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;")
 
@@ -218,6 +225,18 @@ def read_escapes(line: str, limit: int, escape: re.Pattern[str],
     origin.extend(range(at, len(line)))
     plain = "".join(out)
     return plain, origin, len(line) - len(plain)
+
+
+Reading = tuple[str, list[int], int]  # a line read: its text, each character's origin, cost
+
+
+def read_again(first: Reading, second: Reading | None) -> Reading | None:
+    """``second``, a reading of ``first``'s text, as a reading of the line ``first`` read:
+    each character's origin carried back, the cost of both (None: ``second`` was past its
+    limit). JSON in JSON, a query encoded twice, a disguise inside escapes."""
+    if second is None:
+        return None
+    return second[0], [first[1][k] for k in second[1]], first[2] + second[2]
 
 
 def _json_escape(m: re.Match[str]) -> str:
@@ -267,11 +286,8 @@ def _json_read(line: str, limit: int) -> tuple[str, list[int], int] | None:
     for _ in range(JSON_DEPTH - 1):
         if read is None or ('\\"' not in read[0] and "\\u" not in read[0]):
             break
-        plain, origin, taken = read
-        again = read_escapes(plain, limit - taken, _JSON_ESCAPE, _json_escape)
-        if again is None:
-            return None
-        read = again[0], [origin[k] for k in again[1]], taken + again[2]
+        read = read_again(read, read_escapes(read[0], limit - read[2], _JSON_ESCAPE,
+                                             _json_escape))
     return read
 
 
@@ -292,15 +308,13 @@ JSON_DEPTH = 3
 # 2,727; 193 before the eleventh sitting's change), bounded as above.
 _QUOTE_ENTITY = r"&(?:quot|apos|lt|gt|amp|#0*3[49]|#[xX]0*2[27]|#[xX]0*3[cCeE]|#0*6[02]);"
 # (either side: `echo &#x27;pw&#x27; | docker login --password-stdin` has its word after)
-_WORD_AND_ENTITY = compile_text(rf"{_STRING_WORDS}[^\n]*{_QUOTE_ENTITY}"
-                                rf"|{_QUOTE_ENTITY}[^\n]*{_STRING_WORDS}", ignore_case=True)
+_WORD_AND_ENTITY = _on_a_line_with(_STRING_WORDS, _QUOTE_ENTITY)
 _ENTITY = re.compile(r"&(?:(quot|apos|lt|gt|amp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6}));")
 _NAMED = {"quot": '"', "apos": "'", "lt": "<", "gt": ">", "amp": "&"}
 
 
 _QUOTE_ENTITY_OF = "(?:" + "|".join(QUOTE_ENTITIES) + ")"
-GLUED_ENTITY_RUN = compile_text(rf"{_QUOTE_ENTITY_OF}[A-Za-z0-9+/_\-]{{{GLUED},}}={{0,2}}"
-                                rf"{_QUOTE_ENTITY_OF}[^\n]*")
+GLUED_ENTITY_RUN = compile_text(rf"{_QUOTE_ENTITY_OF}{_GLUED}{_QUOTE_ENTITY_OF}[^\n]*")
 
 
 def html_lines(text: str) -> list[int]:
@@ -322,73 +336,6 @@ def _entity(m: re.Match[str]) -> str:
 def html_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
     """The line with its HTML entities read (see ``read_escapes``)."""
     return read_escapes(line, limit, _ENTITY, _entity)
-
-
-# A line percent-encoded whole (a URL's query holding a command, a form's body, a logged
-# redirect): its blanks, quotes and separators encoded (`db_password%20%3D%20%22pw%22`,
-# `Bearer%20token`), so that a key's separator, a value's quotes and a word's boundary are
-# not there as written. Every line with an escape is read decoded, whatever its words
-# (found by putting every corpus line in a query string, `q=` and `urllib.parse.quote`:
-# 1,377 of 2,727 leaked; 551 when only the lines with a credential's word were read, the
-# rest a URL's user-info, a `.pgpass` row, a token glued to `%20`), and the entropy guess
-# leaves a run glued to an escape to that reading (`%2B7z0M…` read as written is a
-# public key's middle; 17% of the look-alikes, encoded so, changed): one re2 pattern, a
-# match a line; past MARKS_BUDGET of them, every line with an escape is.
-# (or a query's parameter whose value a form's `+` splits: `?q=rootpw+…`)
-_ANY_ESCAPE = compile_text(r"(?:%[0-9a-fA-F]{2}|[?&][\w.\-]+=[^\s&+]*\+)[^\n]*")
-_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
-
-
-def percent_encoded_lines(text: str) -> list[int]:
-    """Where each line with a percent escape starts (see above)."""
-    if "%" not in text and "+" not in text:
-        return []
-    return marks(_ANY_ESCAPE, text, _PERCENT)
-
-
-_PERCENT_ESCAPE = re.compile(r"(?:%[0-9a-fA-F]{2})+")
-_ENCODED_TWICE = re.compile(r"%25[0-9a-fA-F]{2}")
-# (a form's encoding, `quote_plus`: a blank is `+`, never `%20`)
-_PERCENT_OR_PLUS = re.compile(r"(?:%[0-9a-fA-F]{2})+|\+")
-# (a parameter's value with an escape or a form's blank in it: `q=…`, `&cmd=…`)
-_HELD_BY_PARAMETER = re.compile(r"=([^&=\s]*[%+][^&\s]*)")
-
-
-def _percent(m: re.Match[str]) -> str:
-    """A run of escapes read as the UTF-8 bytes they spell (`%E5%AF%86%E7%A0%81`: 密码),
-    a `+` as a blank."""
-    if m.group(0) == "+":
-        return " "
-    return bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "replace")
-
-
-def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
-    """The line with its percent escapes read, and then what each parameter with an
-    escape holds (after its `=`, up to the next `&`), read alone as a line of its own
-    (`q=rootpw%20…`: what `q` holds starts a line); where each character came from (each
-    break: where its piece ends, ``joined``), and the characters the escapes took (see
-    ``read_escapes``); None past ``limit``."""
-    form = "+" in line and "%20" not in line
-    whole = read_escapes(line, limit, _PERCENT_OR_PLUS if form else _PERCENT_ESCAPE, _percent)
-    # (encoded twice, a redirect's URL in a query: `%253A` is `%3A`, read again)
-    if whole is not None and _ENCODED_TWICE.search(line):
-        plain, origin, taken = whole
-        again = read_escapes(plain, limit - taken, _PERCENT_ESCAPE, _percent)
-        whole = None if again is None else (
-            again[0], [origin[k] for k in again[1]], taken + again[2])
-    if whole is None:
-        return None
-    plain, origin, taken = whole
-    if "&" in line or "?" in line:  # (a query's own `?` and `&` end a part: `password:
-        # null&page=2` is none)
-        plain = "".join("\n" if c in "&?" and line[at] == c else c
-                        for c, at in zip(plain, origin, strict=True))
-    pieces = [(plain, origin, len(line))]
-    at = {place: k for k, place in enumerate(origin)}  # (where each place is read)
-    for m in itertools.islice(_HELD_BY_PARAMETER.finditer(line), 16):
-        lo, hi = at.get(m.start(1), len(plain)), at.get(m.end(1), len(plain))
-        pieces.append((plain[lo:hi], origin[lo:hi], m.end(1)))
-    return (*joined(pieces), taken)
 
 
 def joined(pieces: list[tuple[str, list[int], int]]) -> tuple[str, list[int]]:

@@ -43,7 +43,7 @@ _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 _TYPE = (r"""[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}"""
          r"""(?:\.[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}){0,3}""")
 # a separator as written, or escaped: JSON (\u003d), C (\x3d), HTML (&#61; &#x3a;) (a URL's
-# `%3D` is read decoded: _escapes.percent_encoded_lines)
+# `%3D` is read decoded: _percent.percent_encoded_lines)
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
 _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""

@@ -104,6 +104,9 @@ WRAPPINGS = st.sampled_from([
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["password", "api_key", "token", "client_secret", "DB_PASSWORD"]),
        WRAPPINGS, values())
+# (the twelfth sitting: a value with a plus in it, its separator percent-encoded, read as a
+# form whose `+` is a blank; found by hypothesis in five runs beside a busy process)
+@example("password", "{l}%3D{v}", "7Qx+000000000000")
 def test_every_wrapping_of_a_pair(label, wrapping, value):
     # (an Authorization header's value is its own rule's: a header's forms, below)
     text = wrapping.format(l=label, v=value)

@@ -56,7 +56,9 @@ def percent_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] 
     (`q=rootpw%20…`: what `q` holds starts a line); where each character came from (each
     break: where its piece ends, ``joined``), and the characters the escapes took (see
     ``read_escapes``); None past ``limit``."""
-    form = "+" in line and "%20" not in line
+    # (a form's `+` only where a form is: a parameter's `=`; `password%3D7Qx+0…`, a value
+    # with a plus in it and its separator encoded, keeps its plus: hypothesis found it)
+    form = "+" in line and "%20" not in line and "=" in line
     whole = read_escapes(line, limit, _PERCENT_OR_PLUS if form else _PERCENT_ESCAPE, _percent)
     # (encoded twice, a redirect's URL in a query: `%253A` is `%3A`, read again)
     if whole is not None and _ENCODED_TWICE.search(line):

@@ -31,7 +31,7 @@ from toolpipe.shell._oneliners import (
     shell_strings,
 )
 from toolpipe.shell._parse import _text
-from toolpipe.shell._places import classify
+from toolpipe.shell._places import SCRATCH, classify
 from toolpipe.shell._printed import _unknown_of, fed_input
 from toolpipe.shell._table import (
     CODE,
@@ -79,7 +79,7 @@ _CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
 # (LD_PRELOAD…), a shell's start-up file, and the search paths (a folder first in PATH)
 _INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
                         "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "PYTHONPATH",
-                        "NODE_PATH", "PERL5LIB", "RUBYLIB"})
+                        "NODE_PATH", "PERL5LIB", "RUBYLIB", "CLASSPATH"})
 _LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
 _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXINIT": "",
                  "GVIMINIT": ""}
@@ -89,8 +89,12 @@ _OPTIONS_ENV = {"TAR_OPTIONS": "tar", "MAKEFLAGS": "make", "GNUMAKEFLAGS": "make
                 "PARALLEL": "parallel", "LESS": "less", "RSYNC_OPTIONS": "rsync"}
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
-                           "NODE_PATH", "PERL5LIB", "RUBYLIB"})
+                           "NODE_PATH", "PERL5LIB", "RUBYLIB", "CLASSPATH"})
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
+# an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp
+# /tmp Main`): judged as $PERL5LIB's and $CLASSPATH's folders are
+_SEARCH_OPTIONS = {"perl": ("-I",), "ruby": ("-I",),
+                   "java": ("-cp", "-classpath", "--class-path")}
 
 
 def modelled(name: str) -> bool:
@@ -212,6 +216,12 @@ class _Carriers(_Helpers):
             # the script, which runs it (code given to the interpreter is read as code)
             self.out.problem("destroys", f"{ALERT_TEXTS['destroys']} (handed to a {name} "
                              "script)", where)
+        for folder in search_options(cmd) if name in _SEARCH_OPTIONS else ():
+            if _scratch(folder.text, classify(folder, self.cwd).kind):
+                self.out.problem("dynamic-code", f"loads code from {folder.text}, a folder "
+                                 f"anyone may write ({name}'s module search path)", where,
+                                 folder.sources)
+                break
         flags = FOREIGN.get(name)
         if flags is not None:
             # PowerShell, cmd, julia…: code of a language this wing does not read, unless
@@ -339,7 +349,7 @@ class _Carriers(_Helpers):
                 # or start-up file: anywhere but the workspace and the system's folders
                 # (a library preloaded from the workspace too: a binary the wing cannot
                 # read, loaded into every program after it, is asked about)
-                if (search and (entry in ("", ".") or place in ("scratch", "device"))) or (
+                if (search and (entry in ("", ".") or _scratch(entry, place))) or (
                         not search and (UNKNOWN in entry or place in (
                             "scratch", "outside", "device") or (
                             name in _LOADERS and place != "system"))):
@@ -348,6 +358,28 @@ class _Carriers(_Helpers):
                                      f"load code from {shown} (${name})", self.where,
                                      value.sources)
                     break
+
+
+def _scratch(entry: str, place: str) -> bool:
+    """A search path's folder anyone may write: a scratch one, or a scratch root itself
+    (`/tmp`, which is outside the workspace as a place to delete)."""
+    return place in ("scratch", "device") or entry.rstrip("/") + "/" in SCRATCH
+
+
+def search_options(cmd: Command) -> list[Word]:
+    """The folders of an interpreter's module search path given by an option (``-I DIR``,
+    ``-IDIR``, ``-cp A:B``)."""
+    options = _SEARCH_OPTIONS.get(cmd.name, ())
+    out: list[Word] = []
+    for i, a in enumerate(cmd.args):
+        for option in options:
+            value = cmd.args[i + 1] if a.text == option and i + 1 < len(cmd.args) else (
+                Word(a.text[2:], a.raw, a.glob, a.tame, a.sources)
+                if len(option) == 2 and a.text.startswith(option) and len(a.text) > 2 else None)
+            if value is not None:
+                out += [Word(e, value.raw, value.glob, value.tame, value.sources)
+                        for e in value.text.split(":") if e]
+    return out
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

@@ -159,13 +159,32 @@ def _sed_writes(cmd: Command) -> list[Effect]:
     return [Effect("write", cmd, literal(f.strip()), detail="sed's w command") for f in files]
 
 
+# perl's and ruby's switches whose value is the rest of their cluster (`-Mstrict`,
+# `-F:`, `-I/lib`, `-e…`), and sed's: an `i` after one of them is the value's, not
+# in-place editing
+_REST_IS_VALUE = frozenset("MmIdDeExCFrEK")
+_SED_VALUES = frozenset("efl")
+
+
+def _clustered_i(text: str, values: frozenset[str]) -> bool:
+    """Whether a cluster of switches asks for in-place editing (`-pi`, `-0777pi.bak`,
+    `-lpi`, sed's `-Ei` and `-ni`), read switch by switch up to one that takes the rest."""
+    for c in text[1:]:
+        if c == "i":
+            return True
+        if c in values:
+            return False
+    return False
+
+
 @handles("sed", "gsed", "perl", "ruby")
 def _in_place(cmd: Command) -> list[Effect]:
     args = cmd.args
     writes = _sed_writes(cmd) if cmd.name in ("sed", "gsed") else []
     in_place = any(a.text.startswith("--in-place") or (
-        a.text.startswith("-") and not a.text.startswith("--") and "i" in a.text[1:2 + (
-            cmd.name in ("perl", "ruby")) * 8]) for a in args)
+        a.text.startswith("-") and not a.text.startswith("--") and (
+            _clustered_i(a.text, _SED_VALUES if cmd.name in ("sed", "gsed") else _REST_IS_VALUE)))
+        for a in args)
     if not in_place:
         return writes
     _flags, values, ops = _split(args, "ef" if cmd.name in ("sed", "gsed") else "eEI",

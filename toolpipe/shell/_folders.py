@@ -41,14 +41,16 @@ def in_made_folder(word: Word, cwd: str | None) -> bool:
         ("/", "~")) and ".." not in word.text.split("/")
 
 
-def chdir_value(options: Sequence[Word], names: frozenset[str]) -> Word | None:
+def chdir_value(options: Sequence[Word], names: frozenset[str],
+                separate: frozenset[str] = frozenset()) -> Word | None:
     """The value of the last of ``names`` among a wrapper's option words (``-C DIR``,
-    ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``)."""
+    ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``); only ``separate`` ones take the next
+    word (nsenter's ``--wd=DIR``, whose value is optional, is attached or absent)."""
     found: Word | None = None
     for k, a in enumerate(options):
         t = a.text
         for option in names:
-            if t == option and k + 1 < len(options):
+            if t == option and option in separate and k + 1 < len(options):
                 found = options[k + 1]
             elif option.startswith("--") and t.startswith(option + "="):
                 found = Word(t[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)

@@ -38,7 +38,9 @@ _LOADS = re.compile(
     r"(?:-javaagent:|-agentpath:|-Xbootclasspath/[ap]:|--require[= ]\s*|(?<!\S)-r\s*"
     r"|--import[= ]\s*|--(?:experimental-)?loader[= ]\s*|(?<!\S)-[MI]\s*|-toolexec="
     r"|(?<!\S)-exec=|-fplugin=|-load[= ]\s*|-C\s*linker=)(?P<p>[^\s,;=:]+)")
-_INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S")
+# (and perl's -M/-m with more than a module and its imports: `-Mstrict;system(…)`)
+_INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S"
+                          r"|(?<!\S)-[mM](?!-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?(?:\s|$))")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off

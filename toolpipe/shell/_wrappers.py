@@ -17,7 +17,13 @@ from toolpipe.shell._items import (
     _parallel_words,
     _with_items,
 )
-from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
+from toolpipe.shell._oneliners import (
+    LANGUAGES,
+    alerts,
+    code_flag,
+    module_code,
+    shell_strings,
+)
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code, clustered
 from toolpipe.shell._toolmodes import tool_mode
@@ -300,7 +306,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         i = skip_options(args, g)
         inner = tuple(args[i:])
         if g.chdir:  # `env -C ~ rm -rf .ssh`, `sudo -D / …`: a relative name is from there
-            chdir = chdir_value(args[:i], g.chdir) or chdir
+            chdir = chdir_value(args[:i], g.chdir, frozenset(
+                o for o in g.chdir if (o[1:] in g.short if len(o) == 2 else o in g.long))
+            ) or chdir
         if name == "systemd-run" and any(a.text.startswith(("--on-", "--timer-property"))
                                          for a in args[:i]):
             scheduled = True  # a timer: the command runs later, outside this call
@@ -363,12 +371,16 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     elif name in LANGUAGES:
         flagged = code_flag(name, args)
         label = f"{name} {LANGUAGES[name]}".strip()
-        if flagged is not None and flagged.known:
-            for text in shell_strings(name, flagged.text):
-                codes.append((label, literal(text), ()))
-            found_alerts = tuple((kind, label) for kind in alerts(name, flagged.text))
-        elif flagged is not None:
-            codes.append((label, flagged, ()))
+        given = [(label, flagged)] if flagged is not None else []
+        if name == "perl":  # perl -M'strict;system("…")' is `use strict;system("…");`
+            given += [("perl -M", literal(f"use {spec};")) for spec in module_code(args)]
+        for code_label, code in given:
+            if code.known:
+                for text in shell_strings(name, code.text):
+                    codes.append((code_label, literal(text), ()))
+                found_alerts += tuple((kind, code_label) for kind in alerts(name, code.text))
+            else:
+                codes.append((code_label, code, ()))
     elif name == "parallel":
         words = _parallel_words(args)
         if ":::" in [w.text for w in words]:

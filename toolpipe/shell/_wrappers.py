@@ -371,10 +371,10 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     elif name in LANGUAGES:
         flagged = code_flag(name, args)
         label = f"{name} {LANGUAGES[name]}".strip()
-        given = [(label, flagged)] if flagged is not None else []
+        carried: list[tuple[str, Word]] = [(label, flagged)] if flagged is not None else []
         if name == "perl":  # perl -M'strict;system("…")' is `use strict;system("…");`
-            given += [("perl -M", literal(f"use {spec};")) for spec in module_code(args)]
-        for code_label, code in given:
+            carried += [("perl -M", literal(f"use {spec};")) for spec in module_code(args)]
+        for code_label, code in carried:
             if code.known:
                 for text in shell_strings(name, code.text):
                     codes.append((code_label, literal(text), ()))

@@ -30,7 +30,11 @@ PRIMITIVES = st.sampled_from([
     "echo x > {p}", "tee {p} < /dev/null", "sed -i d {p}", "perl -pi -e 's/.*//' {p}",
     "python3 -c \"import shutil; shutil.rmtree('{p}')\"", "mv /tmp/x {p}",
     "cp -r /tmp/x {p}", "rsync -a /tmp/x/ {p}", "tar xf x.tar -C {p}",
-    "unzip -o x.zip -d {p}", "srm -r {p}", "wipe -rf {p}"])
+    "unzip -o x.zip -d {p}", "srm -r {p}", "wipe -rf {p}",
+    # (a place by mode or position, the thirteenth sitting: copied through, renamed away,
+    # an old-style tar key's folder)
+    "cpio -pdm {p} < list.txt", "pax -rw src {p}", "rename 's/.*/x/' {p}",
+    "tar xzfC x.tgz {p}"])
 OUTSIDE = st.sampled_from(["~", "~/", "$HOME", '"$HOME"', "${HOME}", "~/.ssh", "~/.bashrc",
                            "~/.ssh/authorized_keys", "/", "/etc", "/etc/passwd", "/usr/bin",
                            "/var/lib", "/boot", "../..", "../../..", "~/Documents", "/home",

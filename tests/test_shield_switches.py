@@ -7,7 +7,9 @@ its imports is code perl runs (`perl '-Mstrict;system("rm -rf ~")' -e 1`, allowe
 on the command line or in `PERL5OPT`; and a module search path given by an option
 (`perl -I/tmp -MEvil`, `java -cp /tmp Main`) or a variable naming a scratch folder's root
 (`PYTHONPATH=/tmp`: `/tmp` itself read as outside, not scratch) loads code anyone may
-write. Each law is shown catching the reading it needs taken away."""
+write; and tar's first word without a dash is a key whose letters take their values in
+order (`tar xzfC x.tgz ~` had been allowed, read as `-f C`). Each law is shown catching
+the reading it needs taken away."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 
 from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
+from toolpipe.shell._words import Word
 
 SHIELD = UnixShield()
 RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
@@ -41,7 +44,11 @@ LOOK_ALIKES = [
     "perl -MO=Deparse script.pl", "perl -Ilib -MTest::More -e 1", "perl -mDigest::MD5 -e 1",
     "sed -E 's/i/b/' README.md", "sed -ne 's/i/b/p' notes.txt", "sed -Ei 's/a/b/' src/app.py",
     "perl -pi -e 's/a/b/' src/app.pl", "PERL5OPT=-Mstrict perl script.pl",
-    "PERL5OPT='-MDevel::Cover=-db,cover_db' prove -l t", "ruby -rjson -e 'p 1'"]
+    "PERL5OPT='-MDevel::Cover=-db,cover_db' prove -l t", "ruby -rjson -e 'p 1'",
+    # (places by mode or position, inside: the grid's rows are outside)
+    "tar xzf x.tgz -C build", "tar xzfC x.tgz build", "cpio -pdm build < list.txt",
+    "pax -rw src build", "rename 's/\\.htm$/.html/' *.htm", "rename foo bar *",
+    "rename -n 's/a/b/' ~/*", "cd src && rename 's/x/y/' *"]
 
 
 def action(command: str, shield: UnixShield = SHIELD) -> str:
@@ -94,7 +101,17 @@ def test_a_search_path_in_the_workspace_passes(folder):
         assert action(form.format(d=folder)) in ("allow", "warn"), form.format(d=folder)
 
 
-@pytest.mark.parametrize("broken", ["cluster", "module", "search"])
+@settings(max_examples=80, deadline=None)
+@given(st.permutations(["x", "z", "v", "f", "C"]), st.sampled_from(["~", "/", "/etc", "~/.ssh",
+                                                                    "$HOME", "build"]))
+def test_a_tar_key_s_letters_take_their_values_in_order(letters, folder):
+    values = {"f": "x.tgz", "C": folder}
+    command = f"tar {''.join(letters)} " + " ".join(values[c] for c in letters if c in values)
+    expected = ("allow", "warn") if folder == "build" else ("ask", "block")
+    assert action(command) in expected, command
+
+
+@pytest.mark.parametrize("broken", ["cluster", "module", "search", "tar"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     from toolpipe.shell import _carried, _files, _wrappers
 
@@ -105,6 +122,10 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     elif broken == "module":
         monkeypatch.setattr(_wrappers, "module_code", lambda args: [])
         command = "perl '-Mstrict;system(\"rm -rf ~\")' -e 1"
+    elif broken == "tar":  # the old reading: a key read as a dashed cluster
+        monkeypatch.setattr(_files, "_old_style_key", lambda args: [Word(
+            "-" + args[0].text, args[0].raw, False, args[0].tame, args[0].sources), *args[1:]])
+        command = "tar xzfC x.tgz ~"
     else:  # the old reading: a scratch folder's root is only outside
         monkeypatch.setattr(_carried, "_scratch", lambda entry, place: place in (
             "scratch", "device"))

@@ -17,9 +17,10 @@ Layout (private modules behind this face):
   ``fd -x``), and what the items are;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
-  handlers of ``_files`` (rm, cp, dd, chmod…), ``_editors`` (ed, ex, vim with a script,
-  patch), ``_git`` and ``_system`` (disks, network, power…); ``_sizes``: output without
-  end or past what a disk holds (``yes``, ``head -c 900G /dev/zero``, ``dd`` counts);
+  handlers of ``_files`` (rm, cp, dd, chmod…), ``_copiers`` (cpio -p, pax, rename: a
+  place by mode or position), ``_editors`` (ed, ex, vim with a script, patch), ``_git``
+  and ``_system`` (disks, network, power…); ``_sizes``: output without end or past what
+  a disk holds (``yes``, ``head -c 900G /dev/zero``, ``dd`` counts);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
   and a program of a new name put on the system's PATH;
@@ -40,6 +41,7 @@ from __future__ import annotations
 # The handlers of each family of commands register themselves with the effect model.
 from toolpipe.shell import _compressors as _compressors
 from toolpipe.shell import _converters as _converters
+from toolpipe.shell import _copiers as _copiers
 from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git

@@ -282,13 +282,29 @@ def _modes(cmd: Command) -> list[Effect]:
     return [Effect(kind, cmd, w, recursive, detail=mode.text) for w in ops]
 
 
+_TAR_VALUES = "fCTXbgKLNV"  # tar's letters that take a value
+
+
+def _old_style_key(args: list[Word]) -> list[Word]:
+    """tar's first word without a dash is a key of letters whose values follow it in
+    order (`tar xzfC x.tgz ~`: f is x.tgz, C is ~), not a cluster whose letter takes the
+    rest (`-xCf ~`: C is `f`); read as the options it stands for."""
+    if not args or not args[0].known or args[0].text.startswith("-"):
+        return args
+    key, rest = args[0], args[1:]
+    out: list[Word] = []
+    for letter in key.text:
+        out.append(Word("-" + letter, key.raw, False, key.tame, key.sources))
+        if letter in _TAR_VALUES and rest:
+            out.append(rest.pop(0))
+    return out + rest
+
+
 @handles("tar", "gtar", "bsdtar")
 def _tar(cmd: Command) -> list[Effect]:
     """tar c writes its archive and reads what it packs; tar x writes under -C."""
-    args = list(cmd.args)
-    if args and args[0].known and not args[0].text.startswith("-"):  # tar czf …
-        args[0] = Word("-" + args[0].text, args[0].raw, False, args[0].tame, args[0].sources)
-    flags, values, operands = _split(args, "fCTXbgKLNV", (
+    args = _old_style_key(list(cmd.args))
+    flags, values, operands = _split(args, _TAR_VALUES, (
         "--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--transform",
         "--checkpoint-action", "--to-command", "--use-compress-program", "--rsh-command",
         "--info-script", "--new-volume-script", "--owner", "--group", "--mode", "--format"))

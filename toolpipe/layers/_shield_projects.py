@@ -68,6 +68,9 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     # Meson's build file: its run_command(…) and a target's command: […] run at setup (the
     # commands the shell wing reads in it, as in any settings file: `commands_in`)
     "meson": (("meson.build",), "settings"), "muon": (("meson.build",), "settings"),
+    # Ninja's rules: each `command = …` runs when its target is built (read as a settings
+    # file's commands are)
+    "ninja": (("build.ninja",), "settings"), "samu": (("build.ninja",), "settings"),
     # a tool that always loads its settings file (cargo: .cargo/config.toml's runner,
     # rustc-wrapper, linker): judged by every command it holds, as the variables they stand
     # for are (RUSTC_WRAPPER=/tmp/w.sh asks)
@@ -78,6 +81,16 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     **{editor: ((".vscode/tasks.json", ".vscode/settings.json"), "project") for editor in (
         "code", "code-insiders", "codium", "cursor", "windsurf")},
 }
+
+
+# the option of a project runner that names the folder its file is read in (`ninja -C
+# out`, `scons -C sub`, `rake -C dir`, `task -d dir`): a file there, not here
+# (just's -d, snakemake's -d, tox's --root only move where commands run: the file is
+# still found here)
+PROJECT_FOLDER: dict[str, tuple[str, ...]] = {
+    "ninja": ("-C",), "samu": ("-C",), "scons": ("-C", "--directory"),
+    "rake": ("-C", "--directory"), "task": ("-d", "--dir"), "invoke": ("-r", "--search-root"),
+    "inv": ("-r", "--search-root")}
 
 
 def runs_project(name: str, texts: list[str]) -> bool:

@@ -18,6 +18,7 @@ from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,
     PROJECT_FILES,
+    PROJECT_FOLDER,
     PROJECT_RUNNERS,
     SOURCE_FILES,
     installs,
@@ -148,7 +149,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         names, language = project
         named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
                  if t in ("-f", "--file", "-c", "--config")]
-        found += [(key(n, where, workspace), language) for n in named or names]
+        into = [v for o in PROJECT_FOLDER.get(name, ()) for v in option_values(run_texts, o)]
+        found += [(key(n, posixpath.join(where, into[-1]) if into else where, workspace),
+                   language) for n in named or names]
     sources = SOURCE_FILES.get(cmd.name)
     if sources is not None and installs(cmd.name, texts):
         # where it installs from, as a settings file an earlier call wrote says, or a

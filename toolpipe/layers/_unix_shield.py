@@ -36,6 +36,7 @@ from toolpipe.layers._shield_readings import _analysed, _mentions
 from toolpipe.layers._shield_rules import (
     Finding,
     RuleOptions,
+    _inside,
     findings,
     strongest,
 )
@@ -69,6 +70,14 @@ class ToolSafetyShield(Protocol):
 
 _FILE_WRITE = {"persistence": 0.9, "system": 0.8, "secret": 0.8, "root": 0.9, "device": 1.0,
                "outside": 0.5}
+
+
+
+
+def _relative(path: str, workspace: str) -> str:
+    """A file tool's path as the workspace's own spelling (``/ws/.env`` is ``.env``)."""
+    root = workspace.rstrip("/") + "/"
+    return path[len(root):] if workspace and path.startswith(root) else path
 
 
 # --- the shield -------------------------------------------------------------------------------
@@ -245,9 +254,12 @@ class UnixShield(_SessionReading):
                 if place.kind in ("workspace", "secret") and posixpath.normpath(
                         path) in escaped:
                     place = Place("outside", f"{path} (a link out of the workspace)")
-                score = _FILE_WRITE.get(place.kind)
+                score, what = _FILE_WRITE.get(place.kind), "writes"
+                if place.kind == "secret" and _inside(_relative(path, ws)):
+                    # `.env` in the workspace, as a shell's write of it (`cp .env.example .env`)
+                    score, what = 0.4, "writes, in the workspace,"
                 if score is not None:
-                    found.append(Finding(score, f"writes {place.label}: {place.path} ({tool})"))
+                    found.append(Finding(score, f"{what} {place.label}: {place.path} ({tool})"))
         return strongest(found)
 
     def _persisted(self, command: str, workspace: str, downloaded: frozenset[str],

@@ -32,7 +32,7 @@ _FAMILY = {".py": "python", ".pyw": "python", ".js": "node", ".mjs": "node", ".c
            ".rb": "ruby", ".rake": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php"}
 _SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
              ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
-             ".mk", ".bzl", ".bazel", ".hcl", ".tf")
+             ".mk", ".bzl", ".bazel", ".hcl", ".tf", ".ninja")
 _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "Makefile",
                              "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
                              "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",

@@ -4,9 +4,13 @@ script, an editor's script (``vim -S``, ``emacs -l``). Each counts as a file the
 runs (an ``exec`` effect), so that the session's flow judges one an earlier call wrote,
 and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is.
 And the file of code a program is named to run (``java -jar F``, ``wine F``, ``awk -f F``:
-the program table's ``[[file]]`` rows)."""
+the program table's ``[[file]]`` rows). And perl's module options that hold more than a
+module: code perl runs (``-Mstrict;system(…)``)."""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._table import FILE_RUNNERS
@@ -90,4 +94,29 @@ def file_runs(cmd: Command) -> list[Word]:
         ops = [a for a in args if not a.text.startswith("-")]
         if ops and (not row.endings or ops[0].text.endswith(row.endings)):
             out.append(ops[0])
+    return out
+
+
+# A module perl's -M or -m loads, by its grammar: a name and the words it imports
+# (`-MList::Util=sum,max`); anything else in the option is code perl runs as written
+# (`-Mstrict;system("…")` is `use strict;system("…");`)
+_PERL_MODULE = re.compile(r"-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?")
+
+
+def module_code(args: Sequence[Word]) -> list[str]:
+    """The specs of perl's -M/-m options (before its program) that are more than a module's
+    name and imports: code perl runs, as ``use SPEC;``; an unknown spec is code too."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t == "--" or not t.startswith("-") or t == "-":
+            break
+        if t in ("-e", "-E", "-x", "-I", "-i") or (t[1:].isalpha() and t[-1] in "eE"):
+            i += 2  # (an option with its operand: -e's code is read by code_flag)
+            continue
+        if t[:2] in ("-M", "-m") and len(t) > 2 and (
+                not args[i].known or not _PERL_MODULE.fullmatch(t[2:])):
+            out.append(t[2:])
+        i += 1
     return out

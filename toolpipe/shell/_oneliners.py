@@ -185,31 +185,6 @@ def code_flag(name: str, args: Sequence[Word]) -> Word | None:
     return None
 
 
-# A module perl's -M or -m loads, by its grammar: a name and the words it imports
-# (`-MList::Util=sum,max`); anything else in the option is code perl runs as written
-# (`-Mstrict;system("…")` is `use strict;system("…");`)
-_PERL_MODULE = re.compile(r"-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?")
-
-
-def module_code(args: Sequence[Word]) -> list[str]:
-    """The specs of perl's -M/-m options (before its program) that are more than a module's
-    name and imports: code perl runs, as ``use SPEC;``; an unknown spec is code too."""
-    out: list[str] = []
-    i = 0
-    while i < len(args):
-        t = args[i].text
-        if t == "--" or not t.startswith("-") or t == "-":
-            break
-        if t in ("-e", "-E", "-x", "-I", "-i") or (t[1:].isalpha() and t[-1] in "eE"):
-            i += 2  # (an option with its operand: -e's code is read by code_flag)
-            continue
-        if t[:2] in ("-M", "-m") and len(t) > 2 and (
-                not args[i].known or not _PERL_MODULE.fullmatch(t[2:])):
-            out.append(t[2:])
-        i += 1
-    return out
-
-
 def _literal_target(first: str) -> str:
     """A deletion's first argument: its literal (quoted), else not known."""
     strings, dynamic = literals(first)

@@ -17,13 +17,8 @@ from toolpipe.shell._items import (
     _parallel_words,
     _with_items,
 )
-from toolpipe.shell._oneliners import (
-    LANGUAGES,
-    alerts,
-    code_flag,
-    module_code,
-    shell_strings,
-)
+from toolpipe.shell._loads import module_code
+from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code, clustered
 from toolpipe.shell._toolmodes import tool_mode

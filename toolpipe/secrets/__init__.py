@@ -18,6 +18,9 @@ Layout (the face re-exports what users need; the rest is private):
     _scan       the scanner: one re2 pass for triggers, the rules at each, merge
     _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
     _percent    a line percent-encoded whole, read as a URL's reader reads it
+    _tags       a line HTML's tags hold, the text between them read as lines
+    _shape      a text read without its lines' trailing blanks, returns, shared indent
+    _wide       full-width forms read as NFKC; the labels a redaction writes
     _embedded   a line held in another (a string, CDATA, a tab's field), read as a line
     _lines      where a key stands on its line (a setting alone on it, a line's start)
     _entropy    the entropy guess: one re2 pass for the runs that could be random
@@ -63,6 +66,9 @@ from toolpipe.secrets._rules import RULES as _RULES
 from toolpipe.secrets._scan import merge as _merge
 from toolpipe.secrets._scan import scan as _scan
 from toolpipe.secrets._scan import shannon_entropy as shannon_entropy
+from toolpipe.secrets._shape import back, trimmed
+from toolpipe.secrets._tags import tagged_lines, untagged_line
+from toolpipe.secrets._wide import _NARROW, _labelled, full_width
 
 __all__ = [
     "KINDS",
@@ -89,22 +95,6 @@ class Matcher(Protocol):
     def finditer(self, string: str) -> Iterator[re.Match[str]]: ...
 
     def search(self, string: str) -> re.Match[str] | None: ...
-
-
-_NARROW = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}  # NFKC of each
-
-
-def _labelled(text: str, spans: list[tuple[int, int, str]]) -> str:
-    """``text`` with each span replaced by its ``[REDACTED:<kind>]`` label."""
-    if not spans:
-        return text
-    pieces: list[str] = []
-    at = 0
-    for lo, hi, kind in spans:
-        pieces += [text[at:lo], "[REDACTED:", kind, "]"]
-        at = hi
-    pieces.append(text[at:])
-    return "".join(pieces)
 
 
 # an escape of a letter, a digit, ":" or "=": JSON's
@@ -211,16 +201,12 @@ class SecretPatternSet:
         if not (self.builtin or self.entropy) or not text:
             return []
         buf = _encode(text)
-        found = _scan(buf, builtin=self.builtin, entropy=self.entropy,
-                      min_length=self.min_length, min_entropy=self.min_entropy)
-        # hex dumps and wrapped base64: the bytes they stand for, judged as text
-        found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
-        if found:  # a value that goes on (`TOKEN=abc\` then a line, `"abc" + "def"`), and
-            # every other place a value found by its context stands (`_copies`)
-            more = continued(buf, found)
-            found = _merge(found + more) if more else found
-            more = copies(buf, found)  # (a merge only when there is more: 5,000 spans, 3 ms)
-            found = _merge(found + more) if more else found
+        shaped = trimmed(buf)  # (read without the blanks and returns that end its lines)
+        found = self._found(buf if shaped is None else shaped[0])
+        if shaped is not None:
+            _, cuts, removed = shaped
+            found = [(back(lo, cuts, removed, False), back(hi, cuts, removed, True), kind, p)
+                     for lo, hi, kind, p in found]
         if not found or len(buf) == len(text):
             return [(lo, hi, kind) for lo, hi, kind, _ in found]
         # offsets into the bytes → offsets into the text, in one pass
@@ -241,6 +227,20 @@ class SecretPatternSet:
             out.append((start, at_char, kind))
         return out
 
+    def _found(self, buf: bytes) -> list[tuple[int, int, str, int]]:
+        """The spans of ``buf``'s secrets, as the detectors find them (see ``spans``)."""
+        found = _scan(buf, builtin=self.builtin, entropy=self.entropy,
+                      min_length=self.min_length, min_entropy=self.min_entropy)
+        # hex dumps and wrapped base64: the bytes they stand for, judged as text
+        found = _merge(found + dump_spans(buf, self.spans, CONTEXT))
+        if found:  # a value that goes on (`TOKEN=abc\` then a line, `"abc" + "def"`), and
+            # every other place a value found by its context stands (`_copies`)
+            more = continued(buf, found)
+            found = _merge(found + more) if more else found
+            more = copies(buf, found)  # (a merge only when there is more: 5,000 spans, 3 ms)
+            found = _merge(found + more) if more else found
+        return found
+
     def redact(self, text: str) -> str:
         """``text`` with every secret replaced by its ``[REDACTED:<kind>]`` label. A text
         read lately (``_memo``) is answered as it was then, without reading it again."""
@@ -259,7 +259,7 @@ class SecretPatternSet:
             text = self._escaped(text, disguises, undisguised, DISGUISE_BUDGET)
         text = _labelled(text, self.spans(text))
         if not text.isascii():
-            text = self._full_width(text)
+            text = full_width(text, self.spans)
         if "\\" in text or "&" in text or "%" in text or "+" in text:  # (found at speed)
             text = self._escaped(text)
             if '\\"' in text or "\\u" in text:  # a line inside a JSON string, read so
@@ -268,6 +268,9 @@ class SecretPatternSet:
                 text = self._escaped(text, html_lines, html_unescaped_line)
             if "%" in text or "+" in text:  # a line percent-encoded whole, read decoded
                 text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
+        if "<" in text:  # a line that tags hold, each stretch between them a line (not
+            # guessed at: a run read alone has lost the element that judged it, `<Modulus>`)
+            text = self._escaped(text, tagged_lines, untagged_line, guess=False)
         # a line held in a string, CDATA or after a tab, read as the line it holds (not
         # guessed at again: a value read alone has lost the key that judged it,
         # `"NextToken": "…"`)
@@ -275,36 +278,6 @@ class SecretPatternSet:
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
-
-    def _full_width(self, text: str) -> str:
-        """ｐａｓｓｗｏｒｄ＝…: each line holding a full-width colon or equals sign (a label
-        in full-width forms, or an ASCII one with a full-width separator) is judged again
-        as its NFKC form (U+FF01–U+FF5E, U+3000 to ASCII), one character for one, so the
-        spans found fit the line as it is. Found in the UTF-8 bytes (``re`` over a
-        non-ASCII text is ten times as slow); other lines are not looked at again."""
-        buf = text.encode("utf-8", "surrogatepass")
-        lines: list[tuple[int, int]] = []
-        for sep in (b"\xef\xbc\x9a", b"\xef\xbc\x9d"):  # a full-width ：or ＝
-            at = buf.find(sep)
-            while at >= 0:
-                lo = buf.rfind(b"\n", 0, at) + 1
-                hi = buf.find(b"\n", at)
-                hi = len(buf) if hi < 0 else hi
-                lines.append((lo, hi))
-                at = buf.find(sep, hi)
-        if not lines:
-            return text
-        out: list[str] = []
-        at = 0
-        for lo, hi in sorted(set(lines)):
-            line = buf[lo:hi].decode("utf-8", "surrogatepass")
-            place = text.find(line, at)  # its place in the text: no decoding of the rest
-            if place < 0:
-                continue
-            out += [text[at:place], _labelled(line, self.spans(line.translate(_NARROW)))]
-            at = place + len(line)
-        out.append(text[at:])
-        return "".join(out)
 
     def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
                  read_line: Callable[[str, int], tuple[str, list[int], int] | None] = (

@@ -220,10 +220,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", (), r"sudo[ \t]+-S", check="stdin_fed", bounded=False,
          priority=CONTEXT, case_triggers=("sudo -S",)),
     # programs that read a new password (twice) on their input when it is not a terminal:
-    # `printf 'pw\npw\n' | passwd`, `| smbpasswd -s`, `| htpasswd -i f u`, `| vncpasswd -f`
+    # `printf 'pw\npw\n' | passwd` (a word: chpasswd's are `_several`'s), `| smbpasswd -s`…
     rule("password", ("passwd", "smbpasswd -s", "htpasswd -i", "vncpasswd -f"),
-         r"(?i:passwd(?:[ \t]+[A-Za-z_][\w.\-]{0,31})?[ \t]*(?=[;&|\n]|$)|smbpasswd[ \t]+-s"
-         r"|htpasswd[ \t]+-i|vncpasswd[ \t]+-f)", check="stdin_fed", priority=CONTEXT),
+         r"(?i:(?<![\w.\-])passwd(?:[ \t]+[A-Za-z_][\w.\-]{0,31})?[ \t]*(?=[;&|\r\n]|$)"
+         r"|smbpasswd[ \t]+-s|htpasswd[ \t]+-i|vncpasswd[ \t]+-f)", check="stdin_fed",
+         priority=CONTEXT),
     # an XML element named for a credential by its name or key attribute: its text, or its
     # value child's (`<entry key="db.password">…</entry>`, SAML's `<Attribute
     # Name="password"><AttributeValue>…`)
@@ -307,9 +308,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),
          check="url_password", bounded=False),
     # a user:password pair after a word that says it logs in (HAProxy's `stats auth u:pw`,
-    # Squid's `login=u:pw`)
-    # (triggers as specific as the forms: a word as common as `auth ` made every text of
-    # code judge thousands more triggers, and reach the budget)
+    # Squid's `login=u:pw`; triggers as specific as the forms: a word as common as `auth `
+    # made every text of code judge thousands more triggers, and reach the budget)
     rule("password", ("stats auth ", "login="),
          r"""(?i:stats[ \t]+auth[ \t]+|login=)[\w.@+-]{1,64}:(?P<v>[^\s'":]{1,256})(?=[\s'"]|$)""",
          value=("v",), check="url_password", bounded=False),

@@ -22,14 +22,17 @@ Judge = Callable[[str], list[tuple[int, int, str]]]
 
 # xxd: `00000010: 336a 7342 3971 4b64 5648 5733 375a 7250  3jsB9qKdVHW37ZrP` (the hex area is
 # 39 wide, padded on the last line); hexdump -C: `00000010  39 44 … 65  |9DGJWc401hQvJEge|`
-_XXD = re.compile(rb"[0-9a-f]{7,16}: (?P<hex>[0-9a-f ]{39})  (?P<asc>[^\n]{1,16})(?=\n|$)")
-_HEXDUMP = re.compile(rb"[0-9a-f]{7,16}  (?P<hex>[0-9a-f ]{47,50})\|(?P<asc>[^\n]{1,16})\|"
-                      rb"(?=\n|$)")
+# (each line's end: blanks a copy added, a CRLF file's return)
+_END = rb"[ \t]*\r?(?=\n|$)"
+_XXD = re.compile(rb"[0-9a-f]{7,16}: (?P<hex>[0-9a-f ]{39})  (?P<asc>[^\n\r]{1,16})" + _END)
+_HEXDUMP = re.compile(rb"[0-9a-f]{7,16}  (?P<hex>[0-9a-f ]{47,50})\|(?P<asc>[^\n\r]{1,16})\|"
+                      + _END)
 _HINTS = ((b"0000010: ", _XXD), (b"0000010  ", _HEXDUMP))
 # base64 wrapped at 64 or 76 columns: two full lines at least (then the rest, if any)
-_TWO_LINES = compile_bytes(rb"(?:^|\n)[A-Za-z0-9+/]{64,76}\n[A-Za-z0-9+/]{64,76}\n")
+_TWO_LINES = compile_bytes(rb"(?:^|\n)[A-Za-z0-9+/]{64,76}[ \t]*\r?\n[A-Za-z0-9+/]{64,76}"
+                           rb"[ \t]*\r?\n")
 _B64_TABLE = run_table(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_LINE = re.compile(rb"[A-Za-z0-9+/]{1,76}={0,2}(?=\n|$)")
+_LINE = re.compile(rb"(?P<b64>[A-Za-z0-9+/]{1,76}={0,2})" + _END)
 _MAX_BLOCK = 1 << 20  # bytes of a block read (a larger one is left to the other passes)
 
 
@@ -64,8 +67,10 @@ def _dump(buf: bytes, start: int, pattern: re.Pattern[bytes], judge: Judge, prio
             data = bytes.fromhex(m.group("hex").decode("ascii"))
         except ValueError:
             break
-        if len(data) != len(m.group("asc")):
-            break
+        asc = m.group("asc")
+        if len(data) != len(asc) and (asc[len(data):].strip() or data[len(asc):].strip(b" ")):
+            break  # (an ASCII column longer or shorter than its bytes by blanks: a line's
+            # end, or blanks that ended the column, read trimmed: `_shape`)
         lines.append((m, data))
         size += len(data)
         at = m.end() + 1
@@ -99,9 +104,9 @@ def _wrapped(buf: bytes, judge: Judge, priority: int) -> list[Span]:
             m = _LINE.match(buf, at)
             if m is None:
                 break
-            lines.append(m.span())
+            lines.append(m.span("b64"))
             at = m.end() + 1
-            if m.end() - m.start() < 64:  # the last, shorter line
+            if m.end("b64") - m.start("b64") < 64:  # the last, shorter line
                 break
         pos = max(at, start + 1)
         if len(lines) < 2:

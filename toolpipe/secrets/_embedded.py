@@ -27,8 +27,8 @@ from toolpipe.secrets._lines import HEAD
 from toolpipe.secrets._re2 import compile_text
 
 # (an opening quote at a line's start or after a blank, `(`, `=`, `,`, `:` or `[`; CDATA;
-# a tab)
-_OPENER = r"""(?:(?:^|[ \t(=,:\[])['"]|<!\[CDATA\[|\t)"""
+# a tab after a field, not an indent's: `\t    password: …` is a line at its depth)
+_OPENER = r"""(?:(?:^|[ \t(=,:\[])['"]|<!\[CDATA\[|[^\s]\t)"""
 _QUOTE_ESCAPE = r"""(?:''|""|\\'|'"'"'|'\\'')"""
 _WORDS = WORDS.replace("pwd", "pw")  # (and slapd's `rootpw`)
 # (one match a line at most, found by re2's DFA: a holder within 80 characters of a word,
@@ -52,7 +52,7 @@ _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)
 _ANY = re.compile(_OPENER, re.MULTILINE)
-_OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|\t""")
+_OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|(?<=\S)\t""")
 # each quote's escapes, read as the one character they stand for
 # (and a double-quoted string's `\t`, JSON's and C's: a tab-separated row held in a JSON
 # log, `"bob\tpptpd\tPW\t*"`, is its fields again)

@@ -370,7 +370,7 @@ def merge(spans: list[Span]) -> list[Span]:
     return out
 
 
-_A_QUOTES_ENTITY = re.compile(rb"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?")  # (not a value)
+_A_QUOTES_ENTITY = re.compile(rb"(?:&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);?){1,2}")  # (or `""`)
 
 
 def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,

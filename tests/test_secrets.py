@@ -234,6 +234,8 @@ NAMES = ["BEGIN lines without END", "`password=` repeated", "`password= x` repea
          "shell-quoted strings of words", "lines percent-encoded whole",
          "encoded words in a query", "JSON logs of escaped text not ASCII",
          "JSON in JSON of sentences", "percent-encoded query lines",
+         "one line of table cells", "lines in tags", "one line of quoted words",
+         "echoed lines of words", "indented CRLF lines with trailing blanks",
          "one base64 run", "40-char base64 words", "one letter"]
 
 

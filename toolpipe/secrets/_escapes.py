@@ -125,11 +125,20 @@ def marks(pattern: TextPattern, text: str, every: re.Pattern[str],
     matches, where ``every`` matches from there on too."""
     data = text.encode("utf-8", "surrogatepass")
     out: list[int] = []
-    byte = char = 0
-    for m in pattern.finditer(data):
-        if data.startswith(b"[REDACTED:", m.end()) or _in_label(data, m.start()):
-            continue  # (read already: a label follows, or the word is a label's kind)
-        if keep is not None and not keep(data, m.start(), m.end()):
+    byte = char = pos = 0
+    passed = 0  # (matches passed over on this line)
+    while (m := pattern.search(data, pos)) is not None:
+        after = data.find(b"\n", m.start())
+        line_end = len(data) if after < 0 else after + 1
+        if data.startswith(b"[REDACTED:", m.end()) or _in_label(data, m.start()) or (
+                keep is not None and not keep(data, m.start(), m.end())):
+            # (read already: a label follows, or the word is a label's kind; on from the
+            # match, a few times a line: a search runs to its line's end, so one line of
+            # thousands of matches must not be searched thousands of times)
+            passed += 1
+            pos = max(m.end(), m.start() + 1) if passed < 8 else line_end
+            if pos >= line_end:
+                passed = 0
             continue
         if len(data) != len(text):  # (characters before it counted once, in order)
             char += len(data[byte:m.start()].decode("utf-8", "surrogatepass"))
@@ -138,6 +147,7 @@ def marks(pattern: TextPattern, text: str, every: re.Pattern[str],
         if len(out) >= MARKS_BUDGET:
             out += [e.start() for e in every.finditer(text, out[-1] + 1)]
             break
+        pos, passed = line_end, 0  # (a line read once: its first mark is enough)
     return out
 
 

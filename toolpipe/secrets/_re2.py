@@ -30,6 +30,8 @@ class TextPattern(Protocol):
 
     def finditer(self, text: str | bytes) -> Iterator[re.Match[Any]]: ...
 
+    def search(self, text: bytes, pos: int = 0) -> re.Match[Any] | None: ...
+
 
 def compile_text(pattern: str, ignore_case: bool = False) -> TextPattern:
     """A text pattern with re's ``sub``, matched in linear time (leftmost-first, as re)."""

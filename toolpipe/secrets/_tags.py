@@ -29,11 +29,17 @@ _TAGGED = compile_text(rf"[^<>\s][^\n]*?{_TEXT}|{_TEXT}[^\n]*?[^<>\s]")
 _A_TAG = re.compile(_TAG)
 
 
+# (in a text's first TAGGED_REACH characters, what the redaction layer's cap keeps and
+# more: a page's every line read again costs a line's reading each, 450 ms a megabyte)
+TAGGED_REACH = 1 << 16
+
+
 def tagged_lines(text: str) -> list[int]:
-    """Where each line with a tag of HTML's text and text beside it is (see above)."""
+    """Where each line with a tag of HTML's text and text beside it is, in the text's
+    first TAGGED_REACH characters (see above)."""
     if "<" not in text:
         return []
-    return marks(_TAGGED, text, _A_TAG)
+    return marks(_TAGGED, text[:TAGGED_REACH], _A_TAG)
 
 
 def untagged_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
@@ -43,8 +49,9 @@ def untagged_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
     many tags cost its reading no budget); None past ``limit`` entities."""
     pieces: list[tuple[str, list[int], int]] = []
     at = taken = 0
-    for start, end in [*((m.start(), m.end()) for m in _A_TAG.finditer(line)),
-                       (len(line), len(line))]:
+    reach = min(len(line), TAGGED_REACH)  # (a line of a whole page: its start, as above)
+    for start, end in [*((m.start(), m.end()) for m in _A_TAG.finditer(line, 0, reach)),
+                       (reach, reach)]:
         stretch = line[at:start]
         if stretch.strip():
             read = read_escapes(stretch, limit, _ENTITY, _entity)

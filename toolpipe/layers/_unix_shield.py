@@ -72,8 +72,6 @@ _FILE_WRITE = {"persistence": 0.9, "system": 0.8, "secret": 0.8, "root": 0.9, "d
                "outside": 0.5}
 
 
-
-
 def _relative(path: str, workspace: str) -> str:
     """A file tool's path as the workspace's own spelling (``/ws/.env`` is ``.env``)."""
     root = workspace.rstrip("/") + "/"

@@ -51,9 +51,10 @@ _DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
 # (and a string that holds a line whatever its words: two blank-separated words and a
 # third, or a `:`, `=`, `*` or `|` between them, `echo '"alice" * "pw" *'`, `out =
 # 'proxy-user = "ops:pw"'`: the thirteenth sitting's sweep, word-less forms in strings)
-_HOLDS = (r"""(?:^|[ \t(=,:\[])'[^'\n]*?\S[ \t]+\S+[ \t]+[^'\n]*'"""
-          r"""|(?:^|[ \t(=,:\[])'[^'\n]*?\S[ \t]*[:=*|][ \t]*\S[^'\n]*'""")
-_HOLDS_A_LINE = re.compile(r"\S[ \t]+\S+[ \t]+\S|\S[ \t]*[:=*|][ \t]*\S")
+_A_LINE = r"{w}[ \t]+{w}+[ \t]+{w}|{w}[ \t]*[:=*|][ \t]*{w}"  # ({w}: a word's character)
+_HOLDS_A_LINE = re.compile(_A_LINE.format(w=r"\S"))
+_IN_QUOTES = _A_LINE.format(w=r"[^'\s]")  # (inside single quotes)
+_HOLDS = rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)

@@ -8,8 +8,8 @@ Putting every corpus line in a `<pre>` leaked 127 of 2,727 after the entity read
 reads only the lines where a credential's word and an entity meet): most of them forms
 with no word, or a word and no entity. Every line where a tag of HTML's text (not an
 XML element: its rules read it as written) stands beside text is read so (the thirteenth
-sitting); one re2 pattern, a match a line; past MARKS_BUDGET of them, every line with
-such a tag is."""
+sitting), in a text's first TAGGED_REACH characters; one re2 pattern, a match a line;
+past MARKS_BUDGET of them, every line with a tag is."""
 
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ import re
 from toolpipe.secrets._escapes import _ENTITY, _entity, joined, marks, read_escapes
 from toolpipe.secrets._re2 import compile_text
 
-# a tag (opening, closing or empty; its attributes on its line)
-_TAG = r"</?[A-Za-z][\w:.-]{0,31}(?:\s[^<>\n]{0,256})?/?>"
-# HTML's elements that hold text a reader sees as lines or cells
+# a tag (opening, closing or empty; its attributes on its line), and one of HTML's elements
+# that hold text a reader sees as lines or cells
+_ATTRIBUTES = r"(?:\s[^<>\n]{0,256})?/?>"
+_TAG = r"</?[A-Za-z][\w:.-]{0,31}" + _ATTRIBUTES
 _TEXT = (r"</?(?i:pre|code|samp|kbd|tt|td|th|li|dd|dt|p|div|span|blockquote|textarea|"
          r"output|var|b|i|em|strong|mark|small|h[1-6]|label|summary|figcaption|caption|"
-         r"option|title|br|hr)(?:\s[^<>\n]{0,256})?/?>")
+         r"option|title|br|hr)" + _ATTRIBUTES)
 # a line where one stands with text beside it, either side
 _TAGGED = compile_text(rf"[^<>\s][^\n]*?{_TEXT}|{_TEXT}[^\n]*?[^<>\s]")
 _A_TAG = re.compile(_TAG)

@@ -201,4 +201,6 @@ def test_the_json_and_html_laws_catch_a_redactor_that_reads_the_text_as_written(
     # reading finds the HTML ones' too)
     monkeypatch.setattr(package, "embedded_lines", lambda text: [])
     monkeypatch.setattr(package, "tagged_lines", lambda text: [])
+    monkeypatch.setattr(package, "json_held_lines", lambda text: [])
+    monkeypatch.setattr(package, "held_lines", lambda text: [])
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(text)

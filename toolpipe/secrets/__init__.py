@@ -50,10 +50,11 @@ from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, odd, undisguised
 from toolpipe.secrets._dumps import dump_spans
 from toolpipe.secrets._echo import redact_echoes as redact_echoes
-from toolpipe.secrets._embedded import embedded_line, embedded_lines
+from toolpipe.secrets._embedded import embedded_line, embedded_lines, held_lines
 from toolpipe.secrets._escapes import (
     html_lines,
     html_unescaped_line,
+    json_held_lines,
     json_string_lines,
     json_unescaped_line,
     read_again,
@@ -264,6 +265,7 @@ class SecretPatternSet:
             text = self._escaped(text)
             if '\\"' in text or "\\u" in text:  # a line inside a JSON string, read so
                 text = self._escaped(text, json_string_lines, json_unescaped_line)
+                text = self._escaped(text, json_held_lines, json_unescaped_line, closed=False)
             if "&" in text:  # a line inside HTML, read as a browser shows it
                 text = self._escaped(text, html_lines, html_unescaped_line)
             if "%" in text or "+" in text:  # a line percent-encoded whole, read decoded
@@ -275,13 +277,15 @@ class SecretPatternSet:
         # guessed at again: a value read alone has lost the key that judged it,
         # `"NextToken": "…"`)
         text = self._escaped(text, embedded_lines, embedded_line, guess=False)
+        text = self._escaped(text, held_lines, embedded_line, guess=False, closed=False)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
 
     def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
                  read_line: Callable[[str, int], tuple[str, list[int], int] | None] = (
-                     _unescape_line), budget: int = ESCAPE_BUDGET, guess: bool = True) -> str:
+                     _unescape_line), budget: int = ESCAPE_BUDGET, guess: bool = True,
+                 closed: bool = True) -> str:
         """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
         digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
         not do: an encoder escapes only what it must) is judged again as it reads
@@ -303,7 +307,9 @@ class SecretPatternSet:
         origins: list[list[int]] = []
         starts: list[int] = []
         size = escapes = 0
-        dense = len(lines)  # the first line past the budget, redacted whole with the rest
+        # the first line past the budget, redacted whole with the rest (not when the lines
+        # are read whatever their words, ``closed=False``: the reading stops there)
+        dense = len(lines)
         for k, (lo, hi) in enumerate(lines):
             read = read_line(text[lo:hi], budget)
             if read is not None:
@@ -342,7 +348,7 @@ class SecretPatternSet:
             spans = _merge([(a, b, kind, 0) for a, b, kind in found[k]])  # (read twice: one)
             out += [text[at:lo], _labelled(text[lo:hi], [span[:3] for span in spans])]
             at = hi
-        for lo, hi in lines[dense:]:
+        for lo, hi in lines[dense:] if closed else ():  # (`closed`: fail closed past it)
             out += [text[at:lo], "[REDACTED:dense]"]
             at = hi
         out.append(text[at:])

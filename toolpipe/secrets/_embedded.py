@@ -53,8 +53,10 @@ _DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
 # 'proxy-user = "ops:pw"'`: the thirteenth sitting's sweep, word-less forms in strings)
 _A_LINE = r"{w}[ \t]+{w}+[ \t]+{w}|{w}[ \t]*[:=*|][ \t]*{w}"  # ({w}: a word's character)
 _HOLDS_A_LINE = re.compile(_A_LINE.format(w=r"\S"))
-_IN_QUOTES = _A_LINE.format(w=r"[^'\s]")  # (inside single quotes)
-_HOLDS = rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
+_IN_QUOTES = _A_LINE.format(w=r"[^'\s]")  # (inside single quotes, and double)
+_IN_DOUBLE = _A_LINE.format(w=r'[^"\s\\]')
+_HOLDS = (rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
+          + r'|(?:^|[ \t(=,:\[])"[^"\\\n]*?(?:' + _IN_DOUBLE + r')[^"\\\n]*"')
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)
@@ -88,9 +90,6 @@ def embedded_lines(text: str) -> list[int]:
             "CDATA" not in text and _HEAD_START.match(text) is None):
         return []  # (one line, no holder, no head: nothing to read again, without a scan)
     found = marks(_MARK, text, _ANY, unread)
-    held = marks(_HELD, text[:HELD_REACH], _ANY, unread) if "'" in text else []
-    if held:
-        found = sorted(set(found + held))
     # (CDATA holds a line whatever its words: rare, each is read, up to the budget)
     at = text.find("<![CDATA[")
     if at < 0:
@@ -100,6 +99,15 @@ def embedded_lines(text: str) -> list[int]:
         cdata.append(at)
         at = text.find("<![CDATA[", at + 9)
     return sorted(set(found + cdata))
+
+
+def held_lines(text: str) -> list[int]:
+    """Where each line with a string that holds a line is, whatever its words, in the
+    text's first HELD_REACH characters (read as ``embedded_line`` reads, stopped, not
+    failed closed, at the budget: code's strings are no sign of a hostile text)."""
+    if "'" not in text and '"' not in text:
+        return []
+    return marks(_HELD, text[:HELD_REACH], _ANY, unread)
 
 
 def embedded_line(line: str, limit: int) -> tuple[str, list[int], int] | None:

@@ -197,6 +197,13 @@ GLUED_RUN = compile_text(rf'\\"{_GLUED}\\+"[^\n]*')
 QUOTE_ENTITIES = ("&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;")
 
 
+# a line with an escaped quote (a string holding quotes, JSON in JSON), in a text's first
+# NESTED_REACH characters (what the redaction layer's cap keeps and more: such lines are
+# read whatever their words)
+_NESTED = compile_text(r'\\"[^\n]*')
+NESTED_REACH = 1 << 16
+
+
 def json_string_lines(text: str) -> list[int]:
     """Where each line is that has an escape and a credential's word, text not ASCII
     escaped, or a run between escaped quotes left to this reading (see above)."""
@@ -209,6 +216,17 @@ def json_string_lines(text: str) -> list[int]:
         return found
     labels = marks(_NOT_ASCII_LINE, text, _NOT_ASCII_ESCAPE)
     return sorted(set(found + labels)) if found else labels
+
+
+def json_held_lines(text: str) -> list[int]:
+    """Where each line with an escaped quote is, whatever its words (a string that holds
+    quotes, JSON in JSON: a line held in it, `{"log": "\\"alice\\" * \\"pw\\" *"}`, a CHAP
+    row), in the text's first NESTED_REACH characters: read as ``json_unescaped_line``
+    reads, stopped (not failed closed) at the budget: a JSON log's every quote is no
+    sign of a hostile text."""
+    if '\\"' not in text:
+        return []
+    return marks(_NESTED, text[:NESTED_REACH], _ESCAPED_QUOTE, unread)
 
 
 def read_escapes(line: str, limit: int, escape: re.Pattern[str],
@@ -278,7 +296,9 @@ def json_unescaped_line(line: str, limit: int) -> tuple[str, list[int], int] | N
             strings = (m for m in _JSON_STRING.finditer(text)
                        if _HOLDS_A_LINE.search(m.group(1)))
             for m in itertools.islice(strings, JSON_HELD - len(pieces) + 1):
-                held = _json_read(m.group(1), limit - taken)
+                # (one level: the strings it holds in turn are found in it as written
+                # there, read whole they would lose their own quotes)
+                held = read_escapes(m.group(1), limit - taken, _JSON_ESCAPE, _json_escape)
                 if held is None:
                     return None
                 where = [at[m.start(1) + k] for k in held[1]]

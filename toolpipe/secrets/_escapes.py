@@ -197,10 +197,11 @@ GLUED_RUN = compile_text(rf'\\"{_GLUED}\\+"[^\n]*')
 QUOTE_ENTITIES = ("&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;")
 
 
-# a line with an escaped quote (a string holding quotes, JSON in JSON), in a text's first
-# NESTED_REACH characters (what the redaction layer's cap keeps and more: such lines are
-# read whatever their words)
-_NESTED = compile_text(r'\\"[^\n]*')
+# a line with a quote escaped twice (JSON in JSON), in a text's first NESTED_REACH
+# characters (what the redaction layer's cap keeps and more: such lines are read whatever
+# their words; a quote escaped once, as every JSON log holds, cost a 32 KB log 20 ms more
+# read so, for fewer of the sweep's lines than the strings that hold a line find)
+_NESTED = compile_text(r'\\\\\\"[^\n]*')
 NESTED_REACH = 1 << 16
 
 
@@ -219,12 +220,10 @@ def json_string_lines(text: str) -> list[int]:
 
 
 def json_held_lines(text: str) -> list[int]:
-    """Where each line with an escaped quote is, whatever its words (a string that holds
-    quotes, JSON in JSON: a line held in it, `{"log": "\\"alice\\" * \\"pw\\" *"}`, a CHAP
-    row), in the text's first NESTED_REACH characters: read as ``json_unescaped_line``
-    reads, stopped (not failed closed) at the budget: a JSON log's every quote is no
-    sign of a hostile text."""
-    if '\\"' not in text:
+    """Where each line with a quote escaped twice is, whatever its words (JSON in JSON: a
+    line held in it, `{"m": "{\\"log\\": \\"\\\\\\"alice\\\\\\" * …\\"}"}`, a CHAP row), in the
+    text's first NESTED_REACH characters, read as ``json_unescaped_line`` reads."""
+    if '\\\\\\"' not in text:
         return []
     return marks(_NESTED, text[:NESTED_REACH], _ESCAPED_QUOTE, unread)
 

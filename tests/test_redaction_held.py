@@ -4,11 +4,10 @@ Found in the thirteenth sitting by the sweep's places (every corpus line put whe
 puts one): a line echoed in single quotes leaked 26 of 2,727, the same line as Python's
 repr 35, as an SQL string 23, forms that no credential's word announces (a CHAP row,
 `"alice" * "…" *`; `proxy-user = "ops:…"`; a user list's row) inside a string no word
-marked. A string with two blank-separated words and a third, or a `:`, `=`, `*` or `|`
-between two, is read as a line (`_embedded._HOLDS`, `_HOLDS_A_LINE`, single quotes or
-double); a line with an escaped quote is read as JSON reads it, whatever its words
-(`_escapes.json_held_lines`: a JSON log's message, JSON in JSON). After: 6, 15, 3; a JSON
-string 28 → 19, a Kubernetes-style log 31 → 19, JSON in JSON 85 → 25, a CSV cell 35 → 20.
+marked. A string in single quotes with two blank-separated words and a third, or a `:`, `=`, `*`
+or `|` between two, is read as a line (`_embedded._HOLDS`, `_HOLDS_A_LINE`); a line with
+a quote escaped twice (JSON in JSON) is read as JSON reads it, one level at a time,
+whatever its words (`_escapes.json_held_lines`). After: 6, 15, 3; JSON in JSON 85 → 40.
 Both in a text's first 64 KB, stopped (not failed closed) at their budget."""
 
 from __future__ import annotations
@@ -25,7 +24,9 @@ PLACES = {
     "echo": lambda t: "echo " + shlex.quote(t),
     "repr": lambda t: "out = " + repr(t),
     "sql": lambda t: "INSERT INTO logs VALUES ('" + t.replace("'", "''") + "');",
-    # (and double quotes, escaped or not: a JSON log's message, JSON in JSON, a CSV cell)
+    # (and where double quotes hold a line: a JSON log's message, JSON in JSON, a CSV cell;
+    # double-quoted strings are not read whatever their words, only JSON in JSON is: every
+    # string of code read again cost a 32 KB window 4 ms, twice the layer's whole reading)
     "json": lambda t: json.dumps({"log": t}),
     "json-twice": lambda t: json.dumps({"m": json.dumps({"log": t})}),
     "csv": lambda t: 'id,line\n1,"' + t.replace('"', '""') + '"',

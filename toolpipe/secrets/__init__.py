@@ -110,7 +110,6 @@ _ESCAPES = (
 # past which the rest of those lines are redacted whole: a count redaction never raises
 # (a label holds no escape), so a second pass stays under it and changes nothing.
 ESCAPE_BUDGET = 1 << 13
-HOLDER_BUDGET = 1 << 15  # (a holder's own escapes read, as many as the layer's window holds)
 # Look-alike and invisible characters of the lines read again plain (``_disguise``): no
 # text but one made to be slow holds many (each line read again costs a second scan's work)
 DISGUISE_BUDGET = 1 << 10
@@ -262,36 +261,23 @@ class SecretPatternSet:
         text = _labelled(text, self.spans(text))
         if not text.isascii():
             text = full_width(text, self.spans)
-        # (a holder's own escapes, a JSON log's quotes, a page's entities, a URL's escapes,
-        # are ordinary text: their readings stop past HOLDER_BUDGET of them, more than the
-        # layer's cap keeps, and do not fail closed; only letters written as escapes and
-        # disguised words, which ordinary text does not hold, do, past ESCAPE_BUDGET: the
-        # thirteenth sitting found 32 KB of a JSON-in-JSON log blanked past it)
-        ordinary = HOLDER_BUDGET
         if "\\" in text or "&" in text or "%" in text or "+" in text:  # (found at speed)
             text = self._escaped(text)
             if '\\"' in text or "\\u" in text:  # a line inside a JSON string, read so
-                text = self._escaped(text, json_string_lines, json_unescaped_line, ordinary,
-                                     closed=False)
-                text = self._escaped(text, json_held_lines, json_unescaped_line, ordinary,
-                                     closed=False)
+                text = self._escaped(text, json_string_lines, json_unescaped_line)
+                text = self._escaped(text, json_held_lines, json_unescaped_line)
             if "&" in text:  # a line inside HTML, read as a browser shows it
-                text = self._escaped(text, html_lines, html_unescaped_line, ordinary,
-                                     closed=False)
+                text = self._escaped(text, html_lines, html_unescaped_line)
             if "%" in text or "+" in text:  # a line percent-encoded whole, read decoded
-                text = self._escaped(text, percent_encoded_lines, percent_unescaped_line,
-                                     ordinary, closed=False)
+                text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
         if "<" in text:  # a line that tags hold, each stretch between them a line (not
             # guessed at: a run read alone has lost the element that judged it, `<Modulus>`)
-            text = self._escaped(text, tagged_lines, untagged_line, ordinary, guess=False,
-                                 closed=False)
+            text = self._escaped(text, tagged_lines, untagged_line, guess=False)
         # a line held in a string, CDATA or after a tab, read as the line it holds (not
         # guessed at again: a value read alone has lost the key that judged it,
         # `"NextToken": "…"`)
-        text = self._escaped(text, embedded_lines, embedded_line, ordinary, guess=False,
-                             closed=False)
-        text = self._escaped(text, held_lines, embedded_line, ordinary, guess=False,
-                             closed=False)
+        text = self._escaped(text, embedded_lines, embedded_line, guess=False)
+        text = self._escaped(text, held_lines, embedded_line, guess=False)
         for kind, pattern in self.patterns:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
@@ -321,13 +307,15 @@ class SecretPatternSet:
         origins: list[list[int]] = []
         starts: list[int] = []
         size = escapes = 0
-        dense = len(lines)  # the first line past the budget, redacted whole with the rest
+        # the first line past the budget, redacted whole with the rest (not when the lines
+        # are read whatever their words, ``closed=False``: the reading stops there)
+        dense = len(lines)
         for k, (lo, hi) in enumerate(lines):
             read = read_line(text[lo:hi], budget)
             if read is not None:
                 escapes += read[2]  # the characters its escapes (or disguises) took
-            if read is None or escapes > budget or (not closed and size > budget):
-                dense = k  # (a reading that does not fail closed reads as many characters)
+            if read is None or escapes > budget:
+                dense = k
                 break
             if read_line is not undisguised and odd(read[0]):  # (`pass\u200bword` read from
                 # its escapes: read plain too, the disguise reading's way)
@@ -360,7 +348,7 @@ class SecretPatternSet:
             spans = _merge([(a, b, kind, 0) for a, b, kind in found[k]])  # (read twice: one)
             out += [text[at:lo], _labelled(text[lo:hi], [span[:3] for span in spans])]
             at = hi
-        for lo, hi in lines[dense:] if closed else ():  # (not `closed`: the reading stops)
+        for lo, hi in lines[dense:] if closed else ():  # (`closed`: fail closed past it)
             out += [text[at:lo], "[REDACTED:dense]"]
             at = hi
         out.append(text[at:])

@@ -53,10 +53,8 @@ _DOUBLED = (r"""(?m:(?:^|[,;\t])"[^"\n]*""|[(,][ \t]*'[^'\n]*'')|'"'"'|'\\''"""
 # 'proxy-user = "ops:pw"'`: the thirteenth sitting's sweep, word-less forms in strings)
 _A_LINE = r"{w}[ \t]+{w}+[ \t]+{w}|{w}[ \t]*[:=*|][ \t]*{w}"  # ({w}: a word's character)
 _HOLDS_A_LINE = re.compile(_A_LINE.format(w=r"\S"))
-_IN_QUOTES = _A_LINE.format(w=r"[^'\s]")  # (inside single quotes, and double)
-_IN_DOUBLE = _A_LINE.format(w=r'[^"\s\\]')
-_HOLDS = (rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
-          + r'|(?:^|[ \t(=,:\[])"[^"\\\n]*?(?:' + _IN_DOUBLE + r')[^"\\\n]*"')
+_IN_QUOTES = _A_LINE.format(w=r"[^'\s]")  # (inside single quotes)
+_HOLDS = rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)
@@ -105,9 +103,18 @@ def held_lines(text: str) -> list[int]:
     """Where each line with a string that holds a line is, whatever its words, in the
     text's first HELD_REACH characters (read as ``embedded_line`` reads, stopped, not
     failed closed, at the budget: code's strings are no sign of a hostile text)."""
-    if "'" not in text and '"' not in text:
+    if "'" not in text:
         return []
-    return marks(_HELD, text[:HELD_REACH], _ANY, unread)
+    return marks(_HELD, text[:HELD_REACH], _ANY, _no_label)
+
+
+def _no_label(data: bytes, start: int, end: int) -> bool:
+    """A line with no label on it: one a reading found something on is not read again
+    whatever its words (a second redaction reads what the first left as the first did:
+    a label's place moving by its length moved where this reading had stopped)."""
+    lo = data.rfind(b"\n", 0, start) + 1
+    hi = data.find(b"\n", end)
+    return data.find(b"[REDACTED:", lo, len(data) if hi < 0 else hi) < 0
 
 
 def embedded_line(line: str, limit: int) -> tuple[str, list[int], int] | None:

@@ -122,3 +122,25 @@ def tokens(draw: st.DrawFn, min_size: int = 11, max_size: int = 24) -> str:
     size = draw(st.integers(min_size, max_size))
     return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits)
                            for _ in range(size))
+
+
+def place_rates(places: dict, every: int, secrets_at_least: int, alikes_at_least: int
+                ) -> dict[str, tuple[float, float]]:
+    """For each place (a function putting a line somewhere output puts one): the share of
+    the one-line secrets the plain text hides that leak there, and of the one-line
+    look-alikes it leaves that change there, over every ``every``-th line of the corpus's
+    and the classes' file (the sweeps' places, as laws)."""
+    from toolpipe.secrets import SecretPatternSet
+
+    patterns = SecretPatternSet()
+    lines = [line for name in ("corpus.txt", "classes.txt") for line in load(name)[::every]
+             if "\n" not in line.text]
+    secrets = [line for line in lines if line.secrets and not any(
+        leaked(s, patterns.redact(line.text)) for s in line.secrets)]
+    alikes = [line.text for line in lines if not line.secrets
+              and patterns.redact(line.text) == line.text]
+    assert len(secrets) > secrets_at_least and len(alikes) > alikes_at_least
+    return {name: (sum(any(leaked(s, patterns.redact(place(line.text))) for s in line.secrets)
+                       for line in secrets) / len(secrets),
+                   sum(patterns.redact(place(t)) != place(t) for t in alikes) / len(alikes))
+            for name, place in places.items()}

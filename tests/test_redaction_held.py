@@ -17,8 +17,7 @@ import json
 import re
 import shlex
 
-from tests.secrets_corpus import leaked, load
-from toolpipe.secrets import SecretPatternSet
+from tests.secrets_corpus import place_rates
 
 PLACES = {
     "echo": lambda t: "echo " + shlex.quote(t),
@@ -34,20 +33,7 @@ PLACES = {
 
 
 def _rates() -> dict[str, tuple[float, float]]:
-    """Per place: the share of the secret lines the plain text hides that leak there, and
-    of the look-alikes it leaves that change there (every fourth line of two files)."""
-    patterns = SecretPatternSet()
-    lines = [line for name in ("corpus.txt", "classes.txt") for line in load(name)[::4]
-             if "\n" not in line.text]
-    secrets = [line for line in lines if line.secrets and not any(
-        leaked(s, patterns.redact(line.text)) for s in line.secrets)]
-    alikes = [line.text for line in lines if not line.secrets
-              and patterns.redact(line.text) == line.text]
-    assert len(secrets) > 400 and len(alikes) > 150
-    return {name: (sum(any(leaked(s, patterns.redact(place(line.text))) for s in line.secrets)
-                       for line in secrets) / len(secrets),
-                   sum(patterns.redact(place(t)) != place(t) for t in alikes) / len(alikes))
-            for name, place in PLACES.items()}
+    return place_rates(PLACES, 4, 400, 150)  # (every fourth line of two files)
 
 
 def test_a_line_held_in_a_string_is_read_whatever_its_words():

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.secrets_corpus import leaked, load
+from tests.secrets_corpus import leaked, load, place_rates
 from toolpipe.secrets import SecretPatternSet
 
 SHAPES = {
@@ -82,18 +82,7 @@ TAGS = {
 
 
 def _tag_rates() -> dict[str, tuple[float, float]]:
-    patterns = SecretPatternSet()
-    lines = [line for name in ("corpus.txt", "classes.txt") for line in load(name)[::6]
-             if "\n" not in line.text]
-    secrets = [line for line in lines if line.secrets and not any(
-        leaked(s, patterns.redact(line.text)) for s in line.secrets)]
-    alikes = [line.text for line in lines if not line.secrets
-              and patterns.redact(line.text) == line.text]
-    assert len(secrets) > 250 and len(alikes) > 100
-    return {name: (sum(any(leaked(s, patterns.redact(tag(line.text))) for s in line.secrets)
-                       for line in secrets) / len(secrets),
-                   sum(patterns.redact(tag(text)) != tag(text) for text in alikes) / len(alikes))
-            for name, tag in TAGS.items()}
+    return place_rates(TAGS, 6, 250, 100)
 
 
 def test_a_line_between_tags_is_read_as_a_line():

@@ -284,8 +284,7 @@ class SecretPatternSet:
 
     def _escaped(self, text: str, marks: Callable[[str], list[int]] = _escapes,
                  read_line: Callable[[str, int], tuple[str, list[int], int] | None] = (
-                     _unescape_line), budget: int = ESCAPE_BUDGET, guess: bool = True,
-                 closed: bool = True) -> str:
+                     _unescape_line), budget: int = ESCAPE_BUDGET, guess: bool = True) -> str:
         """``{"\\u0070assword": …}``, ``password: &#x4B;…``: each line where a letter, a
         digit, ``:`` or ``=`` is written as a JSON or HTML escape (which ordinary text does
         not do: an encoder escapes only what it must) is judged again as it reads
@@ -307,9 +306,7 @@ class SecretPatternSet:
         origins: list[list[int]] = []
         starts: list[int] = []
         size = escapes = 0
-        # the first line past the budget, redacted whole with the rest (not when the lines
-        # are read whatever their words, ``closed=False``: the reading stops there)
-        dense = len(lines)
+        dense = len(lines)  # the first line past the budget, redacted whole with the rest
         for k, (lo, hi) in enumerate(lines):
             read = read_line(text[lo:hi], budget)
             if read is not None:
@@ -348,7 +345,7 @@ class SecretPatternSet:
             spans = _merge([(a, b, kind, 0) for a, b, kind in found[k]])  # (read twice: one)
             out += [text[at:lo], _labelled(text[lo:hi], [span[:3] for span in spans])]
             at = hi
-        for lo, hi in lines[dense:] if closed else ():  # (`closed`: fail closed past it)
+        for lo, hi in lines[dense:]:
             out += [text[at:lo], "[REDACTED:dense]"]
             at = hi
         out.append(text[at:])

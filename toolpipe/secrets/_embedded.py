@@ -22,7 +22,14 @@ from __future__ import annotations
 import itertools
 import re
 
-from toolpipe.secrets._escapes import MARKS_BUDGET, WORDS, marks, read_escapes, unread
+from toolpipe.secrets._escapes import (
+    MARKS_BUDGET,
+    REACH,
+    WORDS,
+    marks,
+    read_escapes,
+    unread,
+)
 from toolpipe.secrets._lines import HEAD
 from toolpipe.secrets._re2 import compile_text
 
@@ -58,10 +65,8 @@ _HOLDS = rf"""(?:^|[ \t(=,:\[])'[^'\n]*?(?:{_IN_QUOTES})[^'\n]*'"""
 _MARK = compile_text(rf"(?m:{_OPENER}|{_HEADED})[^\n]*{_WORDS}"
                      rf"|{_WORDS}[^\n]*{_QUOTE_ESCAPE}|{_QUOTE_ESCAPE}[^\n]*{_WORDS}"
                      rf"|{_DOUBLED}", ignore_case=True)
-# (strings that hold a line are many in code: read in a text's first HELD_REACH characters,
-# what the redaction layer's cap keeps and more; a 1 MB text of them otherwise took 550 ms)
+# (strings that hold a line are many in code: read in a text's first REACH characters)
 _HELD = compile_text(rf"(?m:{_HOLDS})")
-HELD_REACH = 1 << 16
 _ANY = re.compile(_OPENER, re.MULTILINE)
 _OPEN = re.compile(r"""(?:^|[ \t(=,:\[])(['"])|(<!\[CDATA\[)|(?<=\S)\t""")
 # each quote's escapes, read as the one character they stand for
@@ -101,11 +106,11 @@ def embedded_lines(text: str) -> list[int]:
 
 def held_lines(text: str) -> list[int]:
     """Where each line with a string that holds a line is, whatever its words, in the
-    text's first HELD_REACH characters (read as ``embedded_line`` reads, stopped, not
-    failed closed, at the budget: code's strings are no sign of a hostile text)."""
+    text's first REACH characters (read as ``embedded_line`` reads), none with a label on
+    it (see ``_no_label``)."""
     if "'" not in text:
         return []
-    return marks(_HELD, text[:HELD_REACH], _ANY, _no_label)
+    return marks(_HELD, text[:REACH], _ANY, _no_label)
 
 
 def _no_label(data: bytes, start: int, end: int) -> bool:

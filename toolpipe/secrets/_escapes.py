@@ -197,12 +197,14 @@ GLUED_RUN = compile_text(rf'\\"{_GLUED}\\+"[^\n]*')
 QUOTE_ENTITIES = ("&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;")
 
 
-# a line with a quote escaped twice (JSON in JSON), in a text's first NESTED_REACH
-# characters (what the redaction layer's cap keeps and more: such lines are read whatever
-# their words; a quote escaped once, as every JSON log holds, cost a 32 KB log 20 ms more
-# read so, for fewer of the sweep's lines than the strings that hold a line find)
+# The readings of lines found whatever their words (the text between tags, a string that
+# holds a line, JSON in JSON) look in a text's first REACH characters: more than the
+# redaction layer's cap and margins keep (32 KB), and every such line of a megabyte read
+# again cost a page 450 ms, a text of strings 550 ms.
+REACH = 1 << 16
+# a line with a quote escaped twice (JSON in JSON), read whatever its words (a quote
+# escaped once, as every JSON log holds, is not: it cost a 32 KB log 20 ms more)
 _NESTED = compile_text(r'\\\\\\"[^\n]*')
-NESTED_REACH = 1 << 16
 
 
 def json_string_lines(text: str) -> list[int]:
@@ -222,10 +224,10 @@ def json_string_lines(text: str) -> list[int]:
 def json_held_lines(text: str) -> list[int]:
     """Where each line with a quote escaped twice is, whatever its words (JSON in JSON: a
     line held in it, `{"m": "{\\"log\\": \\"\\\\\\"alice\\\\\\" * …\\"}"}`, a CHAP row), in the
-    text's first NESTED_REACH characters, read as ``json_unescaped_line`` reads."""
+    text's first REACH characters, read as ``json_unescaped_line`` reads."""
     if '\\\\\\"' not in text:
         return []
-    return marks(_NESTED, text[:NESTED_REACH], _ESCAPED_QUOTE, unread)
+    return marks(_NESTED, text[:REACH], _ESCAPED_QUOTE, unread)
 
 
 def read_escapes(line: str, limit: int, escape: re.Pattern[str],

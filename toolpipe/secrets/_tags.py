@@ -8,14 +8,14 @@ Putting every corpus line in a `<pre>` leaked 127 of 2,727 after the entity read
 reads only the lines where a credential's word and an entity meet): most of them forms
 with no word, or a word and no entity. Every line where a tag of HTML's text (not an
 XML element: its rules read it as written) stands beside text is read so (the thirteenth
-sitting), in a text's first TAGGED_REACH characters; one re2 pattern, a match a line;
+sitting), in a text's first REACH characters; one re2 pattern, a match a line;
 past MARKS_BUDGET of them, every line with a tag is."""
 
 from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._escapes import _ENTITY, _entity, joined, marks, read_escapes
+from toolpipe.secrets._escapes import _ENTITY, REACH, _entity, joined, marks, read_escapes
 from toolpipe.secrets._re2 import compile_text
 
 # a tag (opening, closing or empty; its attributes on its line), and one of HTML's elements
@@ -30,17 +30,12 @@ _TAGGED = compile_text(rf"[^<>\s][^\n]*?{_TEXT}|{_TEXT}[^\n]*?[^<>\s]")
 _A_TAG = re.compile(_TAG)
 
 
-# (in a text's first TAGGED_REACH characters, what the redaction layer's cap keeps and
-# more: a page's every line read again costs a line's reading each, 450 ms a megabyte)
-TAGGED_REACH = 1 << 16
-
-
 def tagged_lines(text: str) -> list[int]:
     """Where each line with a tag of HTML's text and text beside it is, in the text's
-    first TAGGED_REACH characters (see above)."""
+    first REACH characters (see above)."""
     if "<" not in text:
         return []
-    return marks(_TAGGED, text[:TAGGED_REACH], _A_TAG)
+    return marks(_TAGGED, text[:REACH], _A_TAG)
 
 
 def untagged_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
@@ -50,7 +45,7 @@ def untagged_line(line: str, limit: int) -> tuple[str, list[int], int] | None:
     many tags cost its reading no budget); None past ``limit`` entities."""
     pieces: list[tuple[str, list[int], int]] = []
     at = taken = 0
-    reach = min(len(line), TAGGED_REACH)  # (a line of a whole page: its start, as above)
+    reach = min(len(line), REACH)  # (a line of a whole page: its start, as above)
     for start, end in [*((m.start(), m.end()) for m in _A_TAG.finditer(line, 0, reach)),
                        (reach, reach)]:
         stretch = line[at:start]

@@ -10,6 +10,7 @@ import shlex
 from collections.abc import Sequence
 
 from toolpipe.shell._functions import _Functions
+from toolpipe.shell._loads import PERL_MODULE
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import TCL, shell_strings
 from toolpipe.shell._places import classify
@@ -40,7 +41,7 @@ _LOADS = re.compile(
     r"|(?<!\S)-exec=|-fplugin=|-load[= ]\s*|-C\s*linker=)(?P<p>[^\s,;=:]+)")
 # (and perl's -M/-m with more than a module and its imports: `-Mstrict;system(…)`)
 _INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S"
-                          r"|(?<!\S)-[mM](?!-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?(?:\s|$))")
+                          rf"|(?<!\S)-[mM](?!{PERL_MODULE}(?:\s|$))")
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off

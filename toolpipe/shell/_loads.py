@@ -100,7 +100,8 @@ def file_runs(cmd: Command) -> list[Word]:
 # A module perl's -M or -m loads, by its grammar: a name and the words it imports
 # (`-MList::Util=sum,max`); anything else in the option is code perl runs as written
 # (`-Mstrict;system("…")` is `use strict;system("…");`)
-_PERL_MODULE = re.compile(r"-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?")
+PERL_MODULE = r"-?[A-Za-z_][\w:]*(?:=[\w,:.+/-]*)?"  # (PERL5OPT's reading spells it so too)
+_PERL_MODULE = re.compile(PERL_MODULE)
 
 
 def module_code(args: Sequence[Word]) -> list[str]:

@@ -405,8 +405,8 @@ def test_the_commands_own_options_are_never_the_wrappers():
 def test_the_options_law_catches_a_wrapper_that_reads_past_its_command(monkeypatch):
     from toolpipe.shell import _wrappers
 
-    real = _wrappers._env_split
-    monkeypatch.setattr(_wrappers, "_env_split", lambda args, end: real(args, len(args)))
+    real = _wrappers.env_split
+    monkeypatch.setattr(_wrappers, "env_split", lambda args, end: real(args, len(args)))
     fails(lambda: stopped_whatever_follows(UnixShield(), [("env", "-S")]))
 
 

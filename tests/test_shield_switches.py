@@ -113,21 +113,21 @@ def test_a_tar_key_s_letters_take_their_values_in_order(letters, folder):
 
 @pytest.mark.parametrize("broken", ["cluster", "module", "search", "tar"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
-    from toolpipe.shell import _carried, _files, _wrappers
+    from toolpipe.shell import _files, _inline, _loaders
 
     clear_caches()
     if broken == "cluster":  # the old reading: only the cluster's first letter
         monkeypatch.setattr(_files, "_clustered_i", lambda text, values: text[1:2] == "i")
         command = "sed -Ei 's/a/b/' ~/.bashrc"
     elif broken == "module":
-        monkeypatch.setattr(_wrappers, "module_code", lambda args: [])
+        monkeypatch.setattr(_inline, "module_code", lambda args: [])
         command = "perl '-Mstrict;system(\"rm -rf ~\")' -e 1"
     elif broken == "tar":  # the old reading: a key read as a dashed cluster
         monkeypatch.setattr(_files, "_old_style_key", lambda args: [Word(
             "-" + args[0].text, args[0].raw, False, args[0].tame, args[0].sources), *args[1:]])
         command = "tar xzfC x.tgz ~"
     else:  # the old reading: a scratch folder's root is only outside
-        monkeypatch.setattr(_carried, "_scratch", lambda entry, place: place in (
+        monkeypatch.setattr(_loaders, "scratch", lambda entry, place: place in (
             "scratch", "device"))
         command = "PYTHONPATH=/tmp python3 app.py"
     try:

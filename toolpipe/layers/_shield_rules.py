@@ -126,8 +126,11 @@ def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | N
         return Finding(0.6, _at(e, p, "fills the disk, writing without end (or tens of GB),"))
     if p is None or p.kind in ("workspace", "scratch"):
         return None
-    if p.kind == "secret" and e.word is not None and _inside(e.word.text):
-        return Finding(0.4, _at(e, p, "writes, in the workspace,"))  # cp .env.example .env
+    if p.kind == "secret" and e.word is not None and _inside(e.word.text):  # cp .env.x .env,
+        made = in_made_folder(e.word, e.command.cwd)  # from the workspace or mktemp's folder
+        if made or _inside(e.command.cwd or "~"):
+            where = "in a folder mktemp made" if made else "in the workspace"
+            return Finding(0.4, _at(e, p, f"writes, {where},"))
     if p.kind == "system" and e.word is not None and new_program(e.word.text):
         return Finding(0.6, _at(e, p, "puts a program of a new name on the system's PATH:"))
     what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
@@ -392,8 +395,6 @@ def findings(script: Script, workspace: str, options: RuleOptions,
 
 
 def strongest(found: Sequence[Finding]) -> Finding:
-    best = Finding(0.0, "")
-    for f in found:
-        if f.score > best.score:
-            best = f
-    return best
+    """The first of the highest scores (none above 0: no finding)."""
+    return max((f for f in found if f.score > 0), key=lambda f: f.score,
+               default=Finding(0.0, ""))

@@ -228,14 +228,19 @@ def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
                          ) -> list[tuple[str, Command]]:
     """(file, command) for each file in a scratch folder (/tmp, /var/tmp, /dev/shm) that
     the line runs or loads and no call of the session wrote: what it holds is not known
-    (understood, or ask; a file the session wrote is judged by what it holds instead)."""
+    (understood, or ask; a file the session wrote is judged by what it holds instead, and
+    a folder of settings it wrote into, `XDG_CONFIG_HOME=/tmp/c`, by the files it wrote)."""
     written = set(known)
+    folders = {posixpath.dirname(p) for p in written}
+    folders |= {f[:i] for f in folders for i in range(1, len(f)) if f[i] == "/"}
+    roots = {"/tmp", "/var/tmp", "/dev/shm"}
+    folders -= roots | {"/var", "/dev"}  # (a scratch root holds what anyone wrote)
     out = []
     for cmd in script.commands:
         for e in effects(cmd):
             if e.kind == "exec" and e.word is not None and e.word.known and (
-                    e.word.text.startswith("/dev/shm/") or classify(
-                        e.word, cmd.cwd, workspace).kind == "scratch") and key(
-                    e.word.text, cmd.cwd, workspace) not in written:
+                    e.word.text.startswith("/dev/shm/") or e.word.text.rstrip("/") in roots
+                    or classify(e.word, cmd.cwd, workspace).kind == "scratch") and key(
+                    e.word.text, cmd.cwd, workspace) not in written | folders:
                 out.append((e.word.text, cmd))
     return out

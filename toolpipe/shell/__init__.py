@@ -16,11 +16,17 @@ Layout (private modules behind this face):
 - ``_items``: what runs on each item of a list (``find -exec``, ``xargs``, ``parallel``,
   ``fd -x``), and what the items are;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
+  ``_inline``: which words of a command line are such code (and perl's rename expression);
+- ``_named`` and ``_folders``: a command a wrapper names by an option (``env -S``,
+  ``start-stop-daemon --exec``), and the folder a command runs in (``cd``, a wrapper's
+  ``-C``, a login's home, ``find -execdir``'s entries' folders);
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…), ``_copiers`` (cpio -p, pax, rename: a
-  place by mode or position), ``_editors`` (ed, ex, vim with a script, patch), ``_git``
-  and ``_system`` (disks, network, power…); ``_sizes``: output without end or past what
-  a disk holds (``yes``, ``head -c 900G /dev/zero``, ``dd`` counts);
+  place by mode or position), ``_unpackers`` (ar, jar, dpkg-deb, python's zipfile and
+  tarfile: an archive unpacked where a mode or position says), ``_editors`` (ed, ex,
+  vim with a script, patch), ``_git`` and ``_system`` (disks, network, power…);
+  ``_sizes``: output without end or past what a disk holds (``yes``, ``head -c 900G
+  /dev/zero``, ``dd`` counts);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
   and a program of a new name put on the system's PATH;
@@ -46,6 +52,7 @@ from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git
 from toolpipe.shell import _system as _system
+from toolpipe.shell import _unpackers as _unpackers
 from toolpipe.shell._carried import (
     modelled as modelled,
 )

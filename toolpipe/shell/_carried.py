@@ -19,9 +19,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolpipe.shell._effects import _HANDLERS, POWER, formats_a_volume
+from toolpipe.shell._folders import code_folder, moved_to
 from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
 from toolpipe.shell._helpers import reads_only as _reads_only
+from toolpipe.shell._loaders import (
+    SEARCH_OPTIONS,
+    loaded_from,
+    scratch,
+    search_options,
+    settings_files,
+)
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import (
     ALERT_TEXTS,
@@ -31,7 +39,7 @@ from toolpipe.shell._oneliners import (
     shell_strings,
 )
 from toolpipe.shell._parse import _text
-from toolpipe.shell._places import SCRATCH, classify
+from toolpipe.shell._places import classify
 from toolpipe.shell._printed import _unknown_of, fed_input
 from toolpipe.shell._table import (
     CODE,
@@ -52,7 +60,7 @@ from toolpipe.shell._told import (
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
 from toolpipe.shell._wipes import drops, wipes
-from toolpipe.shell._words import UNKNOWN, Word, literal
+from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import PEELED, SHELLS
 
 # Words tree-sitter-bash can leave in command position (`time { … }` becomes a command
@@ -75,12 +83,6 @@ UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - 
 # `su`): not the code table's rows (their grammars read clustered options) nor other
 # languages' interpreters (a one-liner's strings are data unless a call runs them)
 _CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
-# Variables that make every program started after them load or find code: the loader's
-# (LD_PRELOAD…), a shell's start-up file, and the search paths (a folder first in PATH)
-_INJECTING = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
-                        "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "PYTHONPATH",
-                        "NODE_PATH", "PERL5LIB", "RUBYLIB", "CLASSPATH"})
-_LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
 _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXINIT": "",
                  "GVIMINIT": ""}
 # a program's options given by a variable (split as the shell splits words, as GNU tar's
@@ -88,13 +90,7 @@ _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXI
 _OPTIONS_ENV = {"TAR_OPTIONS": "tar", "MAKEFLAGS": "make", "GNUMAKEFLAGS": "make",
                 "PARALLEL": "parallel", "LESS": "less", "RSYNC_OPTIONS": "rsync"}
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
-_SEARCH_PATHS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH",
-                           "NODE_PATH", "PERL5LIB", "RUBYLIB", "CLASSPATH"})
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
-# an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp
-# /tmp Main`): judged as $PERL5LIB's and $CLASSPATH's folders are
-_SEARCH_OPTIONS = {"perl": ("-I",), "ruby": ("-I",),
-                   "java": ("-cp", "-classpath", "--class-path")}
 
 
 def modelled(name: str) -> bool:
@@ -216,8 +212,8 @@ class _Carriers(_Helpers):
             # the script, which runs it (code given to the interpreter is read as code)
             self.out.problem("destroys", f"{ALERT_TEXTS['destroys']} (handed to a {name} "
                              "script)", where)
-        for folder in search_options(cmd) if name in _SEARCH_OPTIONS else ():
-            if _scratch(folder.text, classify(folder, self.cwd).kind):
+        for folder in search_options(cmd) if name in SEARCH_OPTIONS else ():
+            if scratch(folder.text, classify(folder, self.cwd).kind):
                 self.out.problem("dynamic-code", f"loads code from {folder.text}, a folder "
                                  f"anyone may write ({name}'s module search path)", where,
                                  folder.sources)
@@ -240,6 +236,10 @@ class _Carriers(_Helpers):
             return
         found = False
         if name in CODE:
+            runs_in = code_folder(name, cmd.args)
+            outer = self.cwd
+            if runs_in is not None:  # (`tmux new -c ~ 'CMD'`: the code runs from there)
+                self.cwd = moved_to("cd", (runs_in,), cmd.cwd)
             for label, code in carried_code(name, [a.text for a in cmd.args]):
                 self.helper(code, (*where, label), label)
                 found = True
@@ -253,6 +253,7 @@ class _Carriers(_Helpers):
                 if data.known:
                     for label, code in input_code(name, data.text):
                         self.nested(code, (*where, label))
+            self.cwd = outer
         if name in _CARRIERS and not (read_code or found):
             # a program known to run code whose own reading found none (`script -qc 'rm
             # -rf ~'`: the options clustered; a form no row describes): every argument that
@@ -325,6 +326,9 @@ class _Carriers(_Helpers):
                 value.text.strip()):  # a file git loads as its settings: read as git does
             self.run((literal("git"), literal("config"), literal("--file"), value,
                       literal("--list")), (), (), f"${name}")
+        elif name == "LUA_INIT" and value.text.startswith("@"):  # a file lua runs first
+            self.run((literal("lua"), Word(value.text[1:], value.raw, value.glob, value.tame,
+                                           value.sources)), (), (), f"${name}")
         elif name in _LANGUAGE_ENV and value.known and value.text.strip():
             # code of a language the program runs at start (PERL5DB, LUA_INIT) or ex
             # commands an editor runs (VIMINIT, EXINIT: `:!cmd` is shell)
@@ -336,50 +340,13 @@ class _Carriers(_Helpers):
                 self.nested(code, (*self.where, f"${name}"))
         if value.text:
             self.runtime_variable(name, value)
-        if name in _INJECTING and value.text.strip():
-            # every program started after it loads what the variable names: judged by
-            # where that is (a library from a scratch folder is how a hijack looks)
-            search = name in _SEARCH_PATHS
-            for entry in value.text.split(":") if search else [value.text]:
-                if search and UNKNOWN in entry:
-                    continue  # $PATH itself, or a folder the script did not set
-                place = classify(Word(entry, value.raw, value.glob, value.tame, value.sources),
-                                 self.cwd).kind
-                # a search path's folder first: the current one, or a scratch one; a library
-                # or start-up file: anywhere but the workspace and the system's folders
-                # (a library preloaded from the workspace too: a binary the wing cannot
-                # read, loaded into every program after it, is asked about)
-                if (search and (entry in ("", ".") or _scratch(entry, place))) or (
-                        not search and (UNKNOWN in entry or place in (
-                            "scratch", "outside", "device") or (
-                            name in _LOADERS and place != "system"))):
-                    shown = value.shown if UNKNOWN in entry else entry or "."
-                    self.out.problem("dynamic-code", f"makes every program started after it "
-                                     f"load code from {shown} (${name})", self.where,
-                                     value.sources)
-                    break
-
-
-def _scratch(entry: str, place: str) -> bool:
-    """A search path's folder anyone may write: a scratch one, or a scratch root itself
-    (`/tmp`, which is outside the workspace as a place to delete)."""
-    return place in ("scratch", "device") or entry.rstrip("/") + "/" in SCRATCH
-
-
-def search_options(cmd: Command) -> list[Word]:
-    """The folders of an interpreter's module search path given by an option (``-I DIR``,
-    ``-IDIR``, ``-cp A:B``)."""
-    options = _SEARCH_OPTIONS.get(cmd.name, ())
-    out: list[Word] = []
-    for i, a in enumerate(cmd.args):
-        for option in options:
-            value = cmd.args[i + 1] if a.text == option and i + 1 < len(cmd.args) else (
-                Word(a.text[2:], a.raw, a.glob, a.tame, a.sources)
-                if len(option) == 2 and a.text.startswith(option) and len(a.text) > 2 else None)
-            if value is not None:
-                out += [Word(e, value.raw, value.glob, value.tame, value.sources)
-                        for e in value.text.split(":") if e]
-    return out
+        shown = loaded_from(name, value, self.cwd)
+        if shown is not None:  # (a library from a scratch folder is how a hijack looks)
+            self.out.problem("dynamic-code", f"makes every program started after it load "
+                             f"code from {shown} (${name})", self.where, value.sources)
+        for settings in settings_files(name, value):  # XDG_CONFIG_HOME=DIR, MAKEFILES=F:
+            # loaded, as a file a command runs is (judged by the session's flow)
+            self.run((literal("source"), settings), (), (), f"${name}")
 
 
 def _alike(value: Word, cwd: str | None) -> bool:

@@ -31,6 +31,9 @@ def _compress(cmd: Command) -> list[Effect]:
         return []
     unpacks = cmd.name in _UNPACKERS or bool(flags & {"d", "--decompress", "--uncompress"})
     named = values.get("o") or values.get("--output")
+    if cmd.name in ("lz4", "unlz4") and named is None and len(ops) == 2 and not flags & {
+            "m", "--multiple"}:  # lz4 IN OUT: the second operand is the file written
+        named, ops = ops[1], ops[:1]
     suffix = values.get("S") or values.get("--suffix")
     out: list[Effect] = [Effect("read", cmd, w, detail="operand") for w in ops]
     for w in ops:

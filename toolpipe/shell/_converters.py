@@ -40,7 +40,7 @@ def _converted(cmd: Command) -> list[Effect]:
             if w.text not in ("-", "pipe:", "pipe:1", "/dev/null")]
 
 
-@handles("gawk")
+@handles("gawk", "awk")  # (awk is gawk on many systems: read as it would read it)
 def _gawk_in_place(cmd: Command) -> list[Effect]:
     """``gawk -i inplace 'PROGRAM' FILE…``: each file operand is rewritten."""
     args = cmd.args

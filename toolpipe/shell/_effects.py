@@ -173,6 +173,7 @@ def _split(args: Sequence[Word], valued: str = "", long_valued: Sequence[str] = 
 
 Handler = Callable[[Command], list[Effect]]
 _HANDLERS: dict[str, Handler] = {}
+_PARTLY: dict[str, Handler] = {}
 # the makers of a file system, by the families' names (mkfs.xfs, newfs_msdos on BSD and
 # macOS, mkntfs): each formats what it is given
 _FORMATTER = re.compile(r"mkfs(?:\.\w+)?|newfs(?:_\w+)?|mk(?:ntfs|dosfs|exfatfs|udffs|reiserfs|"
@@ -183,10 +184,13 @@ def formats_a_volume(name: str) -> bool:
     return _FORMATTER.fullmatch(name) is not None
 
 
-def handles(*names: str) -> Callable[[Handler], Handler]:
+def handles(*names: str, partly: bool = False) -> Callable[[Handler], Handler]:
+    """Register an effect handler; ``partly``: for one mode of a program that is otherwise
+    read as unknown (dpkg's `-x` is dpkg-deb's: the rest of dpkg is still read for what it
+    deletes or runs, as an unknown program's arguments are)."""
     def register(fn: Handler) -> Handler:
         for n in names:
-            _HANDLERS[n] = fn
+            (_PARTLY if partly else _HANDLERS)[n] = fn
         return fn
 
     return register
@@ -256,6 +260,9 @@ def work_out(cmd: Command) -> list[Effect]:
         _HANDLERS.get("mkfs") if formats_a_volume(cmd.name) else None)
     if handler is not None:
         out += handler(cmd)
+    partly = _PARTLY.get(cmd.name)
+    if partly is not None:
+        out += partly(cmd)
     for r in cmd.redirects:
         if r.target is None:
             continue

@@ -10,7 +10,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from toolpipe.shell._words import UNKNOWN, Word
+from toolpipe.shell._table import CODE
+from toolpipe.shell._words import UNKNOWN, Word, literal, unknown
 
 MOVERS = frozenset({"cd", "pushd", "popd"})
 MADE_BY_MKTEMP = "/tmp/(a folder mktemp made)"
@@ -45,15 +46,62 @@ def chdir_value(options: Sequence[Word], names: frozenset[str],
                 separate: frozenset[str] = frozenset()) -> Word | None:
     """The value of the last of ``names`` among a wrapper's option words (``-C DIR``,
     ``-CDIR``, ``--chdir DIR``, ``--chdir=DIR``); only ``separate`` ones take the next
-    word (nsenter's ``--wd=DIR``, whose value is optional, is attached or absent)."""
+    word (nsenter's ``--wd=DIR``, whose value is optional, is attached or absent: alone,
+    ``-w`` is the folder of the process it enters, not known here)."""
     found: Word | None = None
     for k, a in enumerate(options):
         t = a.text
         for option in names:
             if t == option and option in separate and k + 1 < len(options):
                 found = options[k + 1]
+            elif t == option and option not in separate:
+                found = unknown(t)
             elif option.startswith("--") and t.startswith(option + "="):
                 found = Word(t[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)
             elif not option.startswith("--") and t.startswith(option) and len(t) > 2:
                 found = Word(t[2:], a.raw, a.glob, a.tame, a.sources)
     return found
+
+
+# (the letter that starts a login shell, and the letters whose value may follow it in a
+# cluster: `sudo -iu root`, `su -lc CMD`)
+_LOGIN = {"sudo": ("i", "ugCDhpRrtTU"), "su": ("l", "cgGsw"), "runuser": ("l", "cgGsuw")}
+
+
+def login_folder(name: str, options: Sequence[Word]) -> Word | None:
+    """``~`` when su, runuser or sudo starts a login shell (``su -``, ``-l``, ``sudo -i``,
+    ``--login``): the command runs in the user's home, so a relative name is read from
+    there (`sudo -i rm -rf .ssh` deletes the home's keys, not the workspace's)."""
+    login = _LOGIN.get(name)
+    if login is None:
+        return None
+    letter, valued = login
+    skip = False
+    for a in options:
+        t = a.text
+        if skip or t == "--":
+            skip = False
+            if t == "--":
+                break
+            continue
+        if t == "--login" or (t == "-" and name != "sudo"):
+            return literal("~")
+        if t.startswith("-") and not t.startswith("--"):
+            for k, c in enumerate(t[1:], 2):
+                if c == letter:
+                    return literal("~")
+                if c in valued:
+                    skip = k == len(t)  # (its value the next word, or the rest of this)
+                    break
+    return None
+
+
+def code_folder(name: str, args: Sequence[Word]) -> Word | None:
+    """The folder the code a program's row reads runs in, where an option names it
+    (``tmux new-session -c ~ 'rm -rf .ssh'``), after the row's ``after`` word."""
+    row = CODE.get(name)
+    if row is None or not row.chdir:
+        return None
+    start = next((i + 1 for i, a in enumerate(args) if a.text in row.after), 0) if (
+        row.after) else 0
+    return chdir_value(args[start:], row.chdir, row.chdir)

@@ -288,6 +288,8 @@ class _Walk(_Carriers):
         for kind, alert_label in peeled.alerts:
             text = ALERT_TEXTS[kind]
             self.out.problem(kind, text, (*where, alert_label))  # type: ignore[arg-type]
+        if peeled.sub_chdir is not None:  # (`find ~ -execdir CMD`: from its entries' folders)
+            self.cwd = moved_to("cd", (peeled.sub_chdir,), cmd.cwd)
         for sub_label, sub_argv in peeled.subcommands:
             if sub_argv:
                 self.run(sub_argv, (), (), sub_label)

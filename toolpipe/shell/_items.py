@@ -12,7 +12,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
-from toolpipe.shell._words import UNKNOWN, Word, literal
+from toolpipe.shell._words import UNKNOWN, Word, literal, unknown
 
 
 def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
@@ -76,6 +76,26 @@ def _matches_root(test: str, pattern: str, root: str) -> bool:
 _EXTENSION = re.compile(r"\*\.[A-Za-z0-9]{1,12}")
 
 
+def find_roots(args: Sequence[Word]) -> list[Word]:
+    """``find``'s starting points: its words before the first test, option or bracket."""
+    roots: list[Word] = []
+    for a in args:
+        if a.text.startswith(("-", "(", "!")):
+            break
+        roots.append(a)
+    return roots
+
+
+def execdir_folder(args: Sequence[Word]) -> Word | None:
+    """Where ``-execdir`` and ``-okdir`` run their command: in each entry's own folder,
+    which is under find's root (`find ~ -execdir rm -rf .ssh \\;` deletes the home's);
+    several roots that differ: not known. None without them (``-exec``: from here)."""
+    if not any(a.text in ("-execdir", "-okdir") for a in args):
+        return None
+    roots = find_roots(args) or [literal(".")]
+    return roots[0] if all(r.text == roots[0].text for r in roots) else unknown("find")
+
+
 def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
     """``find``'s roots, what ``{}`` stands for, and the text put in place of ``{}`` inside
     a code string.
@@ -85,11 +105,7 @@ def find_item(args: Sequence[Word]) -> tuple[list[Word], Word, Word]:
     f`` or ``-mindepth 1`` leaves only entries under it: ``{}`` is ``ROOT/{}``, or
     ``ROOT/NAME`` for a literal ``-name NAME``.
     """
-    roots: list[Word] = []
-    for a in args:
-        if a.text.startswith(("-", "(", "!")):
-            break
-        roots.append(a)
+    roots = find_roots(args)
     root_word = roots[0] if roots else literal(".")
     root = root_word.text if root_word.known else UNKNOWN
     texts = [a.text for a in args]

@@ -61,6 +61,11 @@ class CodeRow:
     # the row reads one form of code only; the rest of the command is judged as an unknown
     # program's (nix: `builtins.exec [...]` here, `nix develop -c CMD` as any wrapper's)
     unknown: bool = False
+    # options whose value is the folder the code runs in (`tmux new-session -c DIR CMD`)
+    chdir: frozenset[str] = frozenset()
+    # the options are the program's own, before the `after` word (`tmux -c CMD`, where a
+    # subcommand's `-c DIR` is its folder)
+    options_before_after: bool = False
 
 
 @attrs.frozen
@@ -155,7 +160,9 @@ def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:
                    frozenset(_names(row.get("shell_after", []), where + " shell_after")
                              if row.get("shell_after") else ()),
                    _pattern(row["value_after"], where + " value_after", lazy)
-                   if row.get("value_after") else None, bool(row.get("unknown", False)))
+                   if row.get("value_after") else None, bool(row.get("unknown", False)),
+                   frozenset(str(row.get("chdir", "")).split()),
+                   bool(row.get("options_before_after", False)))
 
 
 def _irreversible(i: int, row: Mapping[str, Any], lazy: bool) -> Irreversible:
@@ -319,8 +326,12 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
     if row is None:
         return []
     found: list[tuple[str, str]] = []
+    start = 0
+    if row.after:
+        start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))
+    own = args[:max(start - 1, 0)] if row.options_before_after and start < len(args) else args
     for opt in row.options:
-        for value in option_values(args, opt.option):
+        for value in option_values(own, opt.option):
             m = opt.value.match(value)
             if m is not None:
                 found.append((f"{name} {opt.option}", _code_of(m)))
@@ -331,9 +342,6 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
     if row.value_after is not None:
         found += [(f"{name} {a}", value) for a, value in itertools.pairwise(args)
                   if row.value_after.fullmatch(a)]
-    start = 0
-    if row.after:
-        start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))
     if row.arguments:
         for a in args[start:]:
             for p in row.arguments:

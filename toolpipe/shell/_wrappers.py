@@ -8,7 +8,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from toolpipe.shell._folders import chdir_value
+from toolpipe.shell._folders import chdir_value, login_folder
+from toolpipe.shell._inline import PERL_RENAMERS, inline_codes
 from toolpipe.shell._items import (
     _echoed_items,
     _fd_exec,
@@ -16,9 +17,10 @@ from toolpipe.shell._items import (
     _items,
     _parallel_words,
     _with_items,
+    execdir_folder,
 )
-from toolpipe.shell._loads import module_code
-from toolpipe.shell._oneliners import LANGUAGES, alerts, code_flag, shell_strings
+from toolpipe.shell._named import daemon_argv, env_split
+from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code, clustered
 from toolpipe.shell._toolmodes import tool_mode
@@ -49,6 +51,7 @@ class Peeled(NamedTuple):
     subcommands: tuple[tuple[str, tuple[Word, ...]], ...] = ()  # (label, argv)
     alerts: tuple[tuple[str, str], ...] = ()  # (kind, label) found in a one-liner
     chdir: Word | None = None  # the folder a wrapper runs the command in (`env -C DIR`)
+    sub_chdir: Word | None = None  # the folder its subcommands run in (`find -execdir`)
 
 
 def _code_option(text: str) -> bool:
@@ -150,29 +153,6 @@ def _host_target(args: Sequence[Word]) -> bool:
 _SHELL_TEXT = re.compile(r"\s\S|[|;&<>`]|\$\(")  # a word that reads as a command line
 
 
-def _env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | None:
-    """env's ``-S STRING`` among its own options (``args[:end]``): the string and the words
-    after it. ``-S`` may close a cluster (``-iS 'rm -rf ~'``) or hold its value (``-S'…'``);
-    a ``-S`` after the command is the command's (both were misread before the ninth
-    sitting: `env -iS 'rm -rf ~'` and `env bash -c 'rm -rf ~' -S x` were allowed)."""
-    for k, a in enumerate(args[:end]):
-        t = a.text
-        glued: str | None = None  # the value in the same word, if any
-        if t.startswith("--split-string"):
-            glued = t.split("=", 1)[1] if "=" in t else None
-        elif t.startswith("-") and not t.startswith("--"):
-            at = next((j for j, letter in enumerate(t[1:], 1) if letter in "SuCa"), None)
-            if at is None or t[at] != "S":  # (u, C, a take the rest as their value)
-                continue
-            glued = t[at + 1:] or None
-        else:
-            continue
-        if glued is not None:
-            return glued, args[k + 1:]
-        return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
-    return None
-
-
 def _unequalled(argv: tuple[Word, ...]) -> tuple[Word, ...]:
     """zsh's ``=rm`` in a command's place: the path of ``rm`` (classes-fresh76.txt found
     ``zsh -c '=rm -rf ~'`` allowed, a program named ``=rm``)."""
@@ -199,6 +179,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         if name in ("su", "runuser"):
             privileged = True
             wrappers.append(name)
+            chdir = login_folder(name, args) or chdir  # (`su - -c CMD`: from the home)
             for i, a in enumerate(args):
                 t = a.text
                 if (_code_option(t) or t == "--session-command") and i + 1 < len(args):
@@ -236,6 +217,14 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             # `command rm -rf ~ -v` was read as the lookup before the ninth sitting)
         if name in ("busybox", "toybox") and args and _name(args[0]) in ("--list", "--help"):
             break
+        if name == "start-stop-daemon":  # the command is its --exec's, after `--`
+            started = daemon_argv(args)
+            if started is None:
+                break
+            argv, folder = started
+            chdir = folder or chdir
+            wrappers.append(name)
+            continue
         if name in _SHELL_STRING:
             g = _g(SSH_VALUED) if name == "ssh" else WRAPPERS["watch"]
             i = skip_options(args, g) + (1 if name == "ssh" else 0)
@@ -283,7 +272,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             break
         g = found_g
         if name == "env":
-            split = _env_split(args, skip_options(args, g))
+            split = env_split(args, skip_options(args, g))
             if split is not None:  # env -S 'rm -rf /': the string is split into words
                 text, after = split
                 argv = (*(literal(t) for t in text.split()), *after)
@@ -304,6 +293,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             chdir = chdir_value(args[:i], g.chdir, frozenset(
                 o for o in g.chdir if (o[1:] in g.short if len(o) == 2 else o in g.long))
             ) or chdir
+        chdir = login_folder(name, args[:i]) or chdir  # `sudo -i CMD`: from the home
         if name == "systemd-run" and any(a.text.startswith(("--on-", "--timer-property"))
                                          for a in args[:i]):
             scheduled = True  # a timer: the command runs later, outside this call
@@ -337,6 +327,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     name = _name(argv[0]) if argv else ""
     args = argv[1:]
     subs: tuple[tuple[str, tuple[Word, ...]], ...] = ()
+    sub_chdir: Word | None = None
     found_alerts: tuple[tuple[str, str], ...] = ()
     if name in SHELLS:
         found = shell_code(args)
@@ -356,6 +347,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 codes.append(("alias", Word(body, a.raw, False, a.tame, a.sources), ()))
     elif name == "find":
         subs = _find_exec(args)
+        sub_chdir = execdir_folder(args)
     elif name in ("cmake", "perl", "salt-call") and (
             mode := tool_mode(name, args)) is not None:
         subs = (mode,)
@@ -363,19 +355,10 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         for k, a in enumerate(args[:-1]):
             if _code_option(a.text):
                 codes.append(("script -c", args[k + 1], ()))
-    elif name in LANGUAGES:
-        flagged = code_flag(name, args)
-        label = f"{name} {LANGUAGES[name]}".strip()
-        carried: list[tuple[str, Word]] = [(label, flagged)] if flagged is not None else []
-        if name == "perl":  # perl -M'strict;system("…")' is `use strict;system("…");`
-            carried += [("perl -M", literal(f"use {spec};")) for spec in module_code(args)]
-        for code_label, code in carried:
-            if code.known:
-                for text in shell_strings(name, code.text):
-                    codes.append((code_label, literal(text), ()))
-                found_alerts += tuple((kind, code_label) for kind in alerts(name, code.text))
-            else:
-                codes.append((code_label, code, ()))
+    elif name in LANGUAGES or name in PERL_RENAMERS:
+        inline, more = inline_codes(name, args)
+        codes += inline
+        found_alerts += more
     elif name == "parallel":
         words = _parallel_words(args)
         if ":::" in [w.text for w in words]:
@@ -389,10 +372,11 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     if scheduled:
         found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts,
-                  chdir=chdir)
+                  chdir=chdir, sub_chdir=sub_chdir)
 
 
 # Every name peel() looks at (anything else is returned as it is).
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
-    "script", "parallel", "fd", "fdfind", "cmake", "salt-call"} | frozenset(_RUNNERS)
+    "script", "parallel", "fd", "fdfind", "cmake", "salt-call", "start-stop-daemon"} | (
+    PERL_RENAMERS) | frozenset(_RUNNERS)

@@ -1,0 +1,104 @@
+"""Where a program is made to load code or settings from, by a variable or an option: the
+dynamic loader's (``LD_PRELOAD``, ``LD_AUDIT``), a shell's start-up file (``BASH_ENV``),
+module search paths (a folder first in ``PATH``, ``PYTHONPATH``, perl's ``-I``, java's
+``-cp``), a runtime's own home (``PYTHONHOME``, ``GIT_EXEC_PATH``), a converter's modules
+(``GCONV_PATH``: glibc loads them into any program that converts text), and settings
+(``XDG_CONFIG_HOME``, ``GIT_CONFIG_GLOBAL``, ``MAKEFILES``: a setting can name a program
+to run, git's ``core.pager``). Each is judged by where it points: a folder anyone may
+write, or a value not known, is how a hijack looks (the fourteenth sitting's held-out file
+found `GCONV_PATH=/tmp/gconv iconv …`, `PERLLIB=/tmp`, `XDG_CONFIG_HOME=/tmp/cfg git log`
+and `MAKEFILES=/tmp/evil.mk make` allowed)."""
+
+from __future__ import annotations
+
+import posixpath
+
+from toolpipe.shell._model import Command
+from toolpipe.shell._places import SCRATCH, classify
+from toolpipe.shell._words import UNKNOWN, Word
+
+# the loader's libraries (loaded into every program, from anywhere but the system's folders)
+_LIBRARIES = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+                        "DOTNET_STARTUP_HOOKS"})
+# files run or loaded first (asked about outside the workspace and the system's folders)
+_FILES = frozenset({"BASH_ENV", "ENV"}) | _LIBRARIES
+# folders searched for code, `:`-separated (a folder first: the current one, or a scratch
+# one); a runtime's home and git's programs' folder are searched as one such folder
+SEARCH_PATHS = frozenset({
+    "PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB",
+    "PERLLIB", "RUBYLIB", "CLASSPATH", "GCONV_PATH", "PYTHONHOME", "PYTHONUSERBASE",
+    "GIT_EXEC_PATH", "GEM_PATH", "GEM_HOME", "JULIA_LOAD_PATH", "R_LIBS", "R_LIBS_USER",
+    "LUA_PATH", "LUA_CPATH", "PHP_INI_SCAN_DIR", "GIT_TEMPLATE_DIR"})
+# settings read from a folder or files (MAKEFILES: blank-separated files make reads first):
+# each is read as a file the command loads (``settings_files``), so that the session's
+# flow judges one it wrote by what it holds and asks about one in a scratch folder that no
+# call wrote (a user's own, in the home, is neither)
+SETTINGS = frozenset({"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+                      "GIT_CONFIG", "MAKEFILES", "PHPRC", "NPM_CONFIG_USERCONFIG",
+                      "NPM_CONFIG_GLOBALCONFIG"})
+INJECTING = _FILES | SEARCH_PATHS
+# an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp
+# /tmp Main`): judged as $PERL5LIB's and $CLASSPATH's folders are
+SEARCH_OPTIONS = {"perl": ("-I",), "ruby": ("-I",), "java": ("-cp", "-classpath",
+                                                             "--class-path")}
+
+
+def scratch(entry: str, place: str) -> bool:
+    """A folder anyone may write: a scratch one, or a scratch root itself (`/tmp`, which is
+    outside the workspace as a place to delete)."""
+    return place in ("scratch", "device") or entry.rstrip("/") + "/" in SCRATCH
+
+
+def _entries(name: str, text: str) -> list[str]:
+    if name in ("LUA_PATH", "LUA_CPATH"):  # `/tmp/?.lua;;`: each template's folder
+        return [posixpath.dirname(e) if "?" in e else e for e in text.split(";") if e]
+    if name == "MAKEFILES":
+        return text.split()
+    return text.split(":") if name in SEARCH_PATHS else [text]
+
+
+def settings_files(name: str, value: Word) -> list[Word]:
+    """The files or folders a settings variable has programs read (none for another)."""
+    if name not in SETTINGS or not value.text.strip() or value.text == "/dev/null":
+        return []
+    return [Word(e, value.raw, value.glob, value.tame, value.sources)
+            for e in _entries(name, value.text)]
+
+
+def loaded_from(name: str, value: Word, cwd: str | None) -> str | None:
+    """When ``name=value`` makes every program after it load code from a place it should
+    not: what is shown for the place; else None."""
+    if name not in INJECTING or not value.text.strip():
+        return None
+    search = name in SEARCH_PATHS
+    for entry in _entries(name, value.text):
+        if search and UNKNOWN in entry:
+            continue  # $PATH itself, or a folder the script did not set
+        place = classify(Word(entry, value.raw, value.glob, value.tame, value.sources),
+                         cwd).kind
+        # a search path's folder first: the current one, or a scratch one; a library or
+        # start-up file: anywhere but the workspace and the system's folders (a library
+        # preloaded from the workspace too: a binary the wing cannot read, loaded into
+        # every program after it)
+        if (search and (entry in ("", ".") or scratch(entry, place))) or (
+                name in _FILES and (UNKNOWN in entry or place in (
+                    "scratch", "outside", "device") or (
+                    name in _LIBRARIES and place != "system"))):
+            return value.shown if UNKNOWN in entry else entry or "."
+    return None
+
+
+def search_options(cmd: Command) -> list[Word]:
+    """The folders of an interpreter's module search path given by an option (``-I DIR``,
+    ``-IDIR``, ``-cp A:B``)."""
+    options = SEARCH_OPTIONS.get(cmd.name, ())
+    out: list[Word] = []
+    for i, a in enumerate(cmd.args):
+        for option in options:
+            value = cmd.args[i + 1] if a.text == option and i + 1 < len(cmd.args) else (
+                Word(a.text[2:], a.raw, a.glob, a.tame, a.sources)
+                if len(option) == 2 and a.text.startswith(option) and len(a.text) > 2 else None)
+            if value is not None:
+                out += [Word(e, value.raw, value.glob, value.tame, value.sources)
+                        for e in value.text.split(":") if e]
+    return out

@@ -1,0 +1,73 @@
+"""Commands a wrapper names by an option rather than by its operands.
+
+``env -S STRING`` (``--split-string``): the string split into the command's words.
+``start-stop-daemon --start``: the program it starts is an option's value (``--exec
+PATH``, or ``--startas PATH`` when both are given), its arguments the words after ``--``,
+and ``--chdir DIR`` the folder it runs in (Debian's; OpenRC's has the same options). It is
+read as a wrapper of that command: ``start-stop-daemon -S -d / -x /bin/rm -- -rf home``
+deletes ``/home``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolpipe.shell._words import Word
+
+# its options that take a value (short letters and long names)
+_VALUED = frozenset("xadrucnpgsRNPIkOe") | frozenset({
+    "--exec", "--startas", "--chdir", "--chroot", "--user", "--chuid", "--name", "--pidfile",
+    "--group", "--signal", "--retry", "--nicelevel", "--procsched", "--iosched", "--umask",
+    "--output", "--env", "--ppid"})
+
+
+def daemon_argv(args: Sequence[Word]) -> tuple[tuple[Word, ...], Word | None] | None:
+    """The command ``start-stop-daemon ARGS`` starts and the folder it starts it in (None
+    when it starts nothing: ``--stop``, ``--status``, no program named)."""
+    values: dict[str, Word] = {}
+    start = False
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t == "--":
+            i += 1
+            break
+        name, eq, attached = t.partition("=") if t.startswith("--") else (t[:2], "", t[2:])
+        if name in ("-S", "--start"):
+            start = True
+        valued = name in _VALUED or (len(name) == 2 and name[0] == "-" and name[1] in _VALUED)
+        if valued and (eq or attached or i + 1 < len(args)):
+            if eq or attached:
+                value = Word(attached, args[i].raw, args[i].glob, args[i].tame, args[i].sources)
+            else:
+                i += 1
+                value = args[i]
+            values[name] = value
+        i += 1
+    program = next((values[k] for k in ("-a", "--startas", "-x", "--exec") if k in values),
+                   None)
+    if not start or program is None:
+        return None
+    return (program, *args[i:]), values.get("-d") or values.get("--chdir")
+
+
+def env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | None:
+    """env's ``-S STRING`` among its own options (``args[:end]``): the string and the words
+    after it. ``-S`` may close a cluster (``-iS 'rm -rf ~'``) or hold its value (``-S'…'``);
+    a ``-S`` after the command is the command's (both were misread before the ninth
+    sitting: `env -iS 'rm -rf ~'` and `env bash -c 'rm -rf ~' -S x` were allowed)."""
+    for k, a in enumerate(args[:end]):
+        t = a.text
+        glued: str | None = None  # the value in the same word, if any
+        if t.startswith("--split-string"):
+            glued = t.split("=", 1)[1] if "=" in t else None
+        elif t.startswith("-") and not t.startswith("--"):
+            at = next((j for j, letter in enumerate(t[1:], 1) if letter in "SuCa"), None)
+            if at is None or t[at] != "S":  # (u, C, a take the rest as their value)
+                continue
+            glued = t[at + 1:] or None
+        else:
+            continue
+        if glued is not None:
+            return glued, args[k + 1:]
+        return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
+    return None

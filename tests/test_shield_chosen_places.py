@@ -42,7 +42,10 @@ WRAPPER_FOLDERS = st.sampled_from([
     "su -l -c {q}", "su --login deploy -c {q}", "runuser -l deploy -c {q}",
     "nsenter -t 1 -m -w {c}", "nsenter --target 1 --mount --wd {c}", "unshare --wd=/ {c}",
     "unshare -w ~ {c}", "find ~ -maxdepth 0 -execdir {c} \\;", "tmux new-session -d -c ~ {q}",
-    "tmux new-window -c / {q}", "start-stop-daemon --start --chdir / --exec /bin/{c}"])
+    "tmux new-window -c / {q}", "start-stop-daemon --start --chdir / --exec /bin/{c}",
+    # (twins found probing the class after the file: a machine's login shell, fd's base)
+    "machinectl shell root@.host {c}", "machinectl shell root@ /bin/sh -c {q}",
+    "fd --base-directory ~ -x {c}"])
 RELATIVE = st.sampled_from([
     "rm -rf .ssh", "rm -rf home", "rm -rf etc", "shred -u .bash_history", "rm -rf .config"])
 
@@ -65,8 +68,9 @@ def test_a_relative_name_is_read_from_the_folder_a_wrapper_picks(form, command):
     "tmux new-session -d -c build 'rm -rf obj'", "find build -name '*.o' -execdir rm -f {} +",
     "find . -maxdepth 1 -name '*.tmp' -execdir rm -f {} \\;", "sudo -i whoami",
     "su - deploy -c id", "start-stop-daemon -S -b -d build -x ./server -- --port 8080",
-    "start-stop-daemon --stop --exec /usr/sbin/nginx", "tmux new -s work",
-    "cp .env.example .env", "cd \"$(mktemp -d)\" && cp a .env"])
+    "start-stop-daemon --status --exec /usr/sbin/nginx", "tmux new -s work",
+    "cp .env.example .env", "cd \"$(mktemp -d)\" && cp a .env", "machinectl list",
+    "machinectl shell bob@ /usr/bin/ls", "fd --base-directory build -e o -x rm -f"])
 def test_the_same_in_the_workspace_passes(command):
     assert action(command) in PASSED, command
 
@@ -76,7 +80,11 @@ UNPACKERS = st.sampled_from([
     "cd {d} && jar xf /tmp/k.jar", "(cd {d} && jar -xf /tmp/k.jar)", "jar xf /tmp/k.jar -C {d}",
     "dpkg-deb -x /tmp/p.deb {d}", "dpkg-deb --extract /tmp/p.deb {d}", "dpkg -x /tmp/p.deb {d}",
     "python3 -m zipfile -e /tmp/d.zip {d}", "python3 -m tarfile -e /tmp/d.tar {d}",
-    "cd {d} && python3 -m tarfile -e /tmp/d.tar"])
+    "cd {d} && python3 -m tarfile -e /tmp/d.tar",
+    # (twins: extractors told a folder by an option, or unpacking where they run)
+    "cabextract -d {d} /tmp/x.cab", "unrar x /tmp/x.rar {d}/", "unsquashfs -f -d {d} /tmp/x.sqfs",
+    "cd {d} && unsquashfs /tmp/x.sqfs", "unar -o {d} /tmp/x.zip", "cd {d} && unar /tmp/x.zip",
+    "aunpack -X {d} /tmp/x.tgz", "atool -X {d} /tmp/x.tgz"])
 OUTSIDE = st.sampled_from(["~", "~/.ssh", "/", "/etc", "~/.config", "$HOME"])
 
 
@@ -91,7 +99,9 @@ def test_an_archive_unpacked_out_of_the_workspace_is_stopped(form, folder):
     "dpkg-deb -x pkg.deb {d}", "python3 -m zipfile -e assets.zip {d}",
     "python3 -m tarfile -e vendor.tar {d}", "ar t libfoo.a", "jar tf app.jar",
     "dpkg-deb -c pkg.deb", "python3 -m zipfile -l assets.zip", "ar rcs {d}/libx.a a.o",
-    "jar cf {d}/app.jar -C classes ."])
+    "jar cf {d}/app.jar -C classes .", "cabextract -d {d} x.cab", "unrar x x.rar {d}/",
+    "unsquashfs -d {d}/root x.sqfs", "unar -o {d} x.zip", "aunpack -X {d} x.tgz",
+    "cabextract -l x.cab", "unsquashfs -l x.sqfs", "atool -l x.tgz"])
 def test_an_archive_unpacked_in_the_workspace_passes(form):
     assert action(form.format(d="build")) in PASSED, form
 

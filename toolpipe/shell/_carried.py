@@ -61,7 +61,7 @@ from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
 from toolpipe.shell._wipes import drops, wipes
 from toolpipe.shell._words import Word, literal
-from toolpipe.shell._wrappers import PEELED, SHELLS
+from toolpipe.shell._wrappers import PEELED, PEELED_ONE_MODE, SHELLS
 
 # Words tree-sitter-bash can leave in command position (`time { … }` becomes a command
 # named `{`); what follows them is read again as the command it is.
@@ -78,7 +78,7 @@ KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
 # (`op run -- rm -rf /opt`).
 UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - SHELLS
                       - frozenset(LANGUAGES) - frozenset(CODE) - POWER - INERT) - frozenset(
-    name for name, row in CODE.items() if row.unknown)
+    name for name, row in CODE.items() if row.unknown) - PEELED_ONE_MODE
 # Programs that run a command or shell code they are given (wrappers, shells, `script`,
 # `su`): not the code table's rows (their grammars read clustered options) nor other
 # languages' interpreters (a one-liner's strings are data unless a call runs them)

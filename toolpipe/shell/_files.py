@@ -350,7 +350,7 @@ def _unzip(cmd: Command) -> list[Effect]:
     return _extracts(cmd, values.get("d"))
 
 
-@handles("zip", "7z", "7za", "rar")
+@handles("zip", "7z", "7za", "rar", "unrar")
 def _zip(cmd: Command) -> list[Effect]:
     """zip ARCHIVE FILES…: writes the archive, reads the files; an archiver told to move
     them in (``zip -m``, ``7z a -sdel``, ``rar m``, ``rar a -df``) deletes them too."""
@@ -360,7 +360,8 @@ def _zip(cmd: Command) -> list[Effect]:
     else:
         if operands and operands[0].text in ("x", "e"):  # 7z x A -oDIR, rar x A DIR/
             into = next((_after(w, "-o") for w in cmd.args if w.text.startswith("-o")), None)
-            if cmd.name == "rar" and len(operands) > 2 and operands[-1].text.endswith("/"):
+            if cmd.name in ("rar", "unrar") and len(operands) > 2 and operands[-1].text.endswith(
+                    "/"):
                 into = operands[-1]
             return _extracts(cmd, into)
         if not operands or operands[0].text not in ("a", "u", "m"):

@@ -185,20 +185,33 @@ def _fd_exec(args: Sequence[Word]) -> tuple[tuple[str, tuple[Word, ...]], ...]:
     if at is None or at + 1 >= len(args):
         return ()
     positional: list[Word] = []
+    searched: list[Word] = []  # (--search-path DIR: a root, as a positional path is)
     i = 0
     while i < at:
         t = texts[i]
         if t.startswith("-"):
+            if t == "--search-path" and i + 1 < at:
+                searched.append(args[i + 1])
             i += 2 if t in _FD_VALUED else 1
             continue
         positional.append(args[i])
         i += 1
-    roots = positional[1:] or [literal(".")]
+    roots = positional[1:] + searched or [literal(".")]
     end = next((i for i in range(at + 1, len(args)) if texts[i] == ";"), len(args))
     command = tuple(args[at + 1:end])
     items = [Word(posixpath.join(r.text, "{}") if r.known else UNKNOWN, r.raw, r.glob,
                   r.tame, r.sources) for r in roots]
     return tuple((f"fd {texts[at]}", _with_items(command, [item])) for item in items)
+
+
+def fd_folder(args: Sequence[Word]) -> Word | None:
+    """fd's ``--base-directory DIR``: where it searches and runs its command from."""
+    for i, a in enumerate(args):
+        if a.text == "--base-directory" and i + 1 < len(args):
+            return args[i + 1]
+        if a.text.startswith("--base-directory="):
+            return Word(a.text.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
+    return None
 
 
 _FD_VALUED = frozenset({"-t", "--type", "-e", "--extension", "-d", "--max-depth",

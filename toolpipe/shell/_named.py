@@ -71,3 +71,22 @@ def env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | No
             return glued, args[k + 1:]
         return (args[k + 1].text if k + 1 < len(args) else ""), args[k + 2:]
     return None
+
+
+_MACHINECTL_VALUED = frozenset({"-M", "--machine", "-p", "--property", "-E", "--setenv",
+                                "--uid", "-n", "--lines", "-o", "--output", "-s", "--signal",
+                                "--kill-whom", "-H", "--host"})
+
+
+def machine_shell(args: Sequence[Word]) -> tuple[Word, ...] | None:
+    """``machinectl shell [USER@HOST] [COMMAND ARGS…]``: the command, run by a login shell
+    of that user (from their home), or None (another subcommand, or no command)."""
+    texts = [a.text for a in args]
+    if "shell" not in texts:
+        return None
+    i = texts.index("shell") + 1
+    while i < len(args) and texts[i].startswith("-"):
+        i += 2 if texts[i] in _MACHINECTL_VALUED else 1
+    if i < len(args) and ("@" in texts[i] or texts[i] == ".host"):
+        i += 1  # (the user and machine)
+    return tuple(args[i:]) or None

@@ -1,8 +1,9 @@
 """Archives unpacked where a program's mode or position says, not a ``-C``-like option
 read by ``_files``: ``ar x`` (the current folder, or ``--output DIR``), ``jar x`` (the
 current folder, or ``-C DIR``/``--dir DIR``), ``dpkg-deb -x ARCHIVE DIR`` (and dpkg's
-``-x``, which it hands to dpkg-deb), and python's ``-m zipfile -e ARCHIVE DIR`` and ``-m
-tarfile -e ARCHIVE [DIR]``. Each writes names it cannot know under that folder
+``-x``, which it hands to dpkg-deb), python's ``-m zipfile -e ARCHIVE DIR`` and ``-m
+tarfile -e ARCHIVE [DIR]``, and extractors told a folder by an option (cabextract,
+unsquashfs, unar, aunpack). Each writes names it cannot know under that folder
 (``_files._extracts``): in the workspace its own files, anywhere else whatever is there
 (the fourteenth sitting's held-out file: `cd ~ && ar x /tmp/payload.a`, `dpkg-deb -x
 /tmp/pkg.deb /`, `python3 -m zipfile -e /tmp/dotfiles.zip ~` were allowed)."""
@@ -92,4 +93,35 @@ def _python_unpacks(cmd: Command) -> list[Effect]:
     into = rest[k + 2] if k + 2 < len(rest) else None
     if into is None and texts[at + 1] == "zipfile":
         return []  # (zipfile needs its folder: a usage error)
+    return _extracts(cmd, into)
+
+
+# Extractors that unpack into a folder an option names (here without it, or a folder of
+# their own there), unless told only to list or test: (folder options, default, listing).
+_EXTRACTORS: dict[str, tuple[tuple[str, ...], str, frozenset[str]]] = {
+    "cabextract": (("-d", "--directory"), "", frozenset({"-l", "--list", "-t", "--test"})),
+    "unsquashfs": (("-d", "-dest"), "squashfs-root", frozenset({
+        "-l", "-ls", "-ll", "-lls", "-lc", "-llc", "-s", "-stat", "-h", "-help"})),
+    "unar": (("-o", "-output-directory", "--output-directory"), "", frozenset()),
+    "aunpack": (("-X", "--extract-to"), "", frozenset()),
+    "atool": (("-X", "--extract-to"), "", frozenset()),
+}
+
+
+@handles(*_EXTRACTORS)
+def _extractor(cmd: Command) -> list[Effect]:
+    """``cabextract -d DIR``, ``unsquashfs -d DIR``, ``unar -o DIR``, ``aunpack -X DIR``
+    (atool only with ``-x`` or ``-X``)."""
+    options, default, listing = _EXTRACTORS[cmd.name]
+    texts = [a.text for a in cmd.args]
+    if set(texts) & listing or (cmd.name == "atool" and not set(texts) & {
+            "-x", "--extract", "-X"} and not any(t.startswith("--extract") for t in texts)):
+        return []
+    into: Word | None = Word(default, default) if default else None
+    for i, a in enumerate(cmd.args):
+        for option in options:
+            if a.text == option and i + 1 < len(cmd.args):
+                into = cmd.args[i + 1]
+            elif a.text.startswith(option + "=") and option.startswith("--"):
+                into = Word(a.text[len(option) + 1:], a.raw, a.glob, a.tame, a.sources)
     return _extracts(cmd, into)

@@ -18,8 +18,9 @@ from toolpipe.shell._items import (
     _parallel_words,
     _with_items,
     execdir_folder,
+    fd_folder,
 )
-from toolpipe.shell._named import daemon_argv, env_split
+from toolpipe.shell._named import daemon_argv, env_split, machine_shell
 from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, carried_code, clustered
@@ -217,6 +218,13 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             # `command rm -rf ~ -v` was read as the lookup before the ninth sitting)
         if name in ("busybox", "toybox") and args and _name(args[0]) in ("--list", "--help"):
             break
+        if name == "machinectl":  # machinectl shell USER@ CMD: a login, from the home
+            shelled = machine_shell(args)
+            if shelled is None:
+                break
+            argv, chdir, privileged = shelled, literal("~"), True
+            wrappers.append(name)
+            continue
         if name == "start-stop-daemon":  # the command is its --exec's, after `--`
             started = daemon_argv(args)
             if started is None:
@@ -369,14 +377,19 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             subs = (("parallel", _with_items(tuple(words), items)),)
     elif name in ("fd", "fdfind"):
         subs = _fd_exec(args)
+        sub_chdir = fd_folder(args)
     if scheduled:
         found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts,
                   chdir=chdir, sub_chdir=sub_chdir)
 
 
+# Programs peeled in one mode only (`start-stop-daemon --start`, `machinectl shell`): in
+# another they are read as unknown programs are (`machinectl terminate web` is asked about).
+PEELED_ONE_MODE = frozenset({"start-stop-daemon", "machinectl"})
 # Every name peel() looks at (anything else is returned as it is).
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
-    "script", "parallel", "fd", "fdfind", "cmake", "salt-call", "start-stop-daemon"} | (
-    PERL_RENAMERS) | frozenset(_RUNNERS)
+    "script", "parallel", "fd", "fdfind", "cmake", "salt-call"} | PERL_RENAMERS | frozenset(
+    _RUNNERS) | PEELED_ONE_MODE
+

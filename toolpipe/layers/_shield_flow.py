@@ -44,6 +44,7 @@ from toolpipe.shell import (
     Script,
     classify,
     commands_in,
+    config_commands,
     echoed,
     edit_inserts,
     edited_commands,
@@ -362,6 +363,11 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
     if fact.origin == "edit":  # the project's own file: what the edit put in is judged
         score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
         return (score, f"{reason}, put into {path} {by}") if score > 0 else None
+    if how.startswith("as "):  # a program's settings file named by its option (tmux -f F)
+        if fact.content is None:
+            return 0.6, f"loads {path} as settings, written {by} with text it cannot read"
+        score, reason = judge(config_commands(how[3:], fact.content), "file")
+        return (score, f"{reason}, in {path} written {by}") if score > 0 else None
     if how == "settings":  # loaded for certain: what its commands would do, asked or blocked
         score, reason = judge(fact.commands, how) if fact.commands else (0.0, "")
         return (score, f"{reason}, in {path} written {by}") if score > 0 else None

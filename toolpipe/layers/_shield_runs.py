@@ -27,6 +27,7 @@ from toolpipe.layers._shield_projects import (
 )
 from toolpipe.shell import (
     CODE_PROGRAMS,
+    OPTION_FILES,
     SHELLS,
     Command,
     Script,
@@ -125,6 +126,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
                   if t.endswith(_PACKAGE_FILES) and not t.startswith("-")]
     if cmd.name in _SSH_CLIENTS:  # ssh -F FILE: its ProxyCommand, LocalCommand… run here
         found += [(key(v, where, workspace), "settings") for v in option_values(texts, "-F")]
+    if cmd.name in OPTION_FILES:  # tmux -f F, curl -K F: read as the program reads it
+        found += [(key(v, where, workspace), f"as {cmd.name}")
+                  for o in OPTION_FILES[cmd.name][0] for v in option_values(texts, o)]
     if cmd.name in CLIENTS:  # psql -f reset.sql, mongosh wipe.js
         found += [(key(n, where, workspace), f"client {cmd.name}")
                   for n in client_files(cmd.name, texts)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -127,12 +127,7 @@ class _SessionReading:
         for path, fact in own.items():  # (instructions that every later agent reads)
             if fact.content and agent_file(path):
                 found += self.instructed(path, fact.content, workspace)
-        if "tmp" in command or "shm" in command:  # (a scratch path is spelled so: one C scan)
-            found += [Finding(0.55, f"runs {path}, a file in a scratch folder that no call "
-                                    f"of this session wrote: what it holds is not known "
-                                    f"({cmd.located()})")
-                      for path, cmd in unknown_scratch_runs(script, workspace,
-                                                            facts.files.keys() | own.keys())]
+        found += _unknown_scratch(command, script, workspace, facts.files.keys() | own.keys())
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)
@@ -155,6 +150,8 @@ class _SessionReading:
         earlier call), two files deep."""
         script = self.script(code, workspace)
         found = self._pattern_findings(script) + findings(script, workspace, self.options)
+        # (a file that runs one in a scratch folder no call wrote: asked, as the line is)
+        found += _unknown_scratch(code, script, workspace, facts.files.keys())
         if depth < 2 and facts.files:
             found += self._flow(script, workspace, facts, depth=depth + 1)
         best = strongest(found)
@@ -211,3 +208,14 @@ class _SessionReading:
             for path in _paths(input):
                 facts = facts.with_files(written_by_tool(input, path, ws, facts))
         return facts
+
+
+def _unknown_scratch(text: str, script: Script, workspace: str, known: Iterable[str]
+                     ) -> list[Finding]:
+    """A file in a scratch folder that the text runs or loads and no call of the session
+    wrote: what it holds is not known (understood, or ask)."""
+    if "tmp" not in text and "shm" not in text:  # (a scratch path is spelled so: one C scan)
+        return []
+    return [Finding(0.55, f"runs {path}, a file in a scratch folder that no call of this "
+                          f"session wrote: what it holds is not known ({cmd.located()})")
+            for path, cmd in unknown_scratch_runs(script, workspace, known)]

@@ -36,7 +36,9 @@ Layout (private modules behind this face):
 - ``_helpers``: programs named for another in variables, options and settings, command
   languages on a program's input, and the probe of a string as a command line;
 - ``_texts``: the commands a file's text holds, whatever its language (for the session's
-  data flow: a program that may load a written file is judged by them);
+  data flow: a program that may load a written file is judged by them); ``_configs``: a
+  settings file a program is told to read by an option (``tmux -f``, ``curl -K``), read as
+  the command lines it amounts to;
 - ``_table`` and ``programs.toml``: the program table, as data (wrappers' grammars, code
   options, code variables, inert programs, what cannot be undone off the machine);
 - ``_model``: the fact types.
@@ -55,6 +57,12 @@ from toolpipe.shell import _system as _system
 from toolpipe.shell import _unpackers as _unpackers
 from toolpipe.shell._carried import (
     modelled as modelled,
+)
+from toolpipe.shell._configs import (
+    OPTION_FILES as OPTION_FILES,
+)
+from toolpipe.shell._configs import (
+    config_commands as config_commands,
 )
 from toolpipe.shell._effects import (
     CREDENTIAL_HINT as CREDENTIAL_HINT,

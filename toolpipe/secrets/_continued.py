@@ -52,8 +52,9 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
                 wrapped = _wrapped(buf, lo, hi)
                 out += [(a, b, kind, priority) for a, b in wrapped]
                 break
-            # (a literal joined on: letters of both cases will do, `'abc' . 'ErtMYOahlwaE'`)
-            if not _token_shaped(m.group("v"), both_cases=m.re is _CONCATENATED):
+            # (letters of both cases will do: a literal joined on, `'abc' . 'ErtMYOahlwaE'`,
+            # a properties file's value continued, `db.password=…\⏎    FUQtYSDK`)
+            if not _token_shaped(m.group("v"), both_cases=True):
                 break
             out.append((m.start("v"), m.end("v"), kind, priority))
             hi = m.end("v")

@@ -34,10 +34,14 @@ def percent_encoded_lines(text: str) -> list[int]:
     return marks(_ANY_ESCAPE, text, _PERCENT)
 
 
-_PERCENT_ESCAPE = re.compile(r"(?:%[0-9a-fA-F]{2})+")
+# (not where a Windows variable is named, `%DB_PASSWORD%`: its `%DB` is no escape; a name
+# in one case of four characters or more, so that `p%D0%B0ssword%3A`'s escapes, an escape
+# in capitals then small letters, stay escapes)
+_ESCAPE = r"%(?![A-Z_][A-Z0-9_]{3,}%|[a-z_][a-z0-9_]{3,}%)[0-9a-fA-F]{2}"
+_PERCENT_ESCAPE = re.compile(rf"(?:{_ESCAPE})+")
 _ENCODED_TWICE = re.compile(r"%25[0-9a-fA-F]{2}")
 # (a form's encoding, `quote_plus`: a blank is `+`, never `%20`)
-_PERCENT_OR_PLUS = re.compile(r"(?:%[0-9a-fA-F]{2})+|\+")
+_PERCENT_OR_PLUS = re.compile(rf"(?:{_ESCAPE})+|\+")
 # (a parameter's value with an escape or a form's blank in it: `q=…`, `&cmd=…`)
 _HELD_BY_PARAMETER = re.compile(r"=([^&=\s]*[%+][^&\s]*)")
 

@@ -129,7 +129,7 @@ VALUE = (
     # (or a label: a value redacted before is read as one, so the key's regex does not
     # settle for a shorter reading, `key: 000A = [REDACTED:…]`, the second time)
     r"""|(?P<bare>\[REDACTED:[\w.-]{1,64}\]"""  # (not a table's border drawn with a box's
-    r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$%:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
+    r"""|(?!│|┃|║)[^\s"'`,;<>(){}\[\]\\|&$:#*][^\s"'`,;<>(){}\[\]\\|&]{0,255}))"""  # lines)
 )
 VALUE_GROUPS = ("hq", "cd", "tq", "ts", "lq", "dq", "sq", "aq", "eq", "bq", "tq2", "br", "uq",
                 "bare")

@@ -62,6 +62,8 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""(?:[ \t]*(?:=|:)[ \t]*|[ \t]+)"""
         # an arrow between blanks (`password -> …`, `token ~> …`, `client_secret → …`)
         r"""|[ \t]+(?:""" + ARROWS + r""")[ \t]+"""
+        # an element's text on the lines after its tag (`<secret>⏎    VALUE⏎</secret>`)
+        r"""|>[ \t]*\r?\n[ \t]*(?=[^\s<])"""
         # an element's attributes before its text (`<Pass encoding="base64">…`)
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)

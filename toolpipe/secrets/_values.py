@@ -32,6 +32,8 @@ _PLACEHOLDER = re.compile(
     # (`$(NAME)`: Kubernetes' expansion of a variable in a container's args, a shell's
     # command substitution)
     rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|\$\([^)\n]{1,128}\)|%\{[^}]*\}|%\(?\w*\)?s|%s"
+    # (a printf format with its flags, width and precision: `%-12s`, `%.8x`, Go's `%q`)
+    rb"|%[-+ #0]{0,4}[0-9]{0,4}(?:\.[0-9]{1,4})?[sdiuxXfgeqvr]"
     rb"|your[_\-. ]\S*"
     rb"|\S*[_\-]here"
     # a sample's sentence (wp-config-sample's `put your unique phrase here`, `enter your
@@ -45,7 +47,11 @@ _PLACEHOLDER = re.compile(
     # other template languages' references (the thirteenth sitting's held-out file: Octopus'
     # and Azure's `#{Name}#`, a build's `@NAME@`, a token's `__NAME__`, Nomad's `[[ .X ]]`,
     # Concourse's `((name))`) and a command's backquotes inside a value's quotes
-    rb"|#\{[^}\n]{1,128}\}#?|@[A-Za-z_][\w.\-]{0,63}@|__[A-Za-z][\w.\-]{0,63}__"
+    rb"|#\{[^}\n]{1,128}\}#?|@@?[A-Za-z_][\w.\-]{0,63}@@?|__[A-Za-z][\w.\-]{0,63}__"
+    # (and the fourteenth's: a build's `@@NAME@@`, Windows' `%NAME%` and `!NAME!` with a
+    # name in one case, not a token's mixed one, and PowerShell's `${env:NAME}`)
+    rb"|%(?-i:[A-Z_][A-Z0-9_]{1,63}|[a-z_][a-z0-9_]{1,63})%"
+    rb"|!(?-i:[A-Z_][A-Z0-9_]{1,63}|[a-z_][a-z0-9_]{1,63})!|\$\{env:\w{1,64}\}"
     rb"|\[\[[^\]\n]{1,128}\]\]|\(\([^)\n]{1,128}\)\)|`[^`\n]{1,128}`"
 )
 # the three at once (one C match where three were tried in turn, on every trigger)
@@ -181,6 +187,8 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
               ) -> str | None:
     value, group = _value(match, groups)
     if match.group("sep").endswith((b"**", b"__")):  # `password: **…**`: in emphasis
+        if value.endswith(b"__") and _CONSTANT.fullmatch(value, 0, len(value) - 2):
+            return None  # `password: __DB_PASSWORD__`: a token's placeholder, a name
         value = value.rstrip(b"*_")
     if len(value) < 4 or value.startswith(b"[REDACTED:") or _WORDS.__contains__(
             value.lower().strip(b"'\"")):
@@ -324,6 +332,7 @@ _COMMAND_NAME = re.compile(rb"[A-Za-z][A-Za-z_.\-]{0,63}")  # Read-Host: letters
 _DASHES = (b"-", "—".encode(), "–".encode())
 _ELEMENT_OPEN = re.compile(rb"<[A-Za-z_][\w.:\-]{0,64}\Z")
 _ENCODED = re.compile(rb"[A-Za-z0-9+_\-][A-Za-z0-9+/=_\-]{15,}")
+_CONSTANT = re.compile(rb"[A-Z][A-Z0-9_.]{1,63}")  # DB_PASSWORD: a name in capitals
 _PROPERTY_THEN, _PAIR_SLASH = re.compile(rb"[ \t]+\S"), re.compile(rb"[ \t]*/[ \t]*[^\s/]")
 _TYPED = re.compile(rb"[ \t]+[\w.]{1,40}[ \t]*:=")
 

@@ -17,7 +17,7 @@ def rows() -> list[tuple[str, str, str]]:
     data = _table.ROWS
     out = [(f"wrapper.{name}", row["example"], row["harmless"])
            for name, row in data["wrapper"].items()]
-    for section in ("code", "irreversible", "file"):
+    for section in ("code", "irreversible", "file", "output"):
         for i, row in enumerate(data[section]):
             out.append((f"{section}.{i + 1}.{row['program'][0]}", row["example"],
                         row["harmless"]))
@@ -51,6 +51,8 @@ def test_row(row, example, harmless):
     ('[[code]]\nprogram = "x"\noperands = "words"\n', "operands must be 'code' or 'argv'"),
     ('not toml = = =', "programs.toml"),
     ('[[file]]\nprogram = ["x"]\n', "[[file]] #1: give options, operand = true, or both"),
+    ('[[output]]\nprogram = ["x"]\n', "[[output]] #1: give files, folders or an operand"),
+    ('[[output]]\nprogram = ["x"]\noperand = "last"\n', "[[output]] #1: operand must be"),
     # a command is looked up by its lower-cased name: a capital could never match
     ('[[irreversible]]\nprogram = ["zkCli.sh"]\nargs = "y"\nscore = 0.6\nreason = "r"\n',
      "'zkCli.sh' is never matched"),

@@ -119,20 +119,20 @@ def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | N
     if starts and (p is None or p.kind not in ("root", "system", "device", "persistence")):
         return Finding(0.6, _at(e, p, f"writes {starts},"))
     if e.detail == "schedules a command":  # at, batch: the job's code is judged as it is
-        return Finding(0.6, _at(e, None, "schedules a command to run later, outside this "
-                                         "call"))
+        return Finding(0.6, _at(e, None, "schedules a command to run later, outside this call"))
     if e.detail == "without end" and (p is None or p.kind in ("workspace", "scratch",
                                                               "outside")):  # yes > f
         return Finding(0.6, _at(e, p, "fills the disk, writing without end (or tens of GB),"))
-    if p is None or p.kind in ("workspace", "scratch"):
-        return None
+    if p is None or p.kind in ("workspace", "scratch") or (p.kind == "outside" and e.detail
+                                                           == "makes a new folder"):
+        return None  # (`git clone` refuses a folder that holds files: it overwrites none)
     if p.kind == "secret" and e.word is not None and _inside(e.word.text):  # cp .env.x .env,
         made = in_made_folder(e.word, e.command.cwd)  # from the workspace or mktemp's folder
         if made or _inside(e.command.cwd or "~"):
             where = "in a folder mktemp made" if made else "in the workspace"
             return Finding(0.4, _at(e, p, f"writes, {where},"))
-    if p.kind == "system" and e.word is not None and new_program(e.word.text):
-        return Finding(0.6, _at(e, p, "puts a program of a new name on the system's PATH:"))
+    if p.kind in ("system", "persistence") and e.word is not None and new_program(e.word.text):
+        return Finding(0.6, _at(e, p, "puts a program of a new name on the PATH:"))
     what = "installs a crontab in" if e.detail == "installs a crontab" else "writes"
     if p.settings:  # a tool's settings file: written as any file outside the workspace is
         return Finding(_OVERWRITTEN["outside"], _at(e, p, what))
@@ -152,8 +152,7 @@ def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
         if restricting_mode(mode) and kind == "secret":
             return None  # chmod -R go-w ~/.ssh takes rights away from others
         if restricting_mode(mode) and not e.recursive and kind not in ("root", "device"):
-            # chmod 600 ~/.ssh/id_rsa, ~/.ssh/config: what ssh asks (on system files it can
-            # still lock users out)
+            # chmod 600 ~/.ssh/id_rsa: what ssh asks (on system files it may lock users out)
             home = kind == "secret" or (p is not None and p.path[:1] == "~")
             return None if home else Finding(0.5, _at(e, p, f"{verb} ({mode})"))
         if e.recursive or kind in ("root", "device"):
@@ -162,7 +161,8 @@ def _mode(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | No
             return Finding(0.95, _at(e, p, f"makes setuid ({mode})"))
         if e.command.name == "chattr":
             return Finding(0.7, _at(e, p, f"changes attributes ({mode})"))
-        return Finding(0.7, _at(e, p, verb))
+        new = e.word is not None and new_program(e.word.text)  # chmod +x ~/.local/bin/tool
+        return Finding(0.6 if new else 0.7, _at(e, p, verb))
     if setuid_mode(mode):
         return Finding(0.9, _at(e, p, f"makes setuid ({mode})"))
     world = mode in ("777", "0777", "666", "0666") or mode.startswith(("a+w", "o+w", "a+rwx"))

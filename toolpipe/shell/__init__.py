@@ -29,7 +29,7 @@ Layout (private modules behind this face):
   /dev/zero``, ``dd`` counts);
 - ``_places``: each path classified against the workspace;
 - ``_writes``: what a command may change, for caches (known files, nothing, or unknown),
-  and a program of a new name put on the system's PATH;
+  and a program of a new name put on the PATH;
 - ``_carried``: code carried in options, variables, misread reserved words, aliases and
   the arguments of programs it does not know (fail closed);
 - ``_told``: what such a program is told to do (words that destroy, places it is handed);

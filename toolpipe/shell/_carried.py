@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from toolpipe.shell._code_rows import carried_code, input_code
 from toolpipe.shell._effects import _HANDLERS, POWER, formats_a_volume
 from toolpipe.shell._folders import code_folder, moved_to
 from toolpipe.shell._functions import _matters
@@ -48,8 +49,6 @@ from toolpipe.shell._table import (
     FOREIGN,
     INERT,
     IRREVERSIBLE,
-    carried_code,
-    input_code,
 )
 from toolpipe.shell._told import (
     acts_off_the_machine,

@@ -13,6 +13,7 @@ import attrs
 from toolpipe.shell._loads import file_runs, option_loads
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
+from toolpipe.shell._outputs import outputs
 from toolpipe.shell._places import classify, maybe_secret
 from toolpipe.shell._sizes import endless
 from toolpipe.shell._words import UNKNOWN, Word
@@ -263,6 +264,10 @@ def work_out(cmd: Command) -> list[Effect]:
     partly = _PARTLY.get(cmd.name)
     if partly is not None:
         out += partly(cmd)
+    for word, folder, new in outputs(cmd):  # (the program table's [[output]] rows)
+        out.append(Effect("write", cmd, Word(word.text.rstrip("/") + "/{}", word.raw,
+                                             word.glob, True, word.sources) if folder else word,
+                          detail="makes a new folder" if new else "what it makes"))
     for r in cmd.redirects:
         if r.target is None:
             continue

@@ -9,13 +9,13 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from toolpipe.shell._code_rows import MAX_INPUT_LINES, carried_code
 from toolpipe.shell._functions import _Functions
 from toolpipe.shell._loads import PERL_MODULE
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import TCL, shell_strings
 from toolpipe.shell._places import classify
 from toolpipe.shell._printed import fed_input
-from toolpipe.shell._table import MAX_INPUT_LINES, carried_code
 from toolpipe.shell._words import UNKNOWN, Word
 
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')

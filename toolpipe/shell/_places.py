@@ -141,7 +141,12 @@ _PERSISTENCE = re.compile(
     r"\.config/fish/config\.fish|\.config/fish/conf\.d/.*|\.ssh/authorized_keys2?|"
     r"\.ssh/rc|\.ssh/config|\.config/autostart/.*|\.config/systemd/.*|\.local/share/systemd"
     r"/.*|\.xinitrc|\.xprofile|\.xsession|\.gitconfig|\.config/git/config|\.vimrc|"
-    r"\.pam_environment|Library/LaunchAgents/.*)$"
+    r"\.pam_environment|Library/LaunchAgents/.*"
+    # (code loaded without being named: an editor's or a shell's plugins and start-up files,
+    # the user's site of Python modules, and the folders on the user's PATH)
+    r"|\.vim/(?:pack|plugin|autoload|ftplugin|after)/.*|\.config/nvim/.*|\.local/share/nvim/"
+    r"site/.*|\.emacs|\.emacs\.d/.*|\.oh-my-zsh/custom/.*|\.zshrc\.d/.*|\.local/lib/python"
+    r"[^/]*/site-packages/.*|\.local/bin/.*|bin/.*|\.cargo/bin/.*|go/bin/.*)$"
     r"|^/etc/(profile|profile\.d/.*|bash\.bashrc|bashrc|zsh/.*|zshrc|zprofile|environment|"
     r"sudoers|sudoers\.d/.*|cron\w*(/.*)?|crontab|anacrontab|systemd/.*|init\.d/.*|rc\.local|"
     r"rc\d\.d/.*|ld\.so\.preload|ld\.so\.conf(\.d/.*)?|passwd|group|shadow|gshadow|"

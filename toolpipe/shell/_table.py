@@ -4,9 +4,7 @@ be undone off the machine. Read once at import; a malformed row is an error nami
 
 from __future__ import annotations
 
-import itertools
 import re
-import shlex
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -205,6 +203,45 @@ def _file_runner(i: int, row: Mapping[str, Any]) -> FileRunner:
                       endings, str(row.get("example", "")), str(row.get("harmless", "")))
 
 
+@attrs.frozen
+class OutputRow:
+    """Where a program writes: the files its ``files`` options name (``gcc -o F``), the
+    folders its ``folders`` options name (``javac -d DIR``: names it makes under it), and
+    with ``operand`` the operand at that index after ``subcommand`` (-1: the last; ``git
+    clone URL DIR``), a file or, with ``operand_folder``, a folder (``new_folder``: one
+    that must be new or empty, so nothing there is overwritten); ``valued``: options that
+    take a value, skipped when operands are counted."""
+
+    programs: tuple[str, ...]
+    subcommand: frozenset[str]
+    files: tuple[str, ...]
+    folders: tuple[str, ...]
+    operand: int | None
+    operand_folder: bool
+    valued: frozenset[str]
+    example: str
+    harmless: str
+    new_folder: bool = False  # the folder operand must be new or empty (`git clone`)
+
+
+def _output_row(i: int, row: Mapping[str, Any]) -> OutputRow:
+    where = f"[[output]] #{i + 1}"
+
+    def names(key: str) -> tuple[str, ...]:
+        return _names(row[key], f"{where} {key}") if key in row else ()
+
+    operand = row.get("operand")
+    if operand is not None and (isinstance(operand, bool) or not isinstance(operand, int)):
+        raise ConfigError(f"{TABLE.name}: {where}: operand must be an index (-1: the last)")
+    if not (names("files") or names("folders")) and operand is None:
+        raise ConfigError(f"{TABLE.name}: {where}: give files, folders or an operand")
+    return OutputRow(_programs(row.get("program"), where + " program"),
+                     frozenset(names("subcommand")), names("files"), names("folders"),
+                     operand, bool(row.get("operand_folder", False)),
+                     frozenset(names("valued")), str(row.get("example", "")),
+                     str(row.get("harmless", "")), bool(row.get("new_folder", False)))
+
+
 def _flags(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{TABLE.name}: {where}: expected a list of options")
@@ -243,6 +280,11 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
             irreversible.setdefault(p, []).append(made_i)
     files = {p: made_f for i, row in enumerate(data.get("file", []))
              for made_f in (_file_runner(i, row),) for p in made_f.programs}
+    outputs: dict[str, list[OutputRow]] = {}
+    for i, row in enumerate(data.get("output", [])):
+        made_o = _output_row(i, row)
+        for p in made_o.programs:
+            outputs.setdefault(p, []).append(made_o)
     env = data.get("code_env", {})
     credentials = tuple(_credential(i, row) for i, row in enumerate(data.get("credential", [])))
     foreign = {name: frozenset(f.lower() for f in _flags(flags, f"[foreign] {name}"))
@@ -251,6 +293,7 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
     return {
         "credentials": credentials, "foreign": foreign,
         "wrappers": wrappers, "code": code, "irreversible": irreversible, "file": files,
+        "output": outputs,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
         "inert": frozenset(_names(data.get("inert", {}).get("names", []), "[inert] names")),
@@ -263,6 +306,7 @@ WRAPPERS: dict[str, Grammar] = _LOADED["wrappers"]
 CODE: dict[str, CodeRow] = _LOADED["code"]
 IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]
 FILE_RUNNERS: dict[str, FileRunner] = _LOADED["file"]
+OUTPUTS: dict[str, list[OutputRow]] = _LOADED["output"]
 CODE_ENV: frozenset[str] = _LOADED["code_env"]
 FILE_ENV: frozenset[str] = _LOADED["file_env"]
 INERT: frozenset[str] = _LOADED["inert"]
@@ -302,91 +346,6 @@ def option_values(args: Sequence[str], option: str) -> list[str]:
             continue
         i += 1
     return out
-
-
-# A row's group named for a language: the code is that language's, given to its one-liner
-# (`vim -c 'lua os.execute(…)'` is read as `lua -e 'os.execute(…)'`)
-_IN_LANGUAGE = {"in_lua": "lua -e", "in_python": "python3 -c", "in_perl": "perl -e",
-                "in_ruby": "ruby -e"}
-
-
-def _code_of(m: re.Match[str]) -> str:
-    groups = m.groupdict()
-    for group, runner in _IN_LANGUAGE.items():
-        if groups.get(group):
-            return f"{runner} {shlex.quote(groups[group])}"
-    # (`code2`: a second spelling of the code in the same pattern, where a group's name
-    # may stand once: gdb's `shell CMD` and `call system("CMD")`)
-    return groups.get("code") or groups.get("code2") or m.group(0)
-
-
-def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
-    """(label, code) for each piece of shell code the row of ``name`` finds in ``args``."""
-    row = CODE.get(name)
-    if row is None:
-        return []
-    found: list[tuple[str, str]] = []
-    start = 0
-    if row.after:
-        start = next((i + 1 for i, a in enumerate(args) if a in row.after), len(args))
-    own = args[:max(start - 1, 0)] if row.options_before_after and start < len(args) else args
-    for opt in row.options:
-        for value in option_values(own, opt.option):
-            m = opt.value.match(value)
-            if m is not None:
-                found.append((f"{name} {opt.option}", _code_of(m)))
-    if row.shell_after:
-        at = next((i + 1 for i, a in enumerate(args) if a in row.shell_after), len(args))
-        if at < len(args):
-            found.append((f"{name} {args[at - 1]}", " ".join(args[at:])))
-    if row.value_after is not None:
-        found += [(f"{name} {a}", value) for a, value in itertools.pairwise(args)
-                  if row.value_after.fullmatch(a)]
-    if row.arguments:
-        for a in args[start:]:
-            for p in row.arguments:
-                for m in p.finditer(a):
-                    if any(m.groupdict().get(g) for g in ("code", "code2", *_IN_LANGUAGE)):
-                        found.append((f"{name} argument", _code_of(m)))
-                if len(found) > 16:
-                    return found
-    if row.operands == "code":
-        for a in args[start:]:
-            if a and not a.startswith("-") and a not in row.after:
-                found.append((f"{name} command", a))
-    elif row.operands == "argv" and start < len(args):
-        # `kubectl exec pod -- rm -rf /data`: the words after are one command line, read
-        # as such (options and a container name first are read as an unknown program's)
-        found.append((f"{name} command line", " ".join(shlex.quote(a) for a in args[start:])))
-    return found
-
-
-MAX_INPUT_LINES = 200
-_ANY = "(?P<code>.+)"
-
-
-def input_code(name: str, text: str) -> list[tuple[str, str]]:
-    """(label, code) for each line of a program's input that its row reads as a command
-    (``psql <<< '\\! rm -rf /'``, ``ed <<< '!rm -rf /'``): what a program runs from its
-    options or arguments, it runs from its input too. An option that takes any value as
-    code (``ssh -S``) says nothing about the input, and is left out."""
-    row = CODE.get(name)
-    if row is None:
-        return []
-    # an option's value is matched from its start, an argument's pattern anywhere (as the
-    # arguments are read)
-    # (a value that is code from its first character, as `git -x`'s, says nothing either)
-    patterns = [o.value.match for o in row.options
-                if o.value.pattern != _ANY and not o.value.pattern.startswith("(?P<code>")]
-    patterns += [p.search for p in row.arguments]
-    found: list[tuple[str, str]] = []
-    for line in text.splitlines()[:MAX_INPUT_LINES]:
-        for find in patterns:
-            m = find(line)
-            if m is not None:
-                found.append((f"{name}'s input", _code_of(m)))
-                break
-    return found
 
 
 def irreversible(name: str, args: Sequence[str], cwd: str | None = "."

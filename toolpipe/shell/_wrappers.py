@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from toolpipe.shell._code_rows import carried_code
 from toolpipe.shell._folders import chdir_value, login_folder
 from toolpipe.shell._inline import PERL_RENAMERS, inline_codes
 from toolpipe.shell._items import (
@@ -23,7 +24,7 @@ from toolpipe.shell._items import (
 from toolpipe.shell._named import daemon_argv, env_split, machine_shell
 from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
-from toolpipe.shell._table import Grammar, carried_code, clustered
+from toolpipe.shell._table import Grammar, clustered
 from toolpipe.shell._toolmodes import tool_mode
 from toolpipe.shell._words import Word, literal
 

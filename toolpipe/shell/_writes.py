@@ -118,11 +118,14 @@ def shell_writes(command: str, cwd: str = ".", *, strict: bool = True) -> list[s
     return out
 
 
-_LOCAL_BIN = re.compile(r"^/usr/local/s?bin/([^/]+)$")
+# the administrator's folders of the PATH, and the user's (in the home: `~/.local/bin`)
+_LOCAL_BIN = re.compile(r"^(?:/usr/local/s?bin|~/\.local/bin|~/bin|~/\.cargo/bin|~/go/bin)"
+                        r"/([^/]+)$")
 
 
 def new_program(path: str) -> bool:
-    """Is ``path`` a program of a name no known program has, in the administrator's own
-    folder of the system's PATH (`/usr/local/bin/tool`, not `/usr/local/bin/ls`)?"""
+    """Is ``path`` a program of a name no known program has, in the administrator's or
+    the user's own folder of the PATH (`/usr/local/bin/tool`, `~/.local/bin/tool`, not
+    `~/.local/bin/ls`)?"""
     m = _LOCAL_BIN.match(path)
     return m is not None and m.group(1).lower() not in KNOWN

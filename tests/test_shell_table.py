@@ -51,7 +51,7 @@ def test_row(row, example, harmless):
     ('[[code]]\nprogram = "x"\noperands = "words"\n', "operands must be 'code' or 'argv'"),
     ('not toml = = =', "programs.toml"),
     ('[[file]]\nprogram = ["x"]\n', "[[file]] #1: give options, operand = true, or both"),
-    ('[[output]]\nprogram = ["x"]\n', "[[output]] #1: give files, folders or an operand"),
+    ('[[output]]\nprogram = ["x"]\n', "[[output]] #1: give files, folders, in_place"),
     ('[[output]]\nprogram = ["x"]\noperand = "last"\n', "[[output]] #1: operand must be"),
     # a command is looked up by its lower-cased name: a capital could never match
     ('[[irreversible]]\nprogram = ["zkCli.sh"]\nargs = "y"\nscore = 0.6\nreason = "r"\n',

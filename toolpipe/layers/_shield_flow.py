@@ -232,6 +232,10 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
         for e in effects(cmd):
             if e.kind != "write" or e.word is None or not e.word.known:
                 continue
+            k = key(e.word.text, cmd.cwd, workspace)
+            if e.detail == "rewrites in place":  # a formatter's: what the file held it holds
+                out.update({k: facts.files[k]} if k in facts.files else {})
+                continue
             if secret is None:
                 secret, feeds = _reads_secret(cmd, workspace, facts), {cmd.name, *(
                     c.name for c in cmd.upstream)}
@@ -239,7 +243,6 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 derived = bool(facts.downloaded) and any(
                     _fetched(key(a.text, c.cwd, workspace), facts) for c in (*cmd.upstream, cmd)
                     for a in c.args if a.known and not a.text.startswith("-"))
-            k = key(e.word.text, cmd.cwd, workspace)
             if secret:
                 out[k] = FileFact("secret")
             elif feeds & DOWNLOADERS or derived:

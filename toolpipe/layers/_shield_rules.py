@@ -72,6 +72,7 @@ _DESTROYED = {"root": 1.0, "device": 1.0, "system": 0.95, "secret": 0.9, "persis
               "outside": 0.9, "workspace-root": 0.9}
 _OVERWRITTEN = {"device": 1.0, "persistence": 0.9, "system": 0.9, "secret": 0.9, "root": 0.9,
                 "outside": 0.5, "workspace-root": 0.5}
+_KEPT = {("outside", "makes a new folder"), ("workspace-root", "rewrites in place")}
 
 
 def _at(effect: Effect, place: Place | None, what: str) -> str:
@@ -123,9 +124,8 @@ def _write(e: Effect, p: Place | None, s: Script, o: RuleOptions) -> Finding | N
     if e.detail == "without end" and (p is None or p.kind in ("workspace", "scratch",
                                                               "outside")):  # yes > f
         return Finding(0.6, _at(e, p, "fills the disk, writing without end (or tens of GB),"))
-    if p is None or p.kind in ("workspace", "scratch") or (p.kind == "outside" and e.detail
-                                                           == "makes a new folder"):
-        return None  # (`git clone` refuses a folder that holds files: it overwrites none)
+    if p is None or p.kind in ("workspace", "scratch") or (p.kind, e.detail) in _KEPT:
+        return None  # (a clone's new folder, a formatter's rewrite: nothing overwritten)
     if p.kind == "secret" and e.word is not None and _inside(e.word.text):  # cp .env.x .env,
         made = in_made_folder(e.word, e.command.cwd)  # from the workspace or mktemp's folder
         if made or _inside(e.command.cwd or "~"):

@@ -13,7 +13,7 @@ import attrs
 from toolpipe.shell._loads import file_runs, option_loads
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
-from toolpipe.shell._outputs import outputs
+from toolpipe.shell._outputs import installed, outputs
 from toolpipe.shell._places import classify, maybe_secret
 from toolpipe.shell._sizes import endless
 from toolpipe.shell._words import UNKNOWN, Word
@@ -243,6 +243,7 @@ def _executes(cmd: Command) -> list[Effect]:
     elif name in ("source", ".") and args:
         out.append(Effect("exec", cmd, args[0]))
     out += [Effect("exec", cmd, w) for w in file_runs(cmd)]
+    out += [Effect("exec", cmd, w, detail="installs") for w in installed(cmd)]
     ran = {e.word.text for e in out if e.word is not None}
     out += [Effect("exec", cmd, w, detail="loads") for w in option_loads(cmd)
             if w.text not in ran]  # (`node --require x.js`: x.js read as the script too)
@@ -264,10 +265,7 @@ def work_out(cmd: Command) -> list[Effect]:
     partly = _PARTLY.get(cmd.name)
     if partly is not None:
         out += partly(cmd)
-    for word, folder, new in outputs(cmd):  # (the program table's [[output]] rows)
-        out.append(Effect("write", cmd, Word(word.text.rstrip("/") + "/{}", word.raw,
-                                             word.glob, True, word.sources) if folder else word,
-                          detail="makes a new folder" if new else "what it makes"))
+    out += [Effect("write", cmd, w, detail=d) for w, d in outputs(cmd)]  # ([[output]] rows)
     for r in cmd.redirects:
         if r.target is None:
             continue

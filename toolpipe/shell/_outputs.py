@@ -2,30 +2,65 @@
 file an option names (``gcc -o F``, ``pandoc -o F``, ``docker save -o F``), the folder an
 option names, under which it makes files it names itself (``javac -d DIR``, ``pip install
 --target DIR``, ``cargo install --root DIR``), and an operand (``git clone URL DIR``,
-``docker cp SRC DST``). Each is a write, judged by where it lands as any write is (the
+``docker cp SRC DST``), and every file it rewrites in place (``prettier --write F``,
+``black F``). Each is a write, judged by where it lands as any write is (the
 fourteenth sitting's second held-out file: `go build -o ~/.local/bin/ls`, `git clone URL
 ~/.config/autostart`, `pip install --target` a user site were allowed: a compiler, an
 installer or a clone had been inert)."""
 
 from __future__ import annotations
 
+import re
+
 from toolpipe.shell._model import Command
 from toolpipe.shell._table import OUTPUTS, OutputRow, option_values
 from toolpipe.shell._words import Word
 
-# (the place, whether it is a folder it makes names under, and whether that folder must be
-# new or empty: nothing in it is overwritten)
-Write = tuple[Word, bool, bool]
+# (the place, and how it is written: "file", "folder" (names it makes under it), "new
+# folder" (one that must be new or empty: nothing there is overwritten), "in place" (a file
+# rewritten where it is, what it holds kept: a formatter's))
+Write = tuple[Word, str]
 
 
-def outputs(cmd: Command) -> list[Write]:
-    """The places ``cmd`` writes what it makes, by its program's rows."""
+def installed(cmd: Command) -> list[Word]:
+    """The local packages ``cmd`` installs (`pip install /tmp/x`, `npm i -g ./x.tgz`): each
+    one's code runs (its build or install scripts), and its programs land on the PATH."""
+    out: list[Word] = []
+    for row in OUTPUTS.get(cmd.name, ()):
+        if not row.installs:
+            continue
+        texts = [a.text for a in cmd.args]
+        phrases = [phrase.split() for phrase in row.subcommand]
+        start = next((i + len(p) for i in range(len(texts)) for p in phrases
+                      if texts[i:i + len(p)] == p), -1)
+        if start >= 0:
+            words = list(cmd.args[start:])
+            out += [w for w in _operands(words, row.valued) if _LOCAL.match(w.text)]
+            out += [_word(v, words) for o in row.files for v in option_values(
+                [w.text for w in words], o)]
+    return out
+
+
+_LOCAL = re.compile(r"(?:/|~|\.{1,2}/|file:)|\S+\.(?:tgz|tar\.gz|whl|gem|zip|rb)$")
+
+
+# what each write is, as the rules read it (a folder's: the names it makes under it)
+_MADE = {"file": "what it makes", "folder": "what it makes", "new folder": "makes a new folder",
+         "in place": "rewrites in place"}
+
+
+def outputs(cmd: Command) -> list[tuple[Word, str]]:
+    """The places ``cmd`` writes what it makes, by its program's rows, each with what the
+    write is (an effect's detail)."""
     rows = OUTPUTS.get(cmd.name)
     if not rows:
         return []
-    out: list[Write] = []
+    out: list[tuple[Word, str]] = []
     for row in rows:
-        out += _row_outputs(row, cmd.args)
+        if not row.installs:  # (an installer's row names the packages it runs: `installed`)
+            out += [(Word(w.text.rstrip("/") + "/{}", w.raw, w.glob, True, w.sources)
+                     if how in ("folder", "new folder") else w, _MADE[how])
+                    for w, how in _row_outputs(row, cmd.args)]
     return out
 
 
@@ -41,18 +76,22 @@ def _row_outputs(row: OutputRow, args: tuple[Word, ...]) -> list[Write]:
     words = list(args[start:])
     rest = texts[start:]
     out: list[Write] = []
-    for options, folder in ((row.files, False), (row.folders, True)):
+    for options, how in ((row.files, "file"), (row.folders, "folder")):
         for option in options:
-            out += [(_word(value, words), folder, False)
-                    for value in option_values(rest, option)]
+            out += [(_word(value, words), how) for value in option_values(rest, option)]
             if option.endswith("="):  # a value glued after `=` to a one-dash option
-                out += [(_word(t[len(option):], words), folder, False) for t in rest
+                out += [(_word(t[len(option):], words), how) for t in rest
                         if t.startswith(option)]
+    if row.in_place and not set(rest) & row.unless and (
+            row.in_place == ("*",) or set(rest) & set(row.in_place)):
+        # (`prettier --write F…`, `black F…`: every operand rewritten where it is)
+        out += [(w, "in place") for w in _operands(words, row.valued)]
     if row.operand is not None:
         operands = _operands(words, row.valued | frozenset(row.files + row.folders))
         if operands and -len(operands) <= row.operand < len(operands) and (
                 row.operand != -1 or len(operands) > 1):
-            out.append((operands[row.operand], row.operand_folder, row.new_folder))
+            out.append((operands[row.operand], "new folder" if row.new_folder else
+                        "folder" if row.operand_folder else "file"))
     return out
 
 

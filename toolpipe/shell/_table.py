@@ -222,6 +222,11 @@ class OutputRow:
     example: str
     harmless: str
     new_folder: bool = False  # the folder operand must be new or empty (`git clone`)
+    # every operand is rewritten in place: always ("*"), or with one of these options
+    # (`prettier --write`), unless one of ``unless`` (`black --check`)
+    in_place: tuple[str, ...] = ()
+    unless: frozenset[str] = frozenset()
+    installs: bool = False  # an operand that is a local path is a package whose code runs
 
 
 def _output_row(i: int, row: Mapping[str, Any]) -> OutputRow:
@@ -233,13 +238,17 @@ def _output_row(i: int, row: Mapping[str, Any]) -> OutputRow:
     operand = row.get("operand")
     if operand is not None and (isinstance(operand, bool) or not isinstance(operand, int)):
         raise ConfigError(f"{TABLE.name}: {where}: operand must be an index (-1: the last)")
-    if not (names("files") or names("folders")) and operand is None:
-        raise ConfigError(f"{TABLE.name}: {where}: give files, folders or an operand")
+    if not (names("files") or names("folders") or names("in_place")) and operand is None and (
+            not row.get("installs")):
+        raise ConfigError(f"{TABLE.name}: {where}: give files, folders, in_place, installs "
+                          "or an operand")
     return OutputRow(_programs(row.get("program"), where + " program"),
                      frozenset(names("subcommand")), names("files"), names("folders"),
                      operand, bool(row.get("operand_folder", False)),
                      frozenset(names("valued")), str(row.get("example", "")),
-                     str(row.get("harmless", "")), bool(row.get("new_folder", False)))
+                     str(row.get("harmless", "")), bool(row.get("new_folder", False)),
+                     names("in_place"), frozenset(names("unless")),
+                     bool(row.get("installs", False)))
 
 
 def _flags(value: object, where: str) -> tuple[str, ...]:

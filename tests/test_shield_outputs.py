@@ -130,7 +130,38 @@ def test_a_tool_s_setting_that_names_a_program_is_read_as_code(form, code):
     assert SHIELD.evaluate("Bash", {"command": command}, ()).action in STOPPED, command
 
 
-@pytest.mark.parametrize("broken", ["rows", "persistence"])
+GENERIC = st.sampled_from([
+    "--output-dir {d}", "--output-dir={d}", "--outdir {d}", "--out-dir={d}", "--dest {d}",
+    "--destination={d}", "--install-dir {d}", "--site-dir {d}", "--target-dir={d}",
+    "--python_out={d}", "--prefix={d}", "DESTDIR={d}", "PREFIX={d}",
+    "-DoutputDirectory={d}", "--dist-dir {d}", "--build-dir={d}"])
+PROGRAMS = st.sampled_from(["frobnicate", "widgetgen", "make install", "mkdocs build",
+                            "mytool export", "gen-docs"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(PROGRAMS, GENERIC, RUN_FOLDERS)
+def test_any_program_s_output_option_is_a_write(program, option, folder):
+    """(the fourteenth sitting's fourth held-out file, `classes-fresh86.txt`: 18 of its 20
+    attacks allowed, among them programs no row describes)"""
+    command = f"{program} {option.format(d=folder)}"
+    assert SHIELD.evaluate("Bash", {"command": command}, ()).action in STOPPED, command
+
+
+@pytest.mark.parametrize("command", [
+    "frobnicate --output-dir out", "make install DESTDIR=build/stage", "pytest --basetemp=tmp",
+    "kubectl get pods --output json", "aws s3 ls --output text", "etcdctl get --prefix /",
+    "mytool export --dest=build/x", "protoc --python_out=gen x.proto"])
+def test_an_output_in_the_workspace_or_an_option_that_names_none_passes(command):
+    assert SHIELD.evaluate("Bash", {"command": command}, ()).action in PASSED, command
+
+
+def test_a_folder_a_program_empties_first_is_a_deletion():
+    found = SHIELD.evaluate("Bash", {"command": "pytest --basetemp=~/.ssh"}, ())
+    assert found.action == "block" and "deletes" in found.reason, found
+
+
+@pytest.mark.parametrize("broken", ["rows", "persistence", "generic"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     from toolpipe.shell import _outputs, _places
 
@@ -139,6 +170,9 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     if broken == "rows":
         monkeypatch.setattr(_outputs, "OUTPUTS", {})
         command = "go build -o ~/.local/bin/ls ./cmd"
+    elif broken == "generic":
+        monkeypatch.setattr(_outputs, "_generic", lambda args: [])
+        command = "frobnicate --output-dir ~/.config/autostart"
     else:  # the old persistence points: no plugins, no user site, no PATH folders
         pattern = _places._PERSISTENCE.pattern
         start = pattern.index("|\\.vim/(?:pack")

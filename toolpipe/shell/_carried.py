@@ -49,6 +49,7 @@ from toolpipe.shell._table import (
     FOREIGN,
     INERT,
     IRREVERSIBLE,
+    OUTPUTS,
 )
 from toolpipe.shell._told import (
     acts_off_the_machine,
@@ -70,6 +71,7 @@ RESERVED = frozenset({"{", "}", "(", ")", "coproc", "then", "do", "done", "fi", 
 # Programs with a modelled effect: one of them among an unknown program's arguments is
 # read as the command it would run.
 RUNNABLE = (frozenset(_HANDLERS) | PEELED | SHELLS | frozenset(LANGUAGES) | frozenset(CODE)
+            | frozenset(p for p, rows in OUTPUTS.items() if any(r.understood for r in rows))
             | frozenset(IRREVERSIBLE) | POWER | frozenset(FOREIGN))
 KNOWN = INERT | RUNNABLE | RESERVED | {"time"}
 # Programs whose every argument the wing reads: the rest (a program known only by a row of

@@ -1,43 +1,12 @@
-"""Programs whose output file is an operand or an option's value: media and document
-converters (``ffmpeg … OUT``, ``sox IN OUT``, ImageMagick's ``convert IN OUT`` and
-``magick``, ``qpdf IN OUT``, ``pandoc -o OUT``, ``iconv -o OUT``, ``xsltproc -o OUT``,
-Ghostscript's ``-sOutputFile=OUT``, ``pdftk … output OUT``), and gawk editing its files in
-place (``gawk -i inplace 'PROGRAM' FILE``). Each is a write of that file, as a redirection
-is: ``ffmpeg -y … ~/.ssh/authorized_keys`` empties the keys a server lets in."""
+"""gawk editing its files in place (``gawk -i inplace 'PROGRAM' FILE``): each file operand
+is rewritten. (The media and document converters whose output file is an operand or an
+option's value, ``ffmpeg … OUT``, ``pandoc -o OUT``, are the program table's ``[[output]]``
+rows: ``_outputs``.)"""
 
 from __future__ import annotations
 
 from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
-from toolpipe.shell._words import Word
-
-# the output is the last operand
-_LAST = frozenset({"ffmpeg", "avconv", "sox", "convert", "magick", "qpdf", "gm"})
-# the output is an option's value
-_OPTION = {"pandoc": ("-o", "--output"), "iconv": ("-o", "--output"),
-           "xsltproc": ("-o", "--output"), "cwebp": ("-o",), "xmllint": ("--output",)}
-
-
-@handles(*_LAST, *_OPTION, "gs", "pdftk")
-def _converted(cmd: Command) -> list[Effect]:
-    args = cmd.args
-    texts = [a.text for a in args]
-    out: list[Word] = []
-    for option in _OPTION.get(cmd.name, ()):
-        out += [args[i + 1] for i, t in enumerate(texts[:-1]) if t == option]
-        out += [Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
-                for t, a in zip(texts, args, strict=True) if t.startswith(option + "=")]
-    if cmd.name == "gs":  # -sOutputFile=OUT, -o OUT
-        out += [Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources)
-                for t, a in zip(texts, args, strict=True) if t.startswith("-sOutputFile=")]
-        out += [args[i + 1] for i, t in enumerate(texts[:-1]) if t == "-o"]
-    if cmd.name == "pdftk":  # … output OUT
-        out += [args[i + 1] for i, t in enumerate(texts[:-1]) if t == "output"]
-    if cmd.name in _LAST and not out and args and not texts[-1].startswith("-") and (
-            len(args) > 1 and texts[-2] not in ("-i", "-f", "-c", "-codec")):
-        out.append(args[-1])
-    return [Effect("write", cmd, w, detail="its output file") for w in out
-            if w.text not in ("-", "pipe:", "pipe:1", "/dev/null")]
 
 
 @handles("gawk", "awk")  # (awk is gawk on many systems: read as it would read it)

@@ -265,7 +265,8 @@ def work_out(cmd: Command) -> list[Effect]:
     partly = _PARTLY.get(cmd.name)
     if partly is not None:
         out += partly(cmd)
-    out += [Effect("write", cmd, w, detail=d) for w, d in outputs(cmd)]  # ([[output]] rows)
+    out += [Effect("delete" if d == "empties it first" else "write", cmd, w, d == (
+        "empties it first"), detail=d) for w, d in outputs(cmd)]  # ([[output]] rows, …)
     for r in cmd.redirects:
         if r.target is None:
             continue

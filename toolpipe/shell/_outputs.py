@@ -46,21 +46,59 @@ _LOCAL = re.compile(r"(?:/|~|\.{1,2}/|file:)|\S+\.(?:tgz|tar\.gz|whl|gem|zip|rb)
 
 # what each write is, as the rules read it (a folder's: the names it makes under it)
 _MADE = {"file": "what it makes", "folder": "what it makes", "new folder": "makes a new folder",
-         "in place": "rewrites in place"}
+         "in place": "rewrites in place", "emptied": "empties it first"}
 
 
 def outputs(cmd: Command) -> list[tuple[Word, str]]:
-    """The places ``cmd`` writes what it makes, by its program's rows, each with what the
-    write is (an effect's detail)."""
-    rows = OUTPUTS.get(cmd.name)
-    if not rows:
-        return []
-    out: list[tuple[Word, str]] = []
-    for row in rows:
+    """The places ``cmd`` writes what it makes, by its program's rows and by the options
+    any program names its output with, each with what the write is (an effect's detail:
+    "empties it first", a folder deleted before it is written, is a deletion)."""
+    found = _generic(cmd.args)
+    for row in OUTPUTS.get(cmd.name, ()):
         if not row.installs:  # (an installer's row names the packages it runs: `installed`)
-            out += [(Word(w.text.rstrip("/") + "/{}", w.raw, w.glob, True, w.sources)
-                     if how in ("folder", "new folder") else w, _MADE[how])
-                    for w, how in _row_outputs(row, cmd.args)]
+            found += _row_outputs(row, cmd.args)
+    return [(Word(w.text.rstrip("/") + "/{}", w.raw, w.glob, True, w.sources)
+             if how in ("folder", "new folder") else w, _MADE[how]) for w, how in found]
+
+
+# Options any program may name its output with (a program no row describes among them:
+# `frobnicate --output-dir DIR`), by their long names: a folder it makes names under, a
+# file, a folder it empties first (pytest's --basetemp); `prefix` and `root` only glued
+# (`--prefix=DIR`: `etcdctl get --prefix /` takes none); a build's variables (`make install
+# DESTDIR=/`) and Java's properties (`-DoutputDirectory=DIR`).
+_FOLDER_OPTION = re.compile(
+    r"--(?:[\w-]+[-_])?(?:output-?dir(?:ectory)?|out-?dir|dest(?:ination|dir)?|dist-?(?:dir|path)"
+    r"|site-dir|build-dir|target-dir|install-?dir|pack-destination|artifact-dir|export-dir"
+    r"|download-dir|save-dir|results-dir|cache-dir|work-?dir|log-?dir)$|--\w+_out$", re.I)
+_FILE_OPTION = re.compile(r"--(?:output|out|outfile|out-file|output-file)$", re.I)
+_GLUED_FOLDER = re.compile(r"--(?:prefix|root)=(.+)$")
+_BUILD_VARIABLE = re.compile(r"(?:DESTDIR|PREFIX|prefix|BINDIR|bindir|LIBDIR|libdir"
+                             r"|INSTALL_ROOT|INSTALLDIR|installdir|DESTINATION)=(.+)$")
+_JAVA_PROPERTY = re.compile(r"-D[\w.]*(?i:output|dest|target)[\w.]*=(.+)$")
+
+
+def _generic(args: tuple[Word, ...]) -> list[tuple[Word, str]]:
+    out: list[tuple[Word, str]] = []
+    for i, a in enumerate(args):
+        t = a.text
+        if not t.startswith("-") and "=" not in t:
+            continue
+        name, eq, value = t.partition("=")
+        if name == "--basetemp":
+            how = "emptied"
+        elif _FOLDER_OPTION.match(name):
+            how = "folder"
+        elif _FILE_OPTION.match(name):
+            how = "file"
+        else:
+            m = (_GLUED_FOLDER.match(t) or _BUILD_VARIABLE.match(t) or _JAVA_PROPERTY.match(t))
+            if m is not None:
+                out.append((Word(m.group(1), a.raw, a.glob, a.tame, a.sources), "folder"))
+            continue
+        if eq:
+            out.append((Word(value, a.raw, a.glob, a.tame, a.sources), how))
+        elif i + 1 < len(args) and not args[i + 1].text.startswith("-"):
+            out.append((args[i + 1], how))
     return out
 
 
@@ -88,8 +126,7 @@ def _row_outputs(row: OutputRow, args: tuple[Word, ...]) -> list[Write]:
         out += [(w, "in place") for w in _operands(words, row.valued)]
     if row.operand is not None:
         operands = _operands(words, row.valued | frozenset(row.files + row.folders))
-        if operands and -len(operands) <= row.operand < len(operands) and (
-                row.operand != -1 or len(operands) > 1):
+        if operands and -len(operands) <= row.operand < len(operands):
             out.append((operands[row.operand], "new folder" if row.new_folder else
                         "folder" if row.operand_folder else "file"))
     return out

@@ -227,6 +227,9 @@ class OutputRow:
     in_place: tuple[str, ...] = ()
     unless: frozenset[str] = frozenset()
     installs: bool = False  # an operand that is a local path is a package whose code runs
+    # the row says all the program does (a converter): it is read as a known program, not
+    # as an unknown one whose arguments are probed for commands
+    understood: bool = False
 
 
 def _output_row(i: int, row: Mapping[str, Any]) -> OutputRow:
@@ -248,7 +251,7 @@ def _output_row(i: int, row: Mapping[str, Any]) -> OutputRow:
                      frozenset(names("valued")), str(row.get("example", "")),
                      str(row.get("harmless", "")), bool(row.get("new_folder", False)),
                      names("in_place"), frozenset(names("unless")),
-                     bool(row.get("installs", False)))
+                     bool(row.get("installs", False)), bool(row.get("understood", False)))
 
 
 def _flags(value: object, where: str) -> tuple[str, ...]:

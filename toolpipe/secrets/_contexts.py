@@ -115,10 +115,13 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*"""
          r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()&][^\s;'"()]{0,127})(?=[\s;]|$))""",
          value=("v", "b"), check="sql"),
-    # Oracle's user/password@service after a client, or under a connect-string key
+    # Oracle's user/password@service after a client, under a connect-string key, or in a
+    # JDBC URL of Oracle's drivers (`jdbc:oracle:thin:app/pw@db:1521/ORCL`)
     rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman",
-                      "dgmgrl", "userid", "connect_string", "connection_string", "conn_str"),
-         r"""(?:(?i:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
+                      "dgmgrl", "userid", "connect_string", "connection_string", "conn_str",
+                      "jdbc:oracle:"),
+         r"""(?:(?i:jdbc:oracle:(?:thin|oci8?|kprb):)"""
+         r"""|(?i:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
          r"""|(?i:userid|connect_string|connection_string|conn_str)["']?[ \t]*[=:][ \t]*"""
          r"""["']?)(?P<u>[A-Za-z][A-Za-z0-9_$#]{0,127})/(?P<v>[^\s/@'"]{1,128})"""
          r"""(?:@|(?=[\s'"]|$))""",

@@ -1,7 +1,8 @@
 """Credentials said in prose the other way round: the value first, its label after it
 (``… is the new admin password.``, ``Use … as your API key for now``), and a user and
 password given as a pair after a word for both (``creds are app / …``, ``login: app / …``,
-``creds → app / …``, ``log in with app/…``).
+``creds → app / …``, ``log in with app/…``), and an annotation's value before the field it
+is said of (``@Value("…") private String apiKey;``).
 
 A label closes the sentence's clause (a stop, a comma, ``for now``, the line's end), so a
 label that goes on (``… is the token provider``) names something else; the value must be a
@@ -84,6 +85,16 @@ SAID_RULES: tuple[Rule, ...] = (
          r"""[ \t]*(?P<v>""" + _LONE + r"""{12,256})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="shaped", bounded=True, priority=CONTEXT,
          shape=_BELOW + r"[ \t]*" + _LONE + "{12}"),
+    # an annotation's value for the field it is said of, the field's name after it (Spring's
+    # and MicroProfile's `@Value("…") private String apiKey;`: the fourteenth sitting's
+    # second redaction file; a `${…}` reference is no token, and is left)
+    rule("password", ("@value(", "@configproperty("),
+         r"""@(?i:value|configproperty)\([ \t]*(?:(?i:defaultvalue)[ \t]*=[ \t]*)?["']"""
+         r"""(?P<v>[^"'\s]{8,255})["'][ \t]*\)[ \t\r\n]*(?:(?:private|public|protected|"""
+         r"""static|final|val|var|lateinit|internal)[ \t]+)*(?:[A-Za-z_][\w.<>\[\]]*[ \t]+)?"""
+         r"""\w*?(?i:password|passwd|secret|token|api_?key|credential)\w*""",
+         value=("v",), check="shaped", bounded=True, priority=CONTEXT,
+         shape=r"""[ \t]*(?:(?i:defaultvalue)[ \t]*=[ \t]*)?["'][^"'\s]{8}"""),
     # a user and a password as a pair after a word for both
     # (a "user" with a letter and a digit in 8 or more, as `7Qx00000000/0001`: one token
     # with a slash, base64's, not a pair: the whole of it)

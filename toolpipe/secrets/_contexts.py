@@ -115,13 +115,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*"""
          r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()&][^\s;'"()]{0,127})(?=[\s;]|$))""",
          value=("v", "b"), check="sql"),
-    # Oracle's user/password@service after a client, under a connect-string key, or in a
-    # JDBC URL of Oracle's drivers (`jdbc:oracle:thin:app/pw@db:1521/ORCL`)
-    rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman",
-                      "dgmgrl", "userid", "connect_string", "connection_string", "conn_str",
-                      "jdbc:oracle:"),
-         r"""(?:(?i:jdbc:oracle:(?:thin|oci8?|kprb):)"""
-         r"""|(?i:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
+    # Oracle's user/password@service after a client, a connect-string key, a JDBC URL's head
+    rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman", "dgmgrl",
+                      "userid", "connect_string", "connection_string", "conn_str", "jdbc:oracle:"),
+         r"""(?:(?i:jdbc:oracle:(?:thin|oci8?|kprb):)|(?i:sqlplus|sqlldr|expdp|impdp|exp|imp"""
+         r"""|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
          r"""|(?i:userid|connect_string|connection_string|conn_str)["']?[ \t]*[=:][ \t]*"""
          r"""["']?)(?P<u>[A-Za-z][A-Za-z0-9_$#]{0,127})/(?P<v>[^\s/@'"]{1,128})"""
          r"""(?:@|(?=[\s'"]|$))""",
@@ -176,8 +174,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", "::", r"::[^:\s]{1,64}:[0-9a-fA-F]{16}:(?P<v>[0-9a-fA-F]{32}:"
          r"[0-9a-fA-F]{32,16384}|[0-9a-fA-F]{48}:[0-9a-fA-F]{48})(?![0-9a-fA-F])",
          value=("v",), bounded=False),
-    # a crypt hash with its dollars doubled, as docker compose needs them written
-    # (Traefik's basic auth: `admin:$$apr1$$SALT$$HASH`)
+    # a crypt hash with its dollars doubled for docker compose (Traefik's `admin:$$apr1$$…`)
     rule("password", ("$$apr1$$", "$$1$$", "$$5$$", "$$6$$", "$$2a$$", "$$2b$$", "$$2y$$"),
          r"\$\$(?:apr1|1|5|6|2[abxy])\$\$[./A-Za-z0-9]{1,53}(?:\$\$[./A-Za-z0-9]{8,86})?",
          bounded=False),
@@ -209,9 +206,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("kind: secret", '"kind": "secret"', '"kind":"secret"'),
          r"""(?i:kind:[ \t]*secret|"kind":[ \t]*"secret")(?![A-Za-z])""", check="kube_secret",
          bounded=False, priority=CONTEXT),
-    # a password fed on a program's input: `echo pw | docker login --password-stdin`,
-    # `| gpg --passphrase-fd 0`, `| sudo -S`, `| passwd --stdin`, `<<< pw`
-    # (and an option's value that says so: sshfs' `-o password_stdin`)
+    # a password fed on a program's input (`echo pw | docker login --password-stdin`, `| gpg
+    # --passphrase-fd 0`, `| sudo -S`, `<<< pw`; an option that says so: `-o password_stdin`)
     rule("password", ("--password-stdin", "--passphrase-fd", "passwd --stdin", "kinit",
                       "--data-file=-", "--data-file -", "--secret-string-file -",
                       "--with-token", "--token-stdin", "--passphrase-stdin", "password_stdin"),

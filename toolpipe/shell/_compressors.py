@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.shell._effects import Effect, _split, handles
+from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 from toolpipe.shell._words import Word
 
 _UNPACKERS = frozenset({"gunzip", "bunzip2", "unxz", "unlzma", "unpigz", "uncompress",

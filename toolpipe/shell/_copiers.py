@@ -7,9 +7,10 @@ name and may put it over another (``rename 's/.*/x/' ~/*`` leaves one file of ma
 
 from __future__ import annotations
 
-from toolpipe.shell._effects import Effect, _split, handles
+from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._files import _extracts
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 from toolpipe.shell._words import Word
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.shell._effects import Effect, _split, handles
+from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 
 # an ex command that writes (after its range): w, wq, wa, wall, x, xit, exit, up[date],
 # sav[eas], wn, wN, wp; a normal-mode ZZ; and what it cannot read (execute, source, a

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Literal
 
 import attrs
@@ -131,45 +131,6 @@ _PRINTS_ANY = _PRINTS | {w.upper() for w in _PRINTS} | {w.capitalize() for w in 
 _SHOWS = re.compile(r"(?i)^--(?:show|print|reveal|output|display)-(?:tokens?|secrets?|"
                     r"passwords?|credentials?|keys?)$")
 POWER = frozenset({"shutdown", "reboot", "poweroff", "halt"})
-
-
-def _split(args: Sequence[Word], valued: str = "", long_valued: Sequence[str] = ()
-           ) -> tuple[set[str], dict[str, Word], list[Word]]:
-    """Options (short letters and long names), their values, and the operands."""
-    flags: set[str] = set()
-    values: dict[str, Word] = {}
-    operands: list[Word] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        t = a.text
-        if t == "--":
-            operands += args[i + 1:]
-            break
-        if t.startswith("--") and len(t) > 2:
-            name, eq, value = t.partition("=")
-            flags.add(name)
-            if name in long_valued:
-                if eq:
-                    values[name] = Word(value, a.raw, a.glob, a.tame, a.sources)
-                elif i + 1 < len(args):
-                    i += 1
-                    values[name] = args[i]
-        elif t.startswith("-") and len(t) > 1 and t != "-":
-            for j, c in enumerate(t[1:]):
-                flags.add(c)
-                if c in valued:
-                    rest = t[j + 2:]
-                    if rest:
-                        values[c] = Word(rest, a.raw, False, a.tame, a.sources)
-                    elif i + 1 < len(args):
-                        i += 1
-                        values[c] = args[i]
-                    break
-        else:
-            operands.append(a)
-        i += 1
-    return flags, values, operands
 
 
 Handler = Callable[[Command], list[Effect]]

@@ -12,10 +12,10 @@ import re
 from toolpipe.shell._effects import (
     Effect,
     EffectKind,
-    _split,
     handles,
 )
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 from toolpipe.shell._sizes import huge_dd
 from toolpipe.shell._transfers import client_sends
 from toolpipe.shell._words import UNKNOWN, Word, literal

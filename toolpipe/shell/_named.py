@@ -11,43 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolpipe.shell._options import split
 from toolpipe.shell._words import Word
 
 # its options that take a value (short letters and long names)
-_VALUED = frozenset("xadrucnpgsRNPIkOe") | frozenset({
-    "--exec", "--startas", "--chdir", "--chroot", "--user", "--chuid", "--name", "--pidfile",
-    "--group", "--signal", "--retry", "--nicelevel", "--procsched", "--iosched", "--umask",
-    "--output", "--env", "--ppid"})
+_SHORT = "xadrucnpgsRNPIkOe"
+_LONG = ("--exec", "--startas", "--chdir", "--chroot", "--user", "--chuid", "--name",
+         "--pidfile", "--group", "--signal", "--retry", "--nicelevel", "--procsched",
+         "--iosched", "--umask", "--output", "--env", "--ppid")
 
 
 def daemon_argv(args: Sequence[Word]) -> tuple[tuple[Word, ...], Word | None] | None:
     """The command ``start-stop-daemon ARGS`` starts and the folder it starts it in (None
     when it starts nothing: ``--stop``, ``--status``, no program named)."""
-    values: dict[str, Word] = {}
-    start = False
-    i = 0
-    while i < len(args):
-        t = args[i].text
-        if t == "--":
-            i += 1
-            break
-        name, eq, attached = t.partition("=") if t.startswith("--") else (t[:2], "", t[2:])
-        if name in ("-S", "--start"):
-            start = True
-        valued = name in _VALUED or (len(name) == 2 and name[0] == "-" and name[1] in _VALUED)
-        if valued and (eq or attached or i + 1 < len(args)):
-            if eq or attached:
-                value = Word(attached, args[i].raw, args[i].glob, args[i].tame, args[i].sources)
-            else:
-                i += 1
-                value = args[i]
-            values[name] = value
-        i += 1
-    program = next((values[k] for k in ("-a", "--startas", "-x", "--exec") if k in values),
+    flags, values, operands = split(args, _SHORT, _LONG)
+    program = next((values[k] for k in ("a", "--startas", "x", "--exec") if k in values),
                    None)
-    if not start or program is None:
+    if not flags & {"S", "--start"} or program is None:
         return None
-    return (program, *args[i:]), values.get("-d") or values.get("--chdir")
+    texts = [a.text for a in args]
+    after = args[texts.index("--") + 1:] if "--" in texts else operands
+    return (program, *after), values.get("d") or values.get("--chdir")
 
 
 def env_split(args: Sequence[Word], end: int) -> tuple[str, Sequence[Word]] | None:

@@ -15,12 +15,12 @@ from toolpipe.shell._effects import (
     _HANDLERS,
     POWER,
     Effect,
-    _split,
     formats_a_volume,
     handles,
 )
 from toolpipe.shell._items import find_item
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 from toolpipe.shell._places import maybe_secret
 from toolpipe.shell._transfers import socat_sends
 from toolpipe.shell._words import Word, literal

@@ -10,9 +10,10 @@ unsquashfs, unar, aunpack). Each writes names it cannot know under that folder
 
 from __future__ import annotations
 
-from toolpipe.shell._effects import Effect, _split, handles
+from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._files import _extracts
 from toolpipe.shell._model import Command
+from toolpipe.shell._options import split as _split
 from toolpipe.shell._words import Word
 
 _AR_OPERATIONS = "dmpqrtx"  # (the key's one operation letter; the rest are modifiers)

@@ -29,10 +29,7 @@ def installed(cmd: Command) -> list[Word]:
     for row in OUTPUTS.get(cmd.name, ()):
         if not row.installs:
             continue
-        texts = [a.text for a in cmd.args]
-        phrases = [phrase.split() for phrase in row.subcommand]
-        start = next((i + len(p) for i in range(len(texts)) for p in phrases
-                      if texts[i:i + len(p)] == p), -1)
+        start = _after_subcommand(row, [a.text for a in cmd.args])
         if start >= 0:
             words = list(cmd.args[start:])
             out += [w for w in _operands(words, row.valued) if _LOCAL.match(w.text)]
@@ -104,13 +101,9 @@ def _generic(args: tuple[Word, ...]) -> list[tuple[Word, str]]:
 
 def _row_outputs(row: OutputRow, args: tuple[Word, ...]) -> list[Write]:
     texts = [a.text for a in args]
-    start = 0
-    if row.subcommand:  # (a phrase: `worktree add`, its words in a row)
-        phrases = [phrase.split() for phrase in row.subcommand]
-        start = next((i + len(p) for i in range(len(texts)) for p in phrases
-                      if texts[i:i + len(p)] == p), -1)
-        if start < 0:
-            return []
+    start = _after_subcommand(row, texts)
+    if start < 0:
+        return []
     words = list(args[start:])
     rest = texts[start:]
     out: list[Write] = []
@@ -130,6 +123,16 @@ def _row_outputs(row: OutputRow, args: tuple[Word, ...]) -> list[Write]:
             out.append((operands[row.operand], "new folder" if row.new_folder else
                         "folder" if row.operand_folder else "file"))
     return out
+
+
+def _after_subcommand(row: OutputRow, texts: list[str]) -> int:
+    """Where the words after the row's subcommand start (0 for a row without one; -1: the
+    command is not that subcommand). A subcommand may be a phrase (`worktree add`)."""
+    if not row.subcommand:
+        return 0
+    phrases = [phrase.split() for phrase in row.subcommand]
+    return next((i + len(p) for i in range(len(texts)) for p in phrases
+                 if texts[i:i + len(p)] == p), -1)
 
 
 def _operands(words: list[Word], valued: frozenset[str]) -> list[Word]:

@@ -251,8 +251,8 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[k] = FileFact("decoded")
             elif e.detail == "redirect":
                 out[k] = written(k, echoed(cmd))
-            elif e.detail == "edits in place":
-                out[k] = _edited(cmd, k, facts)
+            elif e.detail == "edits in place":  # (after what this line wrote there first)
+                out[k] = _edited(cmd, k, facts.with_files({k: out[k]}) if k in out else facts)
             else:
                 out[k] = FileFact("write")
         if cmd.name == "git" and cmd.args and cmd.args[0].text == "clone":

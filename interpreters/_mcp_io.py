@@ -219,6 +219,9 @@ class _Feed(asyncio.Protocol):
     def __init__(self, queue: asyncio.Queue[bytes]) -> None:
         self.queue = queue
         self.transport: asyncio.ReadTransport | None = None
+        # (kept here: a pipe's transport has no is_reading() before Python 3.11.4, and
+        # Debian's 3.11.2 raised NotImplementedError at the proxy's first message)
+        self.paused = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.ReadTransport)
@@ -226,8 +229,9 @@ class _Feed(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.queue.put_nowait(data)
-        if self.queue.qsize() >= self.HIGH and self.transport is not None:
+        if self.queue.qsize() >= self.HIGH and self.transport is not None and not self.paused:
             self.transport.pause_reading()
+            self.paused = True
 
     def eof_received(self) -> bool:
         self.queue.put_nowait(b"")
@@ -288,8 +292,9 @@ class Stdio:
     async def _get(self) -> bytes:
         chunk = await self.queue.get()
         feed = self._feed
-        if feed is not None and feed.transport is not None and \
-                self.queue.qsize() < _Feed.HIGH // 2 and feed.transport.is_reading() is False:
+        if feed is not None and feed.transport is not None and feed.paused and \
+                self.queue.qsize() < _Feed.HIGH // 2:
+            feed.paused = False
             feed.transport.resume_reading()
         return chunk
 

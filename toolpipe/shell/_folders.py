@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
+from toolpipe.shell._options import split
 from toolpipe.shell._table import CODE
 from toolpipe.shell._words import UNKNOWN, Word, literal, unknown
 
@@ -76,23 +77,12 @@ def login_folder(name: str, options: Sequence[Word]) -> Word | None:
     if login is None:
         return None
     letter, valued = login
-    skip = False
-    for a in options:
-        t = a.text
-        if skip or t == "--":
-            skip = False
-            if t == "--":
-                break
-            continue
-        if t == "--login" or (t == "-" and name != "sudo"):
-            return literal("~")
-        if t.startswith("-") and not t.startswith("--"):
-            for k, c in enumerate(t[1:], 2):
-                if c == letter:
-                    return literal("~")
-                if c in valued:
-                    skip = k == len(t)  # (its value the next word, or the rest of this)
-                    break
+    texts = [a.text for a in options]
+    before = options[:texts.index("--")] if "--" in texts else options  # (its own options)
+    flags, _, operands = split(before, valued)
+    if letter in flags or "--login" in flags or (
+            name != "sudo" and any(w.text == "-" for w in operands)):
+        return literal("~")
     return None
 
 

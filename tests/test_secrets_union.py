@@ -1,8 +1,13 @@
-"""The trigger scan's union groups the literals that share a shape under one copy of it
-(a program of 28 thousand instructions, not 182 thousand). Only where a match starts is
-used, so the law: the grouped union starts its matches where a union with one copy per
-literal does, on lines of every class of the corpus and on texts made of the triggers, their shapes'
-characters and their boundaries. It is shown catching a grouping that drops the shape."""
+"""Where the rules may fire. The scanner finds its triggers with an Aho-Corasick automaton
+over the folded text and each literal's shape by re2 where it ends
+(``Triggers.starts``); one re2 union of every trigger and its shape says what the answer
+is. The laws: ``starts`` starts where the union's successive matches do (on every line of
+every corpus file, folded or not, and on texts made of the triggers, their shapes'
+characters, their boundaries and Latin-1's letters in either case), whatever the budget
+after which the union reads the rest; and the union, which groups the literals that share
+a shape under one copy of it (a program of 28 thousand instructions, not 182 thousand),
+starts where a union with one copy per literal does. Each is shown catching a broken
+version."""
 
 from __future__ import annotations
 
@@ -10,17 +15,27 @@ import functools
 import importlib
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.secrets_corpus import load
+from tests.secrets_corpus import DATA, load
 from toolpipe.secrets._re2 import UNANCHORED, compile_bytes, escape
 
 scan = importlib.import_module("toolpipe.secrets._scan")
+triggers = importlib.import_module("toolpipe.secrets._triggers")
 RULES = scan._TRIGGERS.rules
 LITERALS = sorted({t for r in RULES for t in r.triggers})
 # one kind per class (a third of its lines: the old union's automaton is slow to build)
 CLASSES = [line.text.encode() for line in load("classes.txt")][::3]
+EVERY_LINE = sorted({line.text.encode() for path in sorted(DATA.glob("*.txt"))
+                     for line in load(path.name)})
+# Latin-1's letters folded, each way (what re2's `(?i)` leaves as they are: a literal's
+# UTF-8 bytes read as Latin-1 letters, `ñ`'s c3 b1, must not meet e3 b1)
+LOWER = bytes(b + 32 if 65 <= b <= 90 or (0xC0 <= b <= 0xDE and b != 0xD7) else b
+              for b in range(256))
+UPPER = bytes(b - 32 if 97 <= b <= 122 or (0xE0 <= b <= 0xFE and b != 0xF7) else b
+              for b in range(256))
 
 
 @functools.cache
@@ -68,7 +83,84 @@ def test_texts_made_of_triggers_start_where_they_did(buf):
 
 def test_the_law_catches_a_grouping_that_drops_the_shape():
     shapeless = [r for r in RULES if r.shape]  # every rule's shape forgotten
-    broken = compile_bytes(scan.union([attrs.evolve(r, shape="") for r in shapeless]))
-    fixed = compile_bytes(scan.union(shapeless))
+    broken = compile_bytes(triggers.union([attrs.evolve(r, shape="") for r in shapeless]))
+    fixed = compile_bytes(triggers.union(shapeless))
     assert any(starts(broken, buf) != starts(fixed, buf) for buf in CLASSES)
 
+
+
+# --- the automaton's starts are the union's -------------------------------------------------
+
+BUDGETS = [0, 3, triggers.HIT_BUDGET]  # the union reads the rest at once, soon, or never
+
+
+def found(finder: object, buf: bytes, budget: int) -> list[int]:
+    kept = triggers.HIT_BUDGET
+    triggers.HIT_BUDGET = budget
+    try:
+        return list(finder.starts(buf))  # type: ignore[attr-defined]
+    finally:
+        triggers.HIT_BUDGET = kept
+
+
+def test_the_automaton_starts_where_the_union_does_on_every_line():
+    union = scan._TRIGGERS.regex
+    for buf in EVERY_LINE:
+        assert found(scan._TRIGGERS, buf, triggers.HIT_BUDGET) == starts(union, buf), buf
+
+
+@pytest.mark.parametrize("chunk", [61, triggers.CHUNK])  # (61: literals cut at its edges)
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_and_on_every_class_in_either_case_whatever_the_budget(budget, chunk, monkeypatch):
+    monkeypatch.setattr(triggers, "CHUNK", chunk)
+    union = scan._TRIGGERS.regex
+    for buf in CLASSES:
+        for text in (buf, buf.translate(LOWER), buf.translate(UPPER)):
+            assert found(scan._TRIGGERS, text, budget) == starts(union, text), text
+
+
+@pytest.mark.parametrize("budget", [200, triggers.HIT_BUDGET])
+def test_and_on_a_long_text_read_chunk_by_chunk(budget):
+    # every line of the corpus files, one after another: 940 KB, fifteen of the automaton's
+    # chunks (so literals cut at a chunk's edge), 33 thousand literals
+    text = b"\n".join(EVERY_LINE)
+    assert found(scan._TRIGGERS, text, budget) == starts(scan._TRIGGERS.regex, text)
+
+
+CASED = st.sampled_from(["", "fold", "upper"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(PIECES, CASED), max_size=12), st.sampled_from(BUDGETS))
+def test_texts_made_of_triggers_start_where_the_union_does(pieces, budget):
+    tables = {"": None, "fold": LOWER, "upper": UPPER}
+    buf = b"".join(p.encode().translate(tables[c]) if c else p.encode() for p, c in pieces)
+    assert found(scan._TRIGGERS, buf, budget) == starts(scan._TRIGGERS.regex, buf)
+
+
+def differs(finder: object) -> bool:
+    union = scan._TRIGGERS.regex
+    texts = [t for buf in CLASSES for t in (buf, buf.translate(LOWER), buf.translate(UPPER))]
+    return any(found(finder, t, triggers.HIT_BUDGET) != starts(union, t) for t in texts)
+
+
+def test_the_law_catches_an_automaton_that_folds_latin_1_letters(monkeypatch):
+    monkeypatch.setattr(triggers, "FOLD", LOWER)
+    assert differs(triggers.Triggers(RULES))
+
+
+def test_the_law_catches_an_automaton_that_folds_no_letter(monkeypatch):
+    monkeypatch.setattr(triggers, "FOLD", bytes(range(256)))
+    assert differs(triggers.Triggers(RULES))
+
+
+def test_the_law_catches_an_automaton_that_forgets_the_boundary(monkeypatch):
+    monkeypatch.setattr(triggers, "_ALNUM", frozenset())
+    assert differs(triggers.Triggers(RULES))
+
+
+def test_the_law_catches_an_automaton_that_forgets_the_shapes():
+    broken = triggers.Triggers(RULES)
+    broken.__dict__["_literals"] = triggers._Literals(
+        [attrs.evolve(r, shape="") for r in RULES])
+    assert differs(broken)

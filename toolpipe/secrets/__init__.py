@@ -15,7 +15,8 @@ Layout (the face re-exports what users need; the rest is private):
     _copies     a secret found once, redacted wherever the text repeats it
     _values     context tests: a variable, a call, a type, a placeholder is not a secret
     _schemes    context tests of a scheme or format: Bearer, Basic, key blocks, pgpass
-    _scan       the scanner: one re2 pass for triggers, the rules at each, merge
+    _triggers   where the rules may fire: the literals' automaton, their shapes by re2
+    _scan       the scanner: the triggers, the rules at each, merge
     _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
     _percent    a line percent-encoded whole, read as a URL's reader reads it
     _tags       a line HTML's tags hold, the text between them read as lines

@@ -1,7 +1,7 @@
 """The scanner: find every secret's span in time linear in the text.
 
-1. One re2 pass over the UTF-8 bytes finds every *trigger* of every rule (re2 is linear
-   by construction; a union of literals runs at several hundred MB/s).
+1. One pass over the UTF-8 bytes finds every *trigger* of every rule (``_triggers``: an
+   Aho-Corasick automaton for the literals, re2 for what must follow them).
 2. At each trigger, the rules it belongs to match their own regex, anchored there, and
    their context test decides.
 3. A second re2 pass (``_entropy``) finds the runs the entropy guess judges.
@@ -10,140 +10,17 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Sequence
-from typing import Any
 
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
 from toolpipe.secrets._escapes import near_quoted_printable, uncoloured, unescaped
-from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED, Compiled, compile_bytes, escape
-from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Rule, Span
+from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED
+from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Span
 from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
+from toolpipe.secrets._triggers import Triggers
 from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)
-
-_END = 256  # (no byte: a trie node's key for the literal that ends there)
-
-
-class Triggers:
-    """Where each rule may fire: one re2 union of every trigger followed by its rule's
-    shape (``ghp_`` then 36 letters or digits), and for each literal the rules whose
-    trigger it starts with (``sk-ant-`` also starts ``sk-``). A trigger that begins with
-    a letter or digit must not follow one (``xAKIA…`` is no AWS key): re2 checks that
-    too, so a run of ``AKIAAKIA…`` or ``ghp_ghp_…`` never leaves the C scan."""
-
-    def __init__(self, rules: Sequence[Rule]) -> None:
-        self.rules = tuple(rules)
-        literals = sorted({t for r in rules for t in r.triggers}, key=len, reverse=True)
-        # each literal's rules: those with a trigger the literal starts with, in the rules'
-        # order (looked up by the literal's prefixes: a scan of every rule for every
-        # literal took 190 ms of each start)
-        owners: dict[str, list[int]] = {}
-        for i, r in enumerate(rules):
-            for t in r.triggers:
-                owners.setdefault(t, []).append(i)
-        self.by_literal: dict[bytes, tuple[Rule, ...]] = {}
-        for lit in literals:
-            found = {i for k in range(1, len(lit) + 1) for i in owners.get(lit[:k], ())}
-            self.by_literal[lit.encode()] = tuple(rules[i] for i in sorted(found))
-        # the literals as a trie of bytes (a node's _END key: the literal ending there), so
-        # the longest one at a place is found in one walk, not tried one by one (55 start
-        # with `pa`)
-        self.trie: dict[int, Any] = {}
-        for lit in literals:
-            node = self.trie
-            for byte in lit.encode():
-                node = node.setdefault(byte, {})
-            node[_END] = lit.encode()
-        # case-sensitive triggers: the plain words looked up by what stands at the place,
-        # the patterns matched one by one
-        self.exact: dict[bytes, list[tuple[bytes, Rule]]] = {}
-        self.fragments = []
-        for r in rules:
-            for f in r.case_triggers:
-                if re.escape(f) == f or re.escape(f).replace("\\", "") == f:
-                    self.exact.setdefault(f.encode()[:2], []).append((f.encode(), r))
-                else:
-                    self.fragments.append((re.compile(f.encode()), r))
-        self.longest = max((len(t) for t in literals), default=1)
-        self.regex = compile_bytes(union(rules))
-        # any trigger (a literal or a fragment), for a cluster: triggers each within 64 bytes
-        # of the last, across line breaks too (a file of `rootpw x` lines is one cluster)
-        any_trigger = b"(?:(?i:" + b"|".join(escape(t.encode()) for t in literals) + b")"
-        any_trigger += b"".join(b"|" + f.encode() for r in rules for f in r.case_triggers)
-        self._any_trigger = any_trigger + b")"
-
-    # (compiled when a text first comes dense: 85 thousand instructions most processes
-    # never use, 40 ms of each import)
-    @functools.cached_property
-    def any(self) -> Compiled:
-        """One trigger: where a cluster starts."""
-        return compile_bytes(self._any_trigger)
-
-    @functools.cached_property
-    def cluster(self) -> Compiled:
-        return compile_bytes(self._any_trigger + b"(?:(?s:.){0,64}?" + self._any_trigger
-                             + b")*")
-
-    def rules_at(self, buf: bytes, lo: int) -> tuple[int, tuple[Rule, ...]]:
-        """Where the trigger found at ``lo`` starts (after its boundary character, if
-        any), and the rules to try there."""
-        chunk = buf[lo:lo + self.longest + 1].lower()
-        for skip in (0, 1):
-            lit = None  # the longest literal at skip
-            node = self.trie
-            for byte in chunk[skip:]:
-                child = node.get(byte)
-                if child is None:
-                    break
-                node = child
-                lit = node.get(_END, lit)
-            if lit is not None:
-                # and the case-sensitive words at the same place (`AUTH ` where the
-                # literal `auth ` is another rule's)
-                exact = self.exact.get(buf[lo + skip:lo + skip + 2])
-                if exact is None:  # (the common case: no tuple built on the hot path)
-                    return lo + skip, self.by_literal[lit]
-                also = tuple(rule for word, rule in exact
-                             if buf.startswith(word, lo + skip))
-                return lo + skip, self.by_literal[lit] + also
-        exact = self.exact.get(buf[lo:lo + 2])
-        if exact is not None:
-            found = tuple(rule for word, rule in exact if buf.startswith(word, lo))
-            if found:
-                return lo, found
-        return lo, tuple(rule for fragment, rule in self.fragments
-                         if fragment.match(buf, lo))
-
-
-def union(rules: Sequence[Rule]) -> bytes:
-    """Every trigger followed by its rule's shape, as one re2 pattern. Only where a match
-    starts is used, so the literals that share a shape share one copy of it: ``(?i:a|b)S``
-    is the language of ``(?i:a)S|(?i:b)S``, and the same place starts its first match.
-    (One copy per literal made a program of 181,618 instructions, 494 key words in many
-    languages each followed by the same 250: each state of re2's lazy DFA walked them, and
-    a new process's first 800 KB of varied text took 2.8 s to build them, 0.1 s after.)"""
-    bounded: dict[bytes, list[bytes]] = {}
-    free: dict[bytes, list[bytes]] = {}
-    others: list[bytes] = []  # the case-sensitive fragments, each as written
-    for rule in rules:
-        for lit in rule.triggers:
-            into = bounded if rule.bounded and lit[0].isalnum() else free
-            into.setdefault(rule.shape.encode(), []).append(escape(lit.encode()))
-        others += [f.encode() for f in rule.case_triggers]
-
-    def grouped(by_shape: dict[bytes, list[bytes]]) -> list[bytes]:
-        return [b"(?i:" + b"|".join(dict.fromkeys(lits)) + b")" + shape
-                for shape, lits in by_shape.items()]
-
-    parts = []
-    if bounded:
-        parts.append(b"(?:^|[^A-Za-z0-9])(?:" + b"|".join(grouped(bounded)) + b")")
-    parts += grouped(free) + list(dict.fromkeys(others))
-    return b"|".join(parts)
-
 
 _TRIGGERS = Triggers(RULES + PUBLIC)
 _LABEL_CHARS = frozenset(b":_abcdefghijklmnopqrstuvwxyz0123456789")
@@ -199,16 +76,11 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
     region_end: dict[bytes, int] = {}
     reach = 0  # where the furthest accepted span ends
     next_end = -1  # where the END line after the last block looked at ends (size+1: none)
-    match = triggers.regex.Match
-    pos, size = 0, len(buf)
+    size = len(buf)
     left = TRIGGER_BUDGET
     recent: list[int] = []  # where the last WINDOW judged triggers were (then a ring)
     judged = 0
-    while pos < size:
-        lo = match(UNANCHORED, buf, pos, size)[0][0]
-        if lo < 0:
-            break
-        pos = lo + 1
+    for lo in triggers.starts(buf):
         start, rules = triggers.rules_at(buf, lo)
         if start and buf[start - 1] in _LABEL_CHARS and _in_label(buf, start):
             continue  # "token" in [REDACTED:…_token]: redacting twice changes nothing

@@ -39,6 +39,7 @@ from toolpipe.shell._oneliners import (
     code_flag,
     shell_strings,
 )
+from toolpipe.shell._option_env import stands_for
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
 from toolpipe.shell._printed import _unknown_of, fed_input
@@ -88,8 +89,6 @@ _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXI
                  "GVIMINIT": ""}
 # a program's options given by a variable (split as the shell splits words, as GNU tar's
 # TAR_OPTIONS is): read as that program with them (`--checkpoint-action=exec=…`)
-_OPTIONS_ENV = {"TAR_OPTIONS": "tar", "MAKEFLAGS": "make", "GNUMAKEFLAGS": "make",
-                "PARALLEL": "parallel", "LESS": "less", "RSYNC_OPTIONS": "rsync"}
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 
@@ -321,8 +320,6 @@ class _Carriers(_Helpers):
             self.helper(value.text.lstrip("|"), (*self.where, f"${name}"), f"${name}")
         elif name in FILE_ENV and value.text.strip():
             self.run((literal("source"), value), (), (), f"${name}")
-        elif name in _OPTIONS_ENV and value.known and value.text.strip():
-            self.nested(f"{_OPTIONS_ENV[name]} {value.text}", (*self.where, f"${name}"))
         elif name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") and (
                 value.text.strip()):  # a file git loads as its settings: read as git does
             self.run((literal("git"), literal("config"), literal("--file"), value,
@@ -339,6 +336,11 @@ class _Carriers(_Helpers):
                 f"{runner} {shlex.quote(value.text)}" if runner else "")
             if code:
                 self.nested(code, (*self.where, f"${name}"))
+        command = stands_for(name, value)  # (PIP_TARGET=DIR: pip install --target DIR)
+        if isinstance(command, str):
+            self.nested(command, (*self.where, f"${name}"))
+        elif command is not None:
+            self.run(command, (), (), f"${name}")
         if value.text:
             self.runtime_variable(name, value)
         shown = loaded_from(name, value, self.cwd)

@@ -272,6 +272,34 @@ def _credential(i: int, row: Mapping[str, Any]) -> Credential:
                       bool(row.get("spaced", False)))
 
 
+@attrs.frozen
+class OptionEnv:
+    """A variable a program reads as an option: the command it stands for, as words (one
+    holds ``{}``, the value, or is ``{...}``, its words), and the place the program uses
+    when it is unset (``~/go``), if any."""
+
+    words: tuple[str, ...]
+    default: str = ""
+
+
+def _option_env(data: Mapping[str, Any]) -> dict[str, OptionEnv]:
+    out: dict[str, OptionEnv] = {}
+    for name, row in data.items():
+        if name in ("example", "harmless"):
+            continue
+        command = row.get("command") if isinstance(row, dict) else row
+        default = row.get("default", "") if isinstance(row, dict) else ""
+        words = tuple(command.split()) if isinstance(command, str) else ()
+        holes = [w for w in words if "{}" in w or w == "{...}"]
+        if len(words) < 2 or len(holes) != 1 or "{" in words[0] or not isinstance(
+                default, str):
+            raise ConfigError(f"{TABLE.name}: [option_env] {name}: expected a program's "
+                              "words with one {} (the value) or {...} (its words), or "
+                              "{ command = …, default = \"PLACE\" }")
+        out[name] = OptionEnv(words, default.rstrip("/"))
+    return out
+
+
 def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
     """The table in ``text``, checked: a malformed row is a ``ConfigError`` naming it (a
     bad regular expression too, unless ``lazy``: then when the row is first used)."""
@@ -298,6 +326,7 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
         for p in made_o.programs:
             outputs.setdefault(p, []).append(made_o)
     env = data.get("code_env", {})
+    option_env = _option_env(data.get("option_env", {}))
     credentials = tuple(_credential(i, row) for i, row in enumerate(data.get("credential", [])))
     foreign = {name: frozenset(f.lower() for f in _flags(flags, f"[foreign] {name}"))
                for name, flags in data.get("foreign", {}).items()
@@ -306,6 +335,7 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
         "credentials": credentials, "foreign": foreign,
         "wrappers": wrappers, "code": code, "irreversible": irreversible, "file": files,
         "output": outputs,
+        "option_env": option_env,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
         "inert": frozenset(_names(data.get("inert", {}).get("names", []), "[inert] names")),
@@ -320,6 +350,7 @@ IRREVERSIBLE: dict[str, list[Irreversible]] = _LOADED["irreversible"]
 FILE_RUNNERS: dict[str, FileRunner] = _LOADED["file"]
 OUTPUTS: dict[str, list[OutputRow]] = _LOADED["output"]
 CODE_ENV: frozenset[str] = _LOADED["code_env"]
+OPTION_ENV: dict[str, OptionEnv] = _LOADED["option_env"]
 FILE_ENV: frozenset[str] = _LOADED["file_env"]
 INERT: frozenset[str] = _LOADED["inert"]
 CREDENTIALS: tuple[Credential, ...] = _LOADED["credentials"]

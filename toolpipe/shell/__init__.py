@@ -23,7 +23,8 @@ Layout (private modules behind this face):
 - ``_effects``: the effect model (deletes, writes, reads, modes, runs, network), with the
   handlers of ``_files`` (rm, cp, dd, chmod…), ``_copiers`` (cpio -p, pax, rename: a
   place by mode or position), ``_unpackers`` (ar, jar, dpkg-deb, python's zipfile and
-  tarfile: an archive unpacked where a mode or position says), ``_editors`` (ed, ex,
+  tarfile: an archive unpacked where a mode or position says), ``_cleaners`` (tmpwatch,
+  tmpreaper: what is old under a folder deleted), ``_editors`` (ed, ex,
   vim with a script, patch), ``_git`` and ``_system`` (disks, network, power…);
   ``_sizes``: output without end or past what a disk holds (``yes``, ``head -c 900G
   /dev/zero``, ``dd`` counts);
@@ -47,6 +48,7 @@ Layout (private modules behind this face):
 from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
+from toolpipe.shell import _cleaners as _cleaners
 from toolpipe.shell import _compressors as _compressors
 from toolpipe.shell import _converters as _converters
 from toolpipe.shell import _copiers as _copiers

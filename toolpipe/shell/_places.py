@@ -35,8 +35,9 @@ SYSTEM = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"
 SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/")
 _CAPTURE = re.compile(r"^/dev/(?:video[0-9]*|input/(?:event[0-9]*|by-\S*kbd\S*)|snd/.*|"
                       r"dsp[0-9]*|audio[0-9]*|uinput|hidraw[0-9]*)$")
+# (a process's own descriptors by /proc too: /dev/fd is a link to /proc/self/fd)
 SAFE_DEVICES = re.compile(r"^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|"
-                          r"pts/\w+|fd/.*|console|ptmx)$")
+                          r"pts/\w+|fd/.*|console|ptmx)$|^/proc/(?:self|thread-self)/fd/\d+$")
 _SECRET_HOME = ("~/.ssh", "~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.gnupg",
                 "~/.docker/config.json", "~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc",
                 "~/.git-credentials", "~/.config/gh", "~/.password-store",
@@ -296,7 +297,7 @@ def _place(path: str, partial: bool, tame: bool, shown: str, workspace: str) -> 
         return Place("secret" if secret else "workspace", shown)
     if path.startswith("@"):
         return Place("outside", shown)
-    if path.startswith("/dev/"):
+    if path.startswith(("/dev/", "/proc/self/fd/", "/proc/thread-self/fd/")):
         if _CAPTURE.match(bare) or _PROC_MEMORY.fullmatch(bare):  # a camera, a microphone,
             # the keyboard's events; the kernel's memory
             return Place("secret", shown)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from interpreters.simulated import SimulatedInterpreter
 from toolpipe import DispatchContext, ToolContext
 from toolpipe.config import DEFAULT_PIPELINE, load_pipeline
-from toolpipe.layers import _shield_flow
+from toolpipe.layers import _shield_flow, _shield_hooks
 from toolpipe.layers.shield import CallRecord, UnixShield
 from toolpipe.registry import Tool, ToolRegistry
 
@@ -382,7 +382,7 @@ def test_a_hook_written_in_any_hooks_folder_is_judged_when_git_runs_it():
 
 
 def test_the_hook_law_catches_a_shield_that_knows_only_dot_git(monkeypatch):
-    monkeypatch.setattr(_shield_flow, "git_hook", lambda path: "/.git/hooks/" in "/" + path)
+    monkeypatch.setattr(_shield_hooks, "git_hook", lambda path: "/.git/hooks/" in "/" + path)
     with pytest.raises(AssertionError):
         hooks_stopped(examples=25, shrink=False)
 

@@ -28,6 +28,7 @@ from toolpipe.layers._shield_held import (
     secret_variables,
     setting_written,
 )
+from toolpipe.layers._shield_hooks import special as _special
 from toolpipe.layers._shield_projects import (
     PATCHED_BY,
     built_image,
@@ -55,7 +56,10 @@ from toolpipe.shell import (
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
 # "project": the whole project packed into one file (`git bundle create F --all`)
-Origin = Literal["write", "download", "decoded", "secret", "edit", "patched", "project"]
+# "copy": a copy, a link or a move of a project's file no call wrote: it holds what that
+# file holds, so it runs as the project's own file does (`ln -s build/app app; ./app`)
+Origin = Literal["write", "download", "decoded", "secret", "edit", "patched", "project",
+                 "copy"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
 BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
@@ -128,26 +132,6 @@ def _index(old: frozenset[str], new: Mapping[str, FileFact], gone: set[str],
            belongs: Callable[[str, FileFact], bool]) -> frozenset[str]:
     kept = (old - new.keys()) - gone
     return frozenset(kept | {k for k, f in new.items() if belongs(k, f)})
-
-
-# git's hooks, by name: in .git/hooks, or in a folder core.hooksPath may name (husky's
-# .husky, a project's hooks/ or .githooks/)
-GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit",
-                       "pre-push", "pre-rebase", "post-checkout", "post-merge",
-                       "post-rewrite", "pre-merge-commit", "pre-applypatch",
-                       "applypatch-msg", "post-applypatch", "reference-transaction"})
-_HOOK_FOLDERS = frozenset({"hooks", ".githooks", "githooks", ".husky", ".hooks", "git-hooks"})
-
-
-def git_hook(path: str) -> bool:
-    return "/.git/hooks/" in "/" + path or (posixpath.basename(path) in GIT_HOOKS and (
-        posixpath.basename(posixpath.dirname(path)) in _HOOK_FOLDERS))
-
-
-def _special(path: str) -> bool:
-    name = posixpath.basename(path)
-    return git_hook(path) or name in (
-        "conftest.py", "sitecustomize.py", "usercustomize.py") or name.endswith(".pth")
 
 
 # --- what a call writes -------------------------------------------------------------------
@@ -290,7 +274,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             src, dst = cmd.args[-2], cmd.args[-1]
             if src.known and dst.known and not src.text.startswith("-"):
                 source = key(src.text, cmd.cwd, workspace)
-                fact = facts.files.get(source)
+                fact = out.get(source) or facts.files.get(source)  # (this line's, too)
                 if fact is not None and not secret:
                     out[key(dst.text, cmd.cwd, workspace)] = fact
                 elif fact is None and _holds_download(source, facts):
@@ -298,6 +282,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                     # in the copy is treated as downloaded, as a clone's folder is
                     out[key(dst.text, cmd.cwd, workspace).rstrip("/") or "/"] = FileFact(
                         "download")
+                elif fact is None and not secret and classify(
+                        src, cmd.cwd, workspace).kind == "workspace":
+                    out[key(dst.text, cmd.cwd, workspace)] = FileFact("copy")
     return out
 
 
@@ -314,6 +301,8 @@ def _holds_download(path: str, facts: SessionFacts) -> bool:
 def _edited(cmd: Command, path: str, facts: SessionFacts) -> FileFact:
     """A project's file edited in place (`sed -i`): what the edit puts in, if read whole."""
     prior = facts.files.get(path)
+    if prior is not None and prior.origin == "copy":  # (edited as the project's file is)
+        prior = None
     if prior is not None and prior.origin == "write" and prior.content is not None:
         after = sed_applied(cmd, prior.content)  # plain text for plain text: known still
         if after is not None:
@@ -355,6 +344,8 @@ def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
 def judged(path: str, fact: FileFact, how: str, judge: Judge,
            by: str = "by an earlier call") -> tuple[float, str] | None:
     """``by``: who made the file, as the reason says it (``earlier on this line``)."""
+    if fact.origin == "copy":  # (the project's own file, under another name)
+        return None
     if fact.origin == "download":
         return 1.0, f"runs {path}, downloaded {by}"
     if fact.origin == "decoded":

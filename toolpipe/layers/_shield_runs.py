@@ -10,10 +10,11 @@ import posixpath
 import shlex
 from collections.abc import Iterable
 
-from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder, git_hook
+from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder
 from toolpipe.layers._shield_guarded import ci_file
 from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_held import reads_index
+from toolpipe.layers._shield_hooks import git_hook
 from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,

@@ -23,6 +23,8 @@ def rows() -> list[tuple[str, str, str]]:
                         row["harmless"]))
     env = data["code_env"]
     out.append(("code_env", env["example"], env["harmless"]))
+    options = data["option_env"]
+    out.append(("option_env", options["example"], options["harmless"]))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._connect import CONNECT_RULES
 from toolpipe.secrets._letters import wordy as _wordy
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL
@@ -115,15 +116,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"""[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*"""
          r"""(?:(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)|(?P<b>[^\s;'"()&][^\s;'"()]{0,127})(?=[\s;]|$))""",
          value=("v", "b"), check="sql"),
-    # Oracle's user/password@service after a client, a connect-string key, a JDBC URL's head
-    rule("password", ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman", "dgmgrl",
-                      "userid", "connect_string", "connection_string", "conn_str", "jdbc:oracle:"),
-         r"""(?:(?i:jdbc:oracle:(?:thin|oci8?|kprb):)|(?i:sqlplus|sqlldr|expdp|impdp|exp|imp"""
-         r"""|rman|dgmgrl)\b[^\n|;&]{0,120}?[ \t=]"""
-         r"""|(?i:userid|connect_string|connection_string|conn_str)["']?[ \t]*[=:][ \t]*"""
-         r"""["']?)(?P<u>[A-Za-z][A-Za-z0-9_$#]{0,127})/(?P<v>[^\s/@'"]{1,128})"""
-         r"""(?:@|(?=[\s'"]|$))""",
-         value=("v",), check="url_password"),
+    *CONNECT_RULES,  # (Oracle's user/password@service: _connect)
     rule("password", "curl",
          r"""curl\b[^\n|;&]{0,200}?(?:[ \t]-[uU][ \t]*|[ \t]--(?:proxy-)?user[ =])(?P<q>['"]?)"""
          r"""[^\s:'"]{0,128}:(?P<v>[^\s'"]{1,256})(?P=q)""", value=("v",),

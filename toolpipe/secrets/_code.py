@@ -178,7 +178,12 @@ def call_literal(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[st
     if len(value) < 4 or plain_word(value) or b" " in value or b"/" in value or (
             re.fullmatch(rb"[A-Z][A-Z0-9_]*", value) is not None):
         return None
+    if _NAMED_FOR_ONE.fullmatch(value) and _CREDENTIAL_NAME.search(value):
+        return None  # a name that says what it names (`flag.String("api-key", …)`)
     return kind if credential_like(value) else None
+
+
+_NAMED_FOR_ONE = re.compile(rb"[a-z][a-z.\-_]*")  # (small letters, and `.`, `-`, `_`)
 
 
 # {"name": "API_KEY", "value": …}: the member before that names what the value is

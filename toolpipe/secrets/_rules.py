@@ -10,10 +10,12 @@ import re
 
 import attrs
 
+from toolpipe.secrets._answers import ANSWER_RULES
 from toolpipe.secrets._argv import ARGV_RULES
 from toolpipe.secrets._bound import BOUND_RULES
 from toolpipe.secrets._code import CODE_RULES
 from toolpipe.secrets._contexts import CONTEXT_RULES
+from toolpipe.secrets._declared import DECLARED_RULES
 from toolpipe.secrets._devices import DEVICE_RULES
 from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._forms import FORM_RULES
@@ -71,7 +73,9 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
         # `Shared Secret . . . . :`, ipconfig's and netsh's way)
         r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""
-        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|<<?-(?!-)|=|:|："""
+        # (and the assignments that keep a value already set: ruby's and JavaScript's
+        # `||=`, C#'s and PHP's `??=`, perl's `//=`)
+        r"""|\s{0,8}(?:::=|::|:-|=>|:=|\?=|\+=|\|\|=|\?\?=|//=|<<?-(?!-)|=|:|："""
         r"""|\\u003[DdAa]|\\x3[DdAa]|&\#(?:61|58|x3[DdAa]);)\s{0,8}(?:\*{1,2}(?=[ \t]))?\s{0,8}"""
         r"""(?:\*\*|__)?"""  # (and the value in emphasis: `password: **…**`)
         r"""(?:[&!][\w!.:/-]{0,40}[ \t]+)?"""  # YAML's anchor or tag: `key: &a VALUE`
@@ -91,7 +95,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
 _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
-             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?=|\+=|<<?-|：|│|┃|║)"""
+             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?\??=|\+=|//=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–)|[ \t]+-[ \t]+[A-Za-z0-9]|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""
@@ -278,6 +282,8 @@ RULES: tuple[Rule, ...] = (
     *CONTEXT_RULES,
     *ARGV_RULES,
     *CODE_RULES,
+    *DECLARED_RULES,
+    *ANSWER_RULES,
     *NAMED_RULES,
     *DEVICE_RULES,
     *FORM_RULES,

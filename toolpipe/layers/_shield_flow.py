@@ -51,6 +51,7 @@ from toolpipe.shell import (
     edited_commands,
     effects,
     irreversible,
+    landed,
     sed_applied,
 )
 
@@ -72,6 +73,9 @@ class FileFact:
     # the command lines its text holds, whatever its language (``commands_in``): what a
     # program that loads it would run
     commands: str = ""
+
+
+EMPTY_WRITE = FileFact("write")
 
 
 def written(path: str, content: str | None) -> FileFact:
@@ -223,10 +227,12 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             if secret is None:
                 secret, feeds = _reads_secret(cmd, workspace, facts), {cmd.name, *(
                     c.name for c in cmd.upstream)}
-                # made from a download (`gunzip -c x.gz > x.sh`, `cat a.sh b.sh > c.sh`)
-                derived = bool(facts.downloaded) and any(
+                # made from a download (`gunzip -c x.gz > x.sh`, `cat a.sh b.sh > c.sh`), or
+                # fetched from elsewhere (`scp host:x .`, `aws s3 cp s3://b/x .`)
+                derived = any(f.kind == "fetch" for f in effects(cmd)) or (bool(
+                    facts.downloaded) and any(
                     _fetched(key(a.text, c.cwd, workspace), facts) for c in (*cmd.upstream, cmd)
-                    for a in c.args if a.known and not a.text.startswith("-"))
+                    for a in c.args if a.known and not a.text.startswith("-")))
             if secret:
                 out[k] = FileFact("secret")
             elif feeds & DOWNLOADERS or derived:
@@ -272,6 +278,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             out[image] = FileFact("secret")
         if cmd.name in _COPIERS and len(cmd.args) >= 2:
             src, dst = cmd.args[-2], cmd.args[-1]
+            dst = landed(dst, src.text)  # (into a folder: the source's name under it)
             if src.known and dst.known and not src.text.startswith("-"):
                 source = key(src.text, cmd.cwd, workspace)
                 fact = out.get(source) or facts.files.get(source)  # (this line's, too)
@@ -283,7 +290,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                     out[key(dst.text, cmd.cwd, workspace).rstrip("/") or "/"] = FileFact(
                         "download")
                 elif fact is None and not secret and classify(
-                        src, cmd.cwd, workspace).kind == "workspace":
+                        src, cmd.cwd, workspace).kind == "workspace" and out.get(key(
+                            dst.text, cmd.cwd, workspace), EMPTY_WRITE).origin == "write":
+                    # (not what it fetched from another machine: `rsync host:x x`)
                     out[key(dst.text, cmd.cwd, workspace)] = FileFact("copy")
     return out
 

@@ -24,7 +24,8 @@ Layout (private modules behind this face):
   handlers of ``_files`` (rm, cp, dd, chmod…), ``_copiers`` (cpio -p, pax, rename: a
   place by mode or position), ``_unpackers`` (ar, jar, dpkg-deb, python's zipfile and
   tarfile: an archive unpacked where a mode or position says), ``_cleaners`` (tmpwatch,
-  tmpreaper: what is old under a folder deleted), ``_editors`` (ed, ex,
+  tmpreaper: what is old under a folder deleted), ``_fetches`` (a store's, a
+  container's or a release's files copied here), ``_editors`` (ed, ex,
   vim with a script, patch), ``_git`` and ``_system`` (disks, network, power…);
   ``_sizes``: output without end or past what a disk holds (``yes``, ``head -c 900G
   /dev/zero``, ``dd`` counts);
@@ -53,6 +54,7 @@ from toolpipe.shell import _compressors as _compressors
 from toolpipe.shell import _converters as _converters
 from toolpipe.shell import _copiers as _copiers
 from toolpipe.shell import _editors as _editors
+from toolpipe.shell import _fetches as _fetches
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git
 from toolpipe.shell import _system as _system
@@ -100,6 +102,9 @@ from toolpipe.shell._effects import (
     stdin_code as stdin_code,
 )
 from toolpipe.shell._expand import ENVIRONMENT as ENVIRONMENT
+from toolpipe.shell._fetches import (
+    landed as landed,
+)
 from toolpipe.shell._files import restricting_mode as restricting_mode
 from toolpipe.shell._files import setuid_mode as setuid_mode
 from toolpipe.shell._folders import in_made_folder as in_made_folder

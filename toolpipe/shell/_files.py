@@ -14,10 +14,11 @@ from toolpipe.shell._effects import (
     EffectKind,
     handles,
 )
+from toolpipe.shell._fetches import landed
+from toolpipe.shell._fetches import remote as _remote
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
 from toolpipe.shell._sizes import huge_dd
-from toolpipe.shell._transfers import client_sends
 from toolpipe.shell._words import UNKNOWN, Word, literal
 
 
@@ -70,10 +71,16 @@ def _copy(cmd: Command) -> list[Effect]:
             if cmd.name == "rsync" and "--delete" in "".join(flags):
                 out.append(Effect("send", cmd, target, detail="deletes remote files"))
         else:
-            out += [Effect("fetch", cmd, w) for w in ops if _remote(w)]
-            out.append(Effect("write", cmd, target))
+            out += [e for w in ops if _remote(w) for e in (
+                Effect("fetch", cmd, w), Effect("write", cmd, landed(target, w.text)))]
         return out
-    out.append(Effect("write", cmd, target))
+    named = values.get("t") or values.get("--target-directory")  # (a folder, named so)
+    folder = Word(named.text.rstrip("/") + "/", named.raw, named.glob, named.tame,
+                  named.sources) if named is not None else target
+    # (what lands in a folder, `.` or `dir/`, is each source's name under it)
+    out += [Effect("write", cmd, landed(folder, w.text)) for w in ops] if ops and (
+        named is not None or folder.text in (".", "..") or folder.text.endswith("/")) else [
+        Effect("write", cmd, target)]
     mode = values.get("m") or values.get("--mode")
     if cmd.name == "install" and mode is not None and setuid_mode(mode.text):
         out.append(Effect("mode", cmd, target, detail=mode.text))  # -m 4755 /bin/sh /tmp/x
@@ -88,25 +95,6 @@ def _copy(cmd: Command) -> list[Effect]:
     if cmd.name == "rsync" and any(f.startswith("--delete") for f in flags):
         out.append(Effect("delete", cmd, target, recursive=True, forced=True))
     return out
-
-
-def _remote(w: Word) -> bool:
-    t = w.text
-    return bool(re.match(r"^([\w.@-]+):(?!//)", t)) and not t.startswith(("/", ".", "~"))
-
-
-@handles("scp", "sftp", "rclone")
-def _scp(cmd: Command) -> list[Effect]:
-    _, _, ops = _split(cmd.args, "cFiJlLoPSDX")
-    if cmd.name == "rclone" and ops:
-        ops = ops[1:]
-    if len(ops) < 2:  # (sftp's own commands: `put FILE` on its input, `_transfers`)
-        return [Effect("send", cmd, w) for w in client_sends(cmd)] + (
-            [Effect("send", cmd, None)] if cmd.name == "sftp" else [])
-    *sources, dest = ops
-    if _remote(dest) or (cmd.name == "rclone" and ":" in dest.text):
-        return [Effect("send", cmd, w) for w in sources if not _remote(w)]
-    return [Effect("write", cmd, dest)] + [Effect("fetch", cmd, w) for w in sources]
 
 
 @handles("dd")

@@ -54,8 +54,11 @@ def outputs(cmd: Command) -> list[tuple[Word, str]]:
     for row in OUTPUTS.get(cmd.name, ()):
         if not row.installs:  # (an installer's row names the packages it runs: `installed`)
             found += _row_outputs(row, cmd.args)
+    # (a file's place that is a folder, `.` or `dir/`: what it makes lands under it)
     return [(Word(w.text.rstrip("/") + "/{}", w.raw, w.glob, True, w.sources)
-             if how in ("folder", "new folder") else w, _MADE[how]) for w, how in found]
+             if how in ("folder", "new folder") or (how == "file" and (
+                 w.text in (".", "..") or w.text.endswith("/"))) else w, _MADE[how])
+            for w, how in found]
 
 
 # Options any program may name its output with (a program no row describes among them:

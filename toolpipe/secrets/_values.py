@@ -31,7 +31,7 @@ _FILLER = re.compile(rb"[*xX.#_\-?0]+|(?:x{3,}|X{3,})[\w\-]*|\.\.\."
 _PLACEHOLDER = re.compile(
     # (`$(NAME)`: Kubernetes' expansion of a variable in a container's args, a shell's
     # command substitution)
-    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|\$\([^)\n]{1,128}\)|%\{[^}]*\}|%\(?\w*\)?s|%s"
+    rb"(?i)<[^>]*>|\{\{?[^}]*\}\}?|\$\{?\w+\}?|\$\([^)\n]{1,128}\)|%\{[^}]*\}|%\(\w*\)s|%s"
     # (a printf format with its flags, width and precision: `%-12s`, `%.8x`, Go's `%q`)
     rb"|%[-+ #0]{0,4}[0-9]{0,4}(?:\.[0-9]{1,4})?[sdiuxXfgeqvr]"
     rb"|your[_\-. ]\S*"

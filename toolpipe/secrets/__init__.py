@@ -14,6 +14,7 @@ Layout (the face re-exports what users need; the rest is private):
     _declared   a default where an option or a property named for a credential is declared
     _answers    a value a command was asked for by a credential's name, on the next line
     _connect    a connect string written user/password@service (Oracle's)
+    _lists      the elements of a list under a key named for credentials
     _addresses  an address that is its own credential (a webhook's, a ping's URL)
     _copies     a secret found once, redacted wherever the text repeats it
     _values     context tests: a variable, a call, a type, a placeholder is not a secret

@@ -20,6 +20,7 @@ from toolpipe.secrets._devices import DEVICE_RULES
 from toolpipe.secrets._fields import FIELD_RULES
 from toolpipe.secrets._forms import FORM_RULES
 from toolpipe.secrets._keywords import COOKIE_WORDS, KEY_WORDS, PASSWORD_WORDS
+from toolpipe.secrets._lists import LIST_RULES
 from toolpipe.secrets._named import NAMED_RULES, PUBLIC_PREFIXES
 from toolpipe.secrets._providers import PROVIDER_RULES
 from toolpipe.secrets._rule import (
@@ -284,6 +285,7 @@ RULES: tuple[Rule, ...] = (
     *CODE_RULES,
     *DECLARED_RULES,
     *ANSWER_RULES,
+    *LIST_RULES,
     *NAMED_RULES,
     *DEVICE_RULES,
     *FORM_RULES,

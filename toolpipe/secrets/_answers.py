@@ -1,7 +1,8 @@
 """A value a command was asked for by a credential's name, printed alone on the next
 line: a JSON or YAML path that names one (``jq -r '.password' creds.json``, ``yq
 '.data.password' secret.yaml``), a variable named for one (``echo "$API_KEY"``), a file
-named for one (``cat /run/secrets/db_password``). The stores' own reads (``vault kv get
+named for one (``cat /run/secrets/db_password``), a named value got (``dotenv get
+SECRET_KEY``, ``terraform output -raw db_password``). The stores' own reads (``vault kv get
 -field=…``, ``pass show``) are ``_named``'s. The fifteenth sitting's held-out file found
 the first two leaking when the value was words and digits the entropy guess lets pass."""
 
@@ -13,7 +14,8 @@ from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import could_be_credential
 from toolpipe.secrets._values import CHECKS
 
-_WORD = r"(?:password|passwd|passphrase|pwd|secret|token|api[-_]?key|apikey|credential)"
+_WORD = (r"(?:password|passwd|passphrase|pwd|secret|token|api[-_]?key|apikey|credential|psk"
+         r"|(?:access|private|signing|encryption|master|secret)[-_]?key)")
 # the name in a path, a variable or a file's name (after a blank, `.`, `[`, a quote, `$`, `{`, `/`),
 # ending with the word (`$TOKEN_URL` names an address)
 _NAMED = re.compile(rb"(?i)(?:[ \t.\[$'\"/{]|\$\{?)[\w.-]*?" + _WORD.encode() + rb"(?![\w-])")
@@ -33,12 +35,13 @@ CHECKS["answered"] = answered
 
 ANSWER_RULES: tuple[Rule, ...] = (
     rule("password", ("jq ", "yq ", "gojq ", "jaq ", "dasel ", "echo ", "printf ", "cat ",
-                      "head ", "tail "),
-         r"""(?i:jq|yq|gojq|jaq|dasel|echo|printf|cat|head|tail)(?P<cmd>[ \t][^\n]{0,300})"""
+                      "head ", "tail ", "get ", "output ", "show ", "nmcli "),
+         r"""(?i:jq|yq|gojq|jaq|dasel|echo|printf|cat|head|tail|get|output|show|nmcli)"""
+         r"""(?P<cmd>[ \t][^\n]{0,300})"""
          r"""\r?\n[ \t]*(?P<v>[^\s]{4,4096})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="answered", priority=CONTEXT,
          # (the name as the check reads it, never a label's: `[REDACTED:password]` after
          # a redaction must make no trigger the first reading had not)
-         shape=r"""[^\n]{0,300}?[ \t.\[$'"/{][\w.-]{0,64}?(?i:""" + _WORD
+         shape=r"""(?:[^\n]{0,300}?[ \t.\[$'"/{])?[\w.-]{0,64}?(?i:""" + _WORD
                + r""")(?:[^\w\n-][^\n]{0,300})?\r?\n[ \t]*[^\s]{4}"""),
 )

@@ -105,7 +105,7 @@ _STORE_READS = ("get-secret-value", "get-parameter", "versions access", "secret 
                 "bw get", "lpass show", "secret-tool lookup", "secrets get", "jsonpath",
                 "base64 -d", "base64 --decode", "keepassxc-cli show", "chamber read",
                 "sops -d", "sops --decrypt", "ansible-vault view", "gpg -d", "gpg --decrypt",
-                "age -d", "age --decrypt")
+                "age -d", "age --decrypt", "keyring get")
 
 
 def stored(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]

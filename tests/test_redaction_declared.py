@@ -16,6 +16,11 @@ changed at its first run).
   another word (`$TOKEN_URL`) asks for something else.
 - Oracle's `user/password@service` as SQL*Plus' `CONNECT` at a line's start and as the
   value of a key named for a connection; ruby's `||=`, C#'s `??=`, perl's `//=`.
+- The elements of a list under a key named for credentials (a JSON, Python or Ruby array,
+  a YAML sequence), and a printf placeholder only in its own form (`%(name)s`, `%s`).
+  These two, and getters by name (`dotenv get`, `terraform output`), came from the same
+  sitting's second file, `classes-fresh72.txt`, and from `classes-fresh71.txt`'s values
+  drawn again.
 
 Each law is a grid drawn by hypothesis, and is shown catching the reading taken away."""
 
@@ -25,11 +30,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import tokens
 from toolpipe.secrets import SecretPatternSet
+from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._values import CHECKS
 
 S = SecretPatternSet.default_common()
-TOKENS = st.from_regex(r"7Qx[A-Za-z0-9]{14,22}", fullmatch=True)
+TOKENS = tokens(14, 22)  # (random letters and digits after `7Qx`, as generators draw)
 CREDENTIALS = st.sampled_from(["password", "db-password", "token", "api-key", "apikey",
                                "secret", "client-secret", "access_token", "passphrase"])
 OTHERS = st.sampled_from(["output", "region", "format", "name", "locale", "host"])
@@ -81,7 +88,8 @@ def test_a_credential_s_default_that_is_none_is_left(form, name, value):
 ASKED = st.sampled_from([
     "$ jq -r '.{p}' creds.json", "$ jq -r .auth.{p} ~/.config/app.json",
     "$ yq '.data.{p}' secret.yaml", '$ echo "${v}"', "$ echo ${{{v}}}",
-    "$ cat /run/secrets/{f}", "$ head -1 ~/.config/app/{f}"])
+    "$ cat /run/secrets/{f}", "$ head -1 ~/.config/app/{f}", "$ dotenv get {v}",
+    "$ terraform output -raw {f}", "$ aws configure get aws_{p}", "$ fly secrets get {v}"])
 VALUES = st.from_regex(r"(?:kilo|lima|tango|zulu)-(?:alpha|bravo|delta)-[0-9]{4}",
                        fullmatch=True) | TOKENS
 PATHS = st.sampled_from(["password", "token", "api_key", "secret", "client_secret"])
@@ -121,14 +129,51 @@ def test_their_look_alikes_are_left(text):
     assert S.redact(text) == text
 
 
+LISTS = st.sampled_from([
+    '"{k}": ["{a}", "{b}"]', '"{k}": [\n  "{a}",\n  "{b}"\n]', "{k} = ['{a}', '{b}']",
+    "{k}:\n  - {a}\n  - {b}\n", "{k}: ['{a}', '{b}']", ":{k} => [\"{a}\", \"{b}\"]"])
+LIST_KEYS = st.sampled_from(["tokens", "api_keys", "passwords", "secrets", "credentials",
+                             "API_KEYS", "secret-keys", "access_keys"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(LISTS, LIST_KEYS, TOKENS, TOKENS)
+def test_every_token_of_a_list_under_a_credential_s_key_is_redacted(form, name, a, b):
+    text = form.format(k=name, a=a, b=b)
+    out = S.redact(text)
+    assert a[:12] not in out and b[:12] not in out, text
+
+
+@settings(max_examples=120, deadline=None)
+@given(LISTS, LIST_KEYS | st.sampled_from(["scopes", "tags", "hosts"]),
+       st.sampled_from([("read", "write"), ("~/.aws/credentials", "/etc/ssl/k.pem"),
+                        ("repo:status", "user:email"), ("admin-role", "viewer-role")]))
+def test_a_list_of_words_paths_or_scopes_is_left(form, name, pair):
+    text = form.format(k=name, a=pair[0], b=pair[1])
+    assert S.redact(text) == text, text
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("mysql --password %xwYyTIAuRFVE0Ws shop", False), ('password = "%(db_password)s"', True),
+    ('password: "%s"', True), ("password = '%-12s'", True)])
+def test_a_printf_placeholder_needs_its_form(text, left):
+    """`%(name)s` names a value; `%xwYy…s` (a value that starts with `%` and ends with
+    `s`) had been read as one (the fifteenth sitting)."""
+    assert (S.redact(text) == text) == left, text
+
+
 @pytest.mark.parametrize("broken", ["declared", "answered", "connect_line",
-                                    "named_connection"])
+                                    "named_connection", "listed"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
-    monkeypatch.setitem(CHECKS, broken, lambda *a: None)
+    if broken == "listed":
+        monkeypatch.setitem(SEVERAL, broken, lambda buf, start, found, floor: ([], found.end()))
+    else:
+        monkeypatch.setitem(CHECKS, broken, lambda *a: None)
     redactor = SecretPatternSet.default_common()
     token = "7QxAbc123def456Ghi"
     text = {"declared": f'@click.option("--token", default="{token}")',
             "answered": f"$ jq -r '.password' creds.json\n{token}",
             "connect_line": f"SQL> connect app/{token}",
-            "named_connection": f"DB_CONNECT=app/{token}@db:1521/ORCL"}[broken]
+            "named_connection": f"DB_CONNECT=app/{token}@db:1521/ORCL",
+            "listed": f'"tokens": ["7QxZzz999yyy888Xxx", "{token}"]'}[broken]
     assert token in redactor.redact(text), text

@@ -79,14 +79,18 @@ def option_loads(cmd: Command) -> list[Word]:
 
 def file_runs(cmd: Command) -> list[Word]:
     """The files of code a ``[[file]]`` row of the program table says this command runs:
-    the word after one of its options, or its first operand."""
+    the word after one of its options (or glued to a long one after `=`), or its first
+    operand."""
     row = FILE_RUNNERS.get(cmd.name)
     if row is None:
         return []
     args = cmd.args
     out = []
     for i, a in enumerate(args):
-        if a.text in row.options:  # (the first word after it that is not an option)
+        option, glued, value = a.text.partition("=")
+        if glued and option.startswith("--") and option in row.options:  # (--gemfile=F)
+            out.append(Word(value, a.raw, a.glob, a.tame, a.sources))
+        elif a.text in row.options:  # (the first word after it that is not an option)
             named = next((b for b in args[i + 1:] if not b.text.startswith("-")), None)
             if named is not None:
                 out.append(named)

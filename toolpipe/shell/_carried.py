@@ -26,10 +26,12 @@ from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, cand
 from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._loaders import (
     SEARCH_OPTIONS,
+    SETTINGS_OPTIONS,
     loaded_from,
     scratch,
     search_options,
     settings_files,
+    settings_options,
 )
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import (
@@ -212,6 +214,13 @@ class _Carriers(_Helpers):
             # the script, which runs it (code given to the interpreter is read as code)
             self.out.problem("destroys", f"{ALERT_TEXTS['destroys']} (handed to a {name} "
                              "script)", where)
+        for settings in settings_options(cmd) if name in SETTINGS_OPTIONS else ():
+            self.run((literal("source"), settings), (), (), f"{name}'s settings")
+        if name == "git" and self.cwd not in (None, ".") and scratch(
+                self.cwd, classify(literal(self.cwd), ".").kind):  # (a repository there:
+            # its own config, `cd /tmp/x && git status`)
+            self.run((literal("source"), literal(f"{self.cwd}/.git/config")), (), (),
+                     "git's settings")
         for folder in search_options(cmd) if name in SEARCH_OPTIONS else ():
             if scratch(folder.text, classify(folder, self.cwd).kind):
                 self.out.problem("dynamic-code", f"loads code from {folder.text}, a folder "

@@ -33,9 +33,21 @@ SEARCH_PATHS = frozenset({
 # each is read as a file the command loads (``settings_files``), so that the session's
 # flow judges one it wrote by what it holds and asks about one in a scratch folder that no
 # call wrote (a user's own, in the home, is neither)
+# (and those whose settings can name a program to run: AWS's credential_process, a
+# kubeconfig's exec plugin, a Gemfile, Gradle's init scripts, cargo's runner, a CMake
+# toolchain, a new home's dotfiles, a repository's config: the fifteenth sitting's file)
 SETTINGS = frozenset({"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
                       "GIT_CONFIG", "MAKEFILES", "PHPRC", "NPM_CONFIG_USERCONFIG",
-                      "NPM_CONFIG_GLOBALCONFIG"})
+                      "NPM_CONFIG_GLOBALCONFIG", "AWS_CONFIG_FILE",
+                      "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "BUNDLE_GEMFILE",
+                      "GRADLE_USER_HOME", "CARGO_HOME", "CMAKE_TOOLCHAIN_FILE", "HOME",
+                      "PIP_CONFIG_FILE", "DOCKER_CONFIG", "GIT_DIR", "GNUPGHOME"})
+# the same, named by a program's option (`kubectl --kubeconfig F`, `ssh -F F`, `git
+# --git-dir D`, `git -C D`: a repository's own config runs core.pager, core.fsmonitor)
+SETTINGS_OPTIONS = {"kubectl": ("--kubeconfig",), "oc": ("--kubeconfig",),
+                    "helm": ("--kubeconfig",), "ssh": ("-F",), "scp": ("-F",),
+                    "sftp": ("-F",), "docker": ("--config",), "cargo": ("--config",),
+                    "git": ("--git-dir", "-C"), "cmake": ("-DCMAKE_TOOLCHAIN_FILE",)}
 INJECTING = _FILES | SEARCH_PATHS
 # an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp
 # /tmp Main`): judged as $PERL5LIB's and $CLASSPATH's folders are
@@ -54,15 +66,21 @@ def _entries(name: str, text: str) -> list[str]:
         return [posixpath.dirname(e) if "?" in e else e for e in text.split(";") if e]
     if name == "MAKEFILES":
         return text.split()
-    return text.split(":") if name in SEARCH_PATHS else [text]
+    return text.split(":") if name in SEARCH_PATHS or name == "KUBECONFIG" else [text]
+
+
+# (a settings folder's own file, where a variable's folder is also where a program puts
+# what it makes: what it installs there is not its settings)
+_SETTINGS_FILE = {"CARGO_HOME": "config.toml", "GRADLE_USER_HOME": "init.d"}
 
 
 def settings_files(name: str, value: Word) -> list[Word]:
     """The files or folders a settings variable has programs read (none for another)."""
     if name not in SETTINGS or not value.text.strip() or value.text == "/dev/null":
         return []
-    return [Word(e, value.raw, value.glob, value.tame, value.sources)
-            for e in _entries(name, value.text)]
+    inner = _SETTINGS_FILE.get(name)
+    return [Word(posixpath.join(e, inner) if inner else e, value.raw, value.glob, value.tame,
+                 value.sources) for e in _entries(name, value.text)]
 
 
 def loaded_from(name: str, value: Word, cwd: str | None) -> str | None:
@@ -101,4 +119,28 @@ def search_options(cmd: Command) -> list[Word]:
             if value is not None:
                 out += [Word(e, value.raw, value.glob, value.tame, value.sources)
                         for e in value.text.split(":") if e]
+    return out
+
+
+def settings_options(cmd: Command) -> list[Word]:
+    """The settings files or folders a command is told to read by an option (see
+    ``SETTINGS_OPTIONS``; git's `-c include.path=F` too); cargo's `--config KEY=VALUE` is a
+    setting, not a file."""
+    options = SETTINGS_OPTIONS.get(cmd.name, ())
+    args = cmd.args
+    out: list[Word] = []
+    for i, a in enumerate(args):
+        name, glued, value = a.text.partition("=")
+        if cmd.name == "git" and a.text == "-c" and i + 1 < len(args) and args[
+                i + 1].text.startswith("include.path="):
+            value, a = args[i + 1].text.partition("=")[2], args[i + 1]
+        elif glued and name in options:
+            pass
+        elif a.text in options and i + 1 < len(args):
+            a = args[i + 1]
+            value = a.text
+        else:
+            continue
+        if value and not (cmd.name == "cargo" and "=" in value):
+            out.append(Word(value, a.raw, a.glob, a.tame, a.sources))
     return out

@@ -75,9 +75,6 @@ class FileFact:
     commands: str = ""
 
 
-EMPTY_WRITE = FileFact("write")
-
-
 def written(path: str, content: str | None) -> FileFact:
     """A file written with ``content`` (None: not known), and the commands it holds."""
     return FileFact("write", content, commands_in(path, content) if content else "")
@@ -252,6 +249,8 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 folder = operands[1].text if len(operands) > 1 else posixpath.basename(
                     operands[0].text.rstrip("/")).removesuffix(".git")
                 out[key(folder, cmd.cwd, workspace)] = FileFact("download")
+                # (but its .git, which git writes itself: no config or hook is cloned)
+                out[key(folder + "/.git", cmd.cwd, workspace)] = FileFact("copy")
         out.update({k: FileFact("patched" if k.endswith(PATCHED_BY) else "download")
                     for k in unpacked(cmd, workspace, lambda k: _fetched(k, facts))})
         setting = setting_written(cmd, workspace)  # git config alias.st '!…': .git/config
@@ -280,20 +279,19 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             src, dst = cmd.args[-2], cmd.args[-1]
             dst = landed(dst, src.text)  # (into a folder: the source's name under it)
             if src.known and dst.known and not src.text.startswith("-"):
-                source = key(src.text, cmd.cwd, workspace)
+                source, target = key(src.text, cmd.cwd, workspace), key(dst.text, cmd.cwd,
+                                                                        workspace)
                 fact = out.get(source) or facts.files.get(source)  # (this line's, too)
                 if fact is not None and not secret:
-                    out[key(dst.text, cmd.cwd, workspace)] = fact
+                    out[target] = fact
                 elif fact is None and _holds_download(source, facts):
                     # a folder with downloaded files in it (or in one), copied: what lands
                     # in the copy is treated as downloaded, as a clone's folder is
-                    out[key(dst.text, cmd.cwd, workspace).rstrip("/") or "/"] = FileFact(
-                        "download")
-                elif fact is None and not secret and classify(
-                        src, cmd.cwd, workspace).kind == "workspace" and out.get(key(
-                            dst.text, cmd.cwd, workspace), EMPTY_WRITE).origin == "write":
-                    # (not what it fetched from another machine: `rsync host:x x`)
-                    out[key(dst.text, cmd.cwd, workspace)] = FileFact("copy")
+                    out[target] = FileFact("download")
+                elif fact is None and not secret and (out[target].origin if target in out
+                                                      else "write") == "write" and classify(
+                        src, cmd.cwd, workspace).kind == "workspace":
+                    out[target] = FileFact("copy")  # (not a fetch: `rsync host:x x`)
     return out
 
 
@@ -346,6 +344,8 @@ def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
             return None
         if parent in facts.downloaded:
             return facts.files.get(parent)
+        if parent in facts.files:  # (a nearer folder's own fact: a clone's .git)
+            return None
         parent = posixpath.dirname(parent)
     return None
 

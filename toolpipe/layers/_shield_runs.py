@@ -234,7 +234,8 @@ def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
     """(file, command) for each file in a scratch folder (/tmp, /var/tmp, /dev/shm) that
     the line runs or loads and no call of the session wrote: what it holds is not known
     (understood, or ask; a file the session wrote is judged by what it holds instead, and
-    a folder of settings it wrote into, `XDG_CONFIG_HOME=/tmp/c`, by the files it wrote)."""
+    a folder of settings it wrote into, `XDG_CONFIG_HOME=/tmp/c`, by the files it wrote; a
+    file under a folder it wrote whole, a clone's, by that folder's fact)."""
     written = set(known)
     folders = {posixpath.dirname(p) for p in written}
     folders |= {f[:i] for f in folders for i in range(1, len(f)) if f[i] == "/"}
@@ -245,7 +246,9 @@ def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
         for e in effects(cmd):
             if e.kind == "exec" and e.word is not None and e.word.known and (
                     e.word.text.startswith("/dev/shm/") or e.word.text.rstrip("/") in roots
-                    or classify(e.word, cmd.cwd, workspace).kind == "scratch") and key(
-                    e.word.text, cmd.cwd, workspace) not in written | folders:
-                out.append((e.word.text, cmd))
+                    or classify(e.word, cmd.cwd, workspace).kind == "scratch"):
+                path = key(e.word.text, cmd.cwd, workspace)
+                if path not in written | folders and not any(  # (or under a folder written
+                        path.startswith(w + "/") for w in written if w not in roots):  # whole)
+                    out.append((e.word.text, cmd))
     return out

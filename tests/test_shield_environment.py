@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from toolpipe.errors import ConfigError
 from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
-from toolpipe.shell import _table
+from toolpipe.shell import _loaders, _table
 
 SHIELD = UnixShield()
 STOPPED, PASSED = ("ask", "block"), ("allow", "warn")
@@ -93,10 +93,47 @@ def test_a_copy_holds_what_its_source_holds(command, action):
     assert found.action == action, (command, found.reason)
 
 
-@pytest.mark.parametrize("broken", ["table", "defaults", "copies"])
+SETTINGS = sorted(_loaders.SETTINGS)
+SCRATCH = st.sampled_from(["/tmp/c", "/var/tmp/x", "/dev/shm/y", "/tmp/k.yaml"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(SETTINGS), st.sampled_from(["{v}={p} true", "export {v}={p}; true",
+                                                   "env {v}={p} make"]), SCRATCH)
+def test_settings_from_a_scratch_place_no_call_wrote_are_asked_about(variable, setting, place):
+    """(the fifteenth sitting's second held-out file, `classes-fresh88.txt`: 22 of its 27
+    attacks allowed: settings that can name a program to run, read from /tmp)"""
+    command = setting.format(v=variable, p=place)
+    assert SHIELD.evaluate("Bash", {"command": command}, ()).action in STOPPED, command
+
+
+@pytest.mark.parametrize("variable", SETTINGS)
+def test_settings_from_the_workspace_pass(variable):
+    command = f"{variable}=config/settings true"
+    found = SHIELD.evaluate("Bash", {"command": command}, ())
+    assert found.action in PASSED, (command, found.reason)
+
+
+@pytest.mark.parametrize(("command", "stopped"), [
+    ("kubectl --kubeconfig /tmp/k get pods", True), ("ssh -F /tmp/c host true", True),
+    ("git --git-dir=/tmp/x/.git status", True), ("git -C /tmp/x status", True),
+    ("cd /tmp/x && git status", True), ("git -c include.path=/tmp/x.cfg log", True),
+    ("docker --config /tmp/d ps", True), ("cmake -DCMAKE_TOOLCHAIN_FILE=/tmp/t.cmake ..", True),
+    ("cargo --config /tmp/c.toml build", True),
+    ("kubectl --kubeconfig deploy/kubeconfig.yaml get pods", False),
+    ("git -C vendor/lib log", False), ("cd build && git status", False),
+    ("cargo --config build.jobs=4 build", False), ("ssh -F ./ssh_config host true", False),
+    ("git clone https://github.com/x/y /tmp/y && cd /tmp/y && git log", False)])
+def test_settings_named_by_an_option_or_a_repository_s_own(command, stopped):
+    found = SHIELD.evaluate("Bash", {"command": command}, ())
+    assert (found.action in STOPPED) == stopped, (command, found.reason)
+
+
+@pytest.mark.parametrize("broken", ["table", "defaults", "copies", "settings options",
+                                    "settings variables"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     from toolpipe.layers import _shield_flow
-    from toolpipe.shell import _option_env
+    from toolpipe.shell import _carried, _option_env
 
     clear_caches()
     if broken == "table":
@@ -106,9 +143,16 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
         monkeypatch.setattr(_option_env, "OPTION_ENV", {k: _table.OptionEnv(v.words) for k, v
                                                         in _table.OPTION_ENV.items()})
         command, wanted = "export GOPATH=$HOME/go", PASSED
-    else:  # a copy of a project's file read as a file of unknown text
+    elif broken == "copies":  # a copy of a project's file read as a file of unknown text
         monkeypatch.setattr(_shield_flow, "classify", lambda *a: type("P", (), {"kind": "x"}))
         command, wanted = "ln -sf build/app app && ./app", PASSED
+    elif broken == "settings options":
+        monkeypatch.setattr(_loaders, "SETTINGS_OPTIONS", {})
+        monkeypatch.setattr(_carried, "SETTINGS_OPTIONS", {})
+        command, wanted = "kubectl --kubeconfig /tmp/k get pods", STOPPED
+    else:  # the settings variables as they were
+        monkeypatch.setattr(_loaders, "SETTINGS", frozenset({"XDG_CONFIG_HOME", "MAKEFILES"}))
+        command, wanted = "AWS_CONFIG_FILE=/tmp/c aws s3 ls", STOPPED
     try:
         found = SHIELD.__class__().evaluate("Bash", {"command": command}, ())
         assert found.action not in wanted, (broken, found.reason)

@@ -164,3 +164,37 @@ def test_the_law_catches_an_automaton_that_forgets_the_shapes():
     broken.__dict__["_literals"] = triggers._Literals(
         [attrs.evolve(r, shape="") for r in RULES])
     assert differs(broken)
+
+
+# --- a line of literals whose shapes read to its end ----------------------------------------
+
+def automaton_against_union(text: bytes) -> tuple[float, float]:
+    import time
+
+    start = time.perf_counter()  # (the union first: its lazy automaton built for the text)
+    union = starts(scan._TRIGGERS.regex, text)
+    took_union = time.perf_counter() - start
+    start = time.perf_counter()
+    found = list(scan._TRIGGERS.starts(text))
+    took = time.perf_counter() - start
+    assert found == union
+    return took, took_union
+
+
+LINE_OF_LITERALS = b"a://b:" * 43_000  # (258 KB on one line: each `://` a literal)
+
+
+def test_a_line_of_literals_costs_what_the_union_s_one_pass_does():
+    """A shape with no bound (`[^\\s/]*…`) read from every literal of a long line read the
+    line again per literal (a megabyte of `a://b:` took 17 s): past ``WORK_FACTOR`` times
+    the text's bytes so read, the union reads the rest. Timed against the union's own
+    pass in the same process, not in seconds."""
+    took, took_union = automaton_against_union(LINE_OF_LITERALS)
+    assert took < 10 * took_union + 0.1, (took, took_union)
+
+
+def test_the_law_catches_an_automaton_that_reads_every_line_again(monkeypatch):
+    monkeypatch.setattr(triggers, "WORK_FACTOR", 10**9)
+    monkeypatch.setattr(triggers, "HIT_BUDGET", 4_000)  # (so that it ends within a second)
+    took, took_union = automaton_against_union(LINE_OF_LITERALS)
+    assert took >= 10 * took_union + 0.1, (took, took_union)

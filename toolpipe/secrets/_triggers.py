@@ -32,6 +32,18 @@ _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 # trigger whose shape follows (so the scanner goes dense first)
 HIT_BUDGET = 20_000
 CHUNK = 1 << 16  # bytes of text the automaton reads at a time
+# Bytes a shape with no bound (`[^\s/]*…`) may read past its literal, in all, before the
+# union reads the rest: each check reads at most to its line's end (no such shape crosses
+# a line but over blanks), and a line of a megabyte made of literals (`a://b:` repeated)
+# had each one read it to its end, 17 s where the union's one pass is linear
+WORK_FACTOR, WORK_FLOOR = 64, 1 << 20
+_CLASS = re.compile(rb"\[(?:\\.|[^\]\\])*\]")
+_UNBOUNDED = re.compile(rb"(?<!\\)[*+]|\{[0-9]+,\}")
+
+
+def unbounded(shape: bytes) -> bool:
+    """Can the shape read on without a bound (a `*`, a `+`, `{n,}` outside a class)?"""
+    return _UNBOUNDED.search(_CLASS.sub(b"", shape)) is not None
 
 
 class _Literals:
@@ -50,7 +62,7 @@ class _Literals:
                 key = lit.encode().translate(FOLD)
                 owners.setdefault(key, set()).add((rule.bounded and lit[0].isalnum(), shape))
         keys = sorted(owners)
-        self.owners = [(len(key), tuple((bounded, shapes[shape])
+        self.owners = [(len(key), tuple((bounded, shapes[shape], unbounded(shape))
                                         for bounded, shape in sorted(owners[key])))
                        for key in keys]
         # (its DFA: built in 40 ms, then twice as fast as the other forms, 0.3 ms a 32 KB)
@@ -163,10 +175,11 @@ class Triggers:
         text, at a boundary if its rule asks for one, followed by its shape (re2, anchored
         where the literal ends), and each case-sensitive fragment. A start is sure once the
         automaton has passed its place by the longest literal. Past ``HIT_BUDGET``
-        literals, ``regex`` finds the rest: a text made of literals whose shapes fail costs
-        a C pass, not Python per literal. (The union alone cost 10 to 100 ms on each new
-        32 KB of mixed text, its lazy automaton's states built as the text visits them;
-        this, 2 ms.)"""
+        literals, or ``WORK_FACTOR`` times the text's bytes read by shapes with no bound,
+        ``regex`` finds the rest: a text made of literals whose shapes fail costs a C pass,
+        not Python per literal or a line read again per literal. (The union alone cost 10
+        to 100 ms on each new 32 KB of mixed text, its lazy automaton's states built as the
+        text visits them; this, 2 ms.)"""
         lits = self._literals
         size = len(buf)
         pending: list[int] = []  # (a heap) starts found, not yet sure
@@ -183,24 +196,29 @@ class Triggers:
             while pending and pending[0] < sure:
                 yield heapq.heappop(pending)
 
-        left = HIT_BUDGET
+        left, work, line_end = HIT_BUDGET, WORK_FACTOR * size + WORK_FLOOR, -1
         for end, length, owners in lits.found(buf):
             sure = end - lits.longest  # a later literal's trigger starts here or after
             if fragment < sure or (pending and pending[0] < sure):
                 yield from settle(sure)
             left -= 1
-            if left < 0:  # the rest by the union, from where nothing is sure yet
+            if left < 0 or work < 0:  # the rest by the union, from where nothing is sure
                 yield from _union_starts(self.regex, buf, max(sure, 0))
                 return
             start = end - length + 1
-            for bounded, shape in owners:
+            for bounded, shape, endless in owners:
                 at = start
                 if bounded and start:  # (at 0, the union's `^`)
                     if buf[start - 1] in _ALNUM:
                         continue
                     at = start - 1  # the union's match starts at the boundary
-                if at not in found and (shape is None or shape.Match(
-                        ANCHOR_START, buf, end + 1, size)[0][0] >= 0):
+                if at in found:
+                    continue
+                if endless:  # (what it may read: to its line's end)
+                    if line_end <= end:
+                        line_end = buf.find(b"\n", end + 1) % (size + 1)
+                    work -= line_end - end
+                if shape is None or shape.Match(ANCHOR_START, buf, end + 1, size)[0][0] >= 0:
                     found.add(at)
                     heapq.heappush(pending, at)
         yield from settle(size + 1)

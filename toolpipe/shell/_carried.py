@@ -89,8 +89,6 @@ UNDERSTOOD = KNOWN - (frozenset(IRREVERSIBLE) - frozenset(_HANDLERS) - PEELED - 
 _CARRIERS = (PEELED | SHELLS) - frozenset(LANGUAGES) - INERT
 _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXINIT": "",
                  "GVIMINIT": ""}
-# a program's options given by a variable (split as the shell splits words, as GNU tar's
-# TAR_OPTIONS is): read as that program with them (`--checkpoint-action=exec=…`)
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
 

@@ -20,7 +20,8 @@ from toolpipe.shell._options import split as _split
 from toolpipe.shell._transfers import client_sends
 from toolpipe.shell._words import Word
 
-# (program, its copying subcommands, what a remote source starts with)
+# each store's client and its copying subcommands (a source that starts with one of
+# _REMOTE, to a local place: a fetch)
 _STORES = {"aws": (("s3", "cp"), ("s3", "mv"), ("s3", "sync")),
            "gsutil": (("cp",), ("mv",), ("rsync",)),
            "gcloud": (("storage", "cp"), ("storage", "mv"), ("storage", "rsync")),
@@ -40,12 +41,14 @@ def landed(dest: Word, source: str) -> Word:
     return Word(text, dest.raw, dest.glob, dest.tame, dest.sources)
 
 
-def _fetched(cmd: Command, ops: list[Word], remote: bool) -> list[Effect]:
-    if len(ops) < 2 or not remote:
-        return []
-    *sources, dest = ops
+def fetched(cmd: Command, sources: list[Word], dest: Word) -> list[Effect]:
+    """Each source fetched, and written where it lands at ``dest``."""
     return [e for s in sources for e in (Effect("fetch", cmd, s),
                                          Effect("write", cmd, landed(dest, s.text)))]
+
+
+def _fetched(cmd: Command, ops: list[Word], remote: bool) -> list[Effect]:
+    return fetched(cmd, ops[:-1], ops[-1]) if remote and len(ops) >= 2 else []
 
 
 @handles(*_STORES, partly=True)
@@ -119,6 +122,4 @@ def _scp(cmd: Command) -> list[Effect]:
     *sources, dest = ops
     if remote(dest) or (cmd.name == "rclone" and ":" in dest.text):
         return [Effect("send", cmd, w) for w in sources if not remote(w)]
-    # (what lands in a folder, `.` or `dir/`, is the source's name under it)
-    return [e for w in sources for e in (Effect("write", cmd, landed(dest, w.text)),
-                                         Effect("fetch", cmd, w))]
+    return fetched(cmd, sources, dest)

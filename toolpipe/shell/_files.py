@@ -14,7 +14,7 @@ from toolpipe.shell._effects import (
     EffectKind,
     handles,
 )
-from toolpipe.shell._fetches import landed
+from toolpipe.shell._fetches import fetched, landed
 from toolpipe.shell._fetches import remote as _remote
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
@@ -71,8 +71,7 @@ def _copy(cmd: Command) -> list[Effect]:
             if cmd.name == "rsync" and "--delete" in "".join(flags):
                 out.append(Effect("send", cmd, target, detail="deletes remote files"))
         else:
-            out += [e for w in ops if _remote(w) for e in (
-                Effect("fetch", cmd, w), Effect("write", cmd, landed(target, w.text)))]
+            out += fetched(cmd, [w for w in ops if _remote(w)], target)
         return out
     named = values.get("t") or values.get("--target-directory")  # (a folder, named so)
     folder = Word(named.text.rstrip("/") + "/", named.raw, named.glob, named.tame,

@@ -115,14 +115,14 @@ def test_settings_from_the_workspace_pass(variable):
 
 
 @pytest.mark.parametrize(("command", "stopped"), [
-    ("kubectl --kubeconfig /tmp/k get pods", True), ("ssh -F /tmp/c host true", True),
+    ("kubectl --kubeconfig /tmp/k get pods", True),
     ("git --git-dir=/tmp/x/.git status", True), ("git -C /tmp/x status", True),
     ("cd /tmp/x && git status", True), ("git -c include.path=/tmp/x.cfg log", True),
     ("docker --config /tmp/d ps", True), ("cmake -DCMAKE_TOOLCHAIN_FILE=/tmp/t.cmake ..", True),
     ("cargo --config /tmp/c.toml build", True),
     ("kubectl --kubeconfig deploy/kubeconfig.yaml get pods", False),
     ("git -C vendor/lib log", False), ("cd build && git status", False),
-    ("cargo --config build.jobs=4 build", False), ("ssh -F ./ssh_config host true", False),
+    ("cargo --config build.jobs=4 build", False),
     ("git clone https://github.com/x/y /tmp/y && cd /tmp/y && git log", False)])
 def test_settings_named_by_an_option_or_a_repository_s_own(command, stopped):
     found = SHIELD.evaluate("Bash", {"command": command}, ())

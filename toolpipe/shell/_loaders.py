@@ -42,11 +42,12 @@ SETTINGS = frozenset({"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM
                       "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "BUNDLE_GEMFILE",
                       "GRADLE_USER_HOME", "CARGO_HOME", "CMAKE_TOOLCHAIN_FILE", "HOME",
                       "PIP_CONFIG_FILE", "DOCKER_CONFIG", "GIT_DIR", "GNUPGHOME"})
-# the same, named by a program's option (`kubectl --kubeconfig F`, `ssh -F F`, `git
+# the same, named by a program's option (`kubectl --kubeconfig F`, `git
 # --git-dir D`, `git -C D`: a repository's own config runs core.pager, core.fsmonitor)
+# (not ssh's -F: a file of its own syntax, read as ssh reads it where a call wrote it;
+# read as shell, its `IdentityFile ~/.ssh/key` was a secret read)
 SETTINGS_OPTIONS = {"kubectl": ("--kubeconfig",), "oc": ("--kubeconfig",),
-                    "helm": ("--kubeconfig",), "ssh": ("-F",), "scp": ("-F",),
-                    "sftp": ("-F",), "docker": ("--config",), "cargo": ("--config",),
+                    "helm": ("--kubeconfig",), "docker": ("--config",), "cargo": ("--config",),
                     "git": ("--git-dir", "-C"), "cmake": ("-DCMAKE_TOOLCHAIN_FILE",)}
 INJECTING = _FILES | SEARCH_PATHS
 # an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp

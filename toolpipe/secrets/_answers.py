@@ -42,8 +42,8 @@ ANSWER_RULES: tuple[Rule, ...] = (
          value=("v",), check="answered", priority=CONTEXT,
          # (the name as the check reads it, never a label's: `[REDACTED:password]` after
          # a redaction must make no trigger the first reading had not)
-         # (no counted repeats: each is copied into re2's program, and the union of every
-         # shape, which short texts are read by, grew by a tenth with them)
-         shape=r"""(?:[^\n]*?[ \t.\[$'"/{])?[\w.-]*?(?i:""" + _WORD
-               + r""")(?:[^\w\n-][^\n]*)?\r?\n[ \t]*[^\s]{4}"""),
+         # (bounded: each union's match runs to where its shape ends, and one to a line's
+         # end took a megabyte line of `echo echo …` 8 s, each match read to its end)
+         shape=r"""(?:[^\n]{0,300}?[ \t.\[$'"/{])?[\w.-]{0,64}?(?i:""" + _WORD
+               + r""")(?:[^\w\n-][^\n]{0,300})?\r?\n[ \t]*[^\s]{4}"""),
 )

@@ -31,8 +31,6 @@ _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 # times the scanner's TRIGGER_BUDGET, as ordinary text holds two or three literals for each
 # trigger whose shape follows (so the scanner goes dense first)
 HIT_BUDGET = 20_000
-# Texts this short are read by the union (see ``Triggers.starts``)
-SHORT = 8192
 CHUNK = 1 << 16  # bytes of text the automaton reads at a time
 # Bytes a shape with no bound (`[^\s/]*…`) may read past its literal, in all, before the
 # union reads the rest: each check reads at most to its line's end (no such shape crosses
@@ -172,15 +170,6 @@ class Triggers:
         return _Literals(self.rules)
 
     def starts(self, buf: bytes) -> Iterator[int]:
-        """Where ``regex``'s successive matches start (from 0, then one byte after each):
-        by the union itself on a text of ``SHORT`` bytes or fewer, where its automaton's
-        states are few and soon built (a 2 KB log: 30 µs, where the literals one by one
-        cost 110), else by ``automaton_starts``."""
-        if len(buf) <= SHORT:
-            return _union_starts(self.regex, buf, 0)
-        return self.automaton_starts(buf)
-
-    def automaton_starts(self, buf: bytes) -> Iterator[int]:
         """Where ``regex``'s successive matches start (from 0, then one byte after each),
         in order and as they are needed: each literal the automaton finds in the folded
         text, at a boundary if its rule asks for one, followed by its shape (re2, anchored

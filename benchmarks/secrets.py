@@ -447,9 +447,10 @@ file.
 - {ds} (it reports a line, it does not redact).
 - Speed on 10 MB of mixed tool output: **{10 / ours:.0f} MB/s** ({ours * 1000:.0f} ms);
   the spec's six patterns with `re` in the same run: {10 / base:.0f} MB/s (ratio
-  {base / ours:.2f}). Worst 1 MB adversarial input: {worst:.0f} ms once re2's automaton
-  for the triggers is built ({worst_cold:.0f} ms for the first text a new one reads: the
-  automaton is built as the text is scanned, and random text visits many of its states).
+  {base / ours:.2f}). Worst 1 MB adversarial input: {worst:.0f} ms once re2's automatons
+  are built ({worst_cold:.0f} ms for the first text a new trigger scanner reads: its
+  Aho-Corasick automaton built whole, and its shapes' lazy re2 automatons as the text
+  visits their states).
 - A 10 MB tool output through the default pipeline (simulated interpreter, one dispatch):
   **{new_each * 1000:.1f} ms** when each call's output is another text (its head, what
   is read, new to the scanner), {capped * 1000:.1f} ms when each is the same text behind

@@ -171,12 +171,14 @@ def test_the_law_catches_an_automaton_that_forgets_the_shapes():
 def automaton_against_union(text: bytes) -> tuple[float, float]:
     import time
 
-    start = time.perf_counter()  # (the union first: its lazy automaton built for the text)
+    # (the union first: its lazy automaton built for the text; the process's CPU time, not
+    # the wall clock's: beside `yes`, one run read 0.92 s against 0.009)
+    start = time.process_time()
     union = starts(scan._TRIGGERS.regex, text)
-    took_union = time.perf_counter() - start
-    start = time.perf_counter()
+    took_union = time.process_time() - start
+    start = time.process_time()
     found = list(scan._TRIGGERS.starts(text))
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     assert found == union
     return took, took_union
 

@@ -18,7 +18,7 @@ from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
 from toolpipe.shell._transfers import client_sends
-from toolpipe.shell._words import Word
+from toolpipe.shell._words import Word, names_folder
 
 # each store's client and its copying subcommands (a source that starts with one of
 # _REMOTE, to a local place: a fetch)
@@ -35,7 +35,7 @@ _CONTAINERS = {"docker": ("cp",), "podman": ("cp",), "nerdctl": ("cp",), "kubect
 def landed(dest: Word, source: str) -> Word:
     """What a copy of ``source`` writes at ``dest``: under it when it names a folder."""
     text = dest.text
-    if text in (".", "..") or text.endswith("/"):
+    if names_folder(text):
         name = posixpath.basename(source.rstrip("/").rpartition(":")[2]) or source
         text = posixpath.join(text, name) if not source.endswith("/") else text
     return Word(text, dest.raw, dest.glob, dest.tame, dest.sources)

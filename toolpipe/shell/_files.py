@@ -19,7 +19,7 @@ from toolpipe.shell._fetches import remote as _remote
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
 from toolpipe.shell._sizes import huge_dd
-from toolpipe.shell._words import UNKNOWN, Word, literal
+from toolpipe.shell._words import UNKNOWN, Word, literal, names_folder
 
 
 # rimraf and del-cli: npm's `rm -rf` (run by npx, npm exec, bunx…)
@@ -78,7 +78,7 @@ def _copy(cmd: Command) -> list[Effect]:
                   named.sources) if named is not None else target
     # (what lands in a folder, `.` or `dir/`, is each source's name under it)
     out += [Effect("write", cmd, landed(folder, w.text)) for w in ops] if ops and (
-        named is not None or folder.text in (".", "..") or folder.text.endswith("/")) else [
+        named is not None or names_folder(folder.text)) else [
         Effect("write", cmd, target)]
     mode = values.get("m") or values.get("--mode")
     if cmd.name == "install" and mode is not None and setuid_mode(mode.text):

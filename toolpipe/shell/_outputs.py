@@ -14,7 +14,7 @@ import re
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._table import OUTPUTS, OutputRow, option_values
-from toolpipe.shell._words import Word
+from toolpipe.shell._words import Word, names_folder
 
 # (the place, and how it is written: "file", "folder" (names it makes under it), "new
 # folder" (one that must be new or empty: nothing there is overwritten), "in place" (a file
@@ -56,8 +56,8 @@ def outputs(cmd: Command) -> list[tuple[Word, str]]:
             found += _row_outputs(row, cmd.args)
     # (a file's place that is a folder, `.` or `dir/`: what it makes lands under it)
     return [(Word(w.text.rstrip("/") + "/{}", w.raw, w.glob, True, w.sources)
-             if how in ("folder", "new folder") or (how == "file" and (
-                 w.text in (".", "..") or w.text.endswith("/"))) else w, _MADE[how])
+             if how in ("folder", "new folder") or (how == "file" and names_folder(w.text))
+             else w, _MADE[how])
             for w, how in found]
 
 

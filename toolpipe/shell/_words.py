@@ -55,6 +55,12 @@ class Word(NamedTuple):
         return self.shown
 
 
+def names_folder(text: str) -> bool:
+    """Does a destination name a folder (``.``, ``..``, a trailing ``/``): what a copy or a
+    program's output puts there lands under it."""
+    return text in (".", "..") or text.endswith("/")
+
+
 def literal(text: str) -> Word:
     return Word(text, text)
 

@@ -46,6 +46,12 @@ def unbounded(shape: bytes) -> bool:
     return _UNBOUNDED.search(_CLASS.sub(b"", shape)) is not None
 
 
+def _bounded(rule: Rule, literal: str) -> bool:
+    """Must the literal not follow a letter or digit (the union's ``(?:^|[^A-Za-z0-9])``)?
+    Both readings ask here, so that the automaton's and the union's agree."""
+    return rule.bounded and literal[0].isalnum()
+
+
 class _Literals:
     """The literals as one automaton over folded text: for each, its length in bytes and
     its owners, ``(bounded, shape)`` pairs (``None``: the literal alone is the trigger);
@@ -60,7 +66,7 @@ class _Literals:
                 shapes[shape] = compile_bytes(shape) if shape else None
             for lit in rule.triggers:
                 key = lit.encode().translate(FOLD)
-                owners.setdefault(key, set()).add((rule.bounded and lit[0].isalnum(), shape))
+                owners.setdefault(key, set()).add((_bounded(rule, lit), shape))
         keys = sorted(owners)
         self.owners = [(len(key), tuple((bounded, shapes[shape], unbounded(shape))
                                         for bounded, shape in sorted(owners[key])))
@@ -276,7 +282,7 @@ def union(rules: Sequence[Rule]) -> bytes:
     others: list[bytes] = []  # the case-sensitive fragments, each as written
     for rule in rules:
         for lit in rule.triggers:
-            into = bounded if rule.bounded and lit[0].isalnum() else free
+            into = bounded if _bounded(rule, lit) else free
             into.setdefault(rule.shape.encode(), []).append(escape(lit.encode()))
         others += [f.encode() for f in rule.case_triggers]
 

@@ -35,8 +35,9 @@ CHECKS["answered"] = answered
 
 ANSWER_RULES: tuple[Rule, ...] = (
     rule("password", ("jq ", "yq ", "gojq ", "jaq ", "dasel ", "echo ", "printf ", "cat ",
-                      "head ", "tail ", "get ", "output ", "show ", "nmcli "),
-         r"""(?i:jq|yq|gojq|jaq|dasel|echo|printf|cat|head|tail|get|output|show|nmcli)"""
+                      "head ", "tail ", "get ", "output ", "show ", "nmcli ", "get-parameter"),
+         r"""(?i:jq|yq|gojq|jaq|dasel|echo|printf|cat|head|tail|get(?:-parameter)?|output|show"""
+         r"""|nmcli)"""
          r"""(?P<cmd>[ \t][^\n]{0,300})"""
          r"""\r?\n[ \t]*(?P<v>[^\s]{4,4096})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="answered", priority=CONTEXT,

@@ -10,6 +10,11 @@ The name is looked for in the declaration: from where it opens (an ``@``, a ``(`
 ``[`` on the value's line, or up to three lines above) to the value, and on the line after
 it when the declaration closes its line (the member it is said of). The value must be a
 token no word is (``token_shaped``): a default path, locale or URL is left.
+
+A schema's member (JSON Schema, OpenAPI, CloudFormation's parameters, HCL's variables, an
+action's inputs) declares its default or example below its name: the name is the key of
+the object holding it (the key before its unmatched ``{``) or, in YAML, of the nearest
+line above indented less. The sixteenth sitting's held-out file found them leaking.
 """
 
 from __future__ import annotations
@@ -56,9 +61,58 @@ def declared(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
     return kind if _CREDENTIAL.search(text) else None
 
 
+_KEY_BEFORE = re.compile(rb"""["']?([\w.\-]{1,64})["']?[ \t]*[:=]?[ \t]*$""")
+_YAML_KEY = re.compile(rb"""[ \t]*(?:-[ \t]+)?["']?([\w.\-]{1,64})["']?[ \t]*:""")
+
+
+def _holder(buf: bytes, start: int) -> bytes:
+    """The name of what the member at ``start`` is said of (see above), or b""."""
+    depth, i, lo = 0, start, max(0, start - 1024)
+    while i > lo:
+        i -= 1
+        c = buf[i]
+        if c == 0x7D:  # }
+            depth += 1
+        elif c == 0x7B:  # {
+            if depth == 0:
+                key = _KEY_BEFORE.search(buf, max(0, i - 100), i)
+                return key.group(1) if key else b""
+            depth -= 1
+    line = line_start(buf, start, 400)
+    indent = len(buf[line:start]) - len(buf[line:start].lstrip(b" \t-"))
+    for _ in range(12):  # (a dozen lines up at most)
+        if line == 0:
+            return b""
+        line = line_start(buf, line - 1, 400)
+        text = buf[line:buf.find(b"\n", line)]
+        if not text.strip() or text.lstrip().startswith(b"#"):
+            continue
+        if len(text) - len(text.lstrip(b" \t")) < indent:
+            key = _YAML_KEY.match(text)
+            return key.group(1) if key else b""
+    return b""
+
+
+def schema_member(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+                  ) -> str | None:
+    at = "v" if match.group("v") is not None else "b"
+    value = match.group(at)
+    if not token_shaped(value) or b"[REDACTED:" in value:
+        return None
+    return kind if _CREDENTIAL.search(_holder(buf, match.start(at))) else None
+
+
 CHECKS["declared"] = declared
+CHECKS["schema_member"] = schema_member
 
 DECLARED_RULES: tuple[Rule, ...] = (
+    # a schema member's default or example (see above): a key, quoted or after a blank
+    rule("password", ("default", "example"),
+         r"""(?<![^\s"'])(?i:default|examples?)["']?[ \t]*[:=][ \t]*"""
+         r"""(?:\[[ \t]*)?(?:""" + _QUOTED + r"""|(?P<b>[^\s"'\[\]{},#&*!|>][^\s,#}\]]{7,254})"""
+         r"""[ \t]*(?:\r?\n|$))""",
+         value=("v", "b"), check="schema_member", bounded=False, priority=CONTEXT,
+         shape=r"""s?["']?[ \t]*[:=]"""),
     # an option's or a property's default, by keyword (click, argparse, picocli,
     # MicroProfile, CommandLineParser's `Default =`, clap's `default_value =`, yargs'
     # `default: …`)

@@ -3,7 +3,8 @@ array (``"tokens": ["…", "…"]``, ``passwords = ['…']``, over lines too) an
 sequence (``api_keys:⏎  - …⏎  - …``): each element a token no word is (``token_shaped``)
 is one (the fifteenth sitting's held-out redaction file: the second of two tokens under
 `"tokens": [` leaked where the entropy guess passed it; a list of scopes, `["read",
-"write"]`, is words)."""
+"write"]`, is words). Its elements may be records: the tokens of `creds = [("admin", "…"), …]` are
+(the sixteenth sitting's file: `creds`, a credentials' list by its short name, leaked)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import token_shaped
 
-_NAMES = ("tokens", "secrets", "passwords", "passphrases", "credentials", *(
+_NAMES = ("tokens", "secrets", "passwords", "passphrases", "credentials", "creds", *(
     f"{kind}{sep}keys" for kind in ("api", "access", "private", "secret")
     for sep in ("_", "-", "")))
-_KEY = (r"""(?i:tokens|secrets|passwords|passphrases|api[-_]?keys|credentials"""
+_KEY = (r"""(?i:tokens|secrets|passwords|passphrases|api[-_]?keys|credentials|creds"""
         r"""|access[-_]?keys|private[-_]?keys|secret[-_]?keys)""")
 _REACH = 4096  # how far a list is read
 _ELEMENT = re.compile(rb"""(["'])([^"'\\\n]{8,255})\1""")

@@ -99,10 +99,13 @@ _PRINTED = ("auth:token", "auth token", "print-access-token", "print-identity-to
 
 # what reads a secret from a store and prints it (the shell wing's `secret = true` rows
 # say the same of the commands): the line after, alone on it, is the secret
-_STORE_READS = ("get-secret-value", "get-parameter", "versions access", "secret show",
-                "kv get", "vault read", "config:get", "find-generic-password",
+# (a general store's read, a parameter's, a key's in consul or etcd, a jsonpath's, prints
+# what it was asked for: _answers reads it when the name asked for is a credential's; a
+# parameter decrypted is a secret's)
+_STORE_READS = ("get-secret-value", "with-decryption", "versions access", "secret show",
+                "vault kv get", "vault read", "find-generic-password",
                 "find-internet-password", "pass show", "gopass show", "op read", "item get",
-                "bw get", "lpass show", "secret-tool lookup", "secrets get", "jsonpath",
+                "bw get", "lpass show", "secret-tool lookup", "secrets get",
                 "base64 -d", "base64 --decode", "keepassxc-cli show", "chamber read",
                 "sops -d", "sops --decrypt", "ansible-vault view", "gpg -d", "gpg --decrypt",
                 "age -d", "age --decrypt", "keyring get")

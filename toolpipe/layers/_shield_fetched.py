@@ -5,12 +5,15 @@ refs it names a stranger's; a later `git checkout FETCH_HEAD -- Makefile` puts a
 stranger's file in the project (downloaded, as if by curl), and `git merge FETCH_HEAD`,
 `git reset --hard`, `git pull https://…` change the project as a downloaded patch does (a
 program that runs the project then asks). Refs are kept in the session's facts under
-``git:`` names, a remote added under ``git-remote:``."""
+``git:`` names, a remote added under ``git-remote:``. And what a clone or a checkout
+downloaded, for a file under it (``downloaded_under``)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
+from typing import TypeVar
 
 from toolpipe.layers._shield_projects import key
 from toolpipe.shell import Command, git_subcommand
@@ -24,6 +27,29 @@ _ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[^/\s:@]+@[^/\s:]+:|/|\.\.?/|~)
 # what writes the working tree from a commit it names
 _TREE_WRITERS = frozenset({"checkout", "restore", "reset", "merge", "rebase", "cherry-pick",
                            "switch", "read-tree", "revert", "am"})
+
+
+Fact = TypeVar("Fact")
+
+
+def downloaded_under(path: str, files: Mapping[str, Fact], downloaded: Container[str]
+                     ) -> Fact | None:
+    """The fact of a folder a clone or a checkout downloaded, for a file under it; or of
+    what a checkout made at ``path`` itself (its write is ``path/{}``, what it makes there:
+    `svn export URL/x.sh /tmp/x.sh` makes a file)."""
+    if path + "/{}" in downloaded:
+        return files.get(path + "/{}")
+    parent = posixpath.dirname(path)
+    for _ in range(16):
+        if not parent or parent in (".", "/"):
+            return None
+        for made in (parent, parent + "/{}"):
+            if made in downloaded:
+                return files.get(made)
+        if parent in files:  # (a nearer folder's own fact: a clone's .git)
+            return None
+        parent = posixpath.dirname(parent)
+    return None
 
 
 def _stranger(source: str, facts: Container[str]) -> bool:

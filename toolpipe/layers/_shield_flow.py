@@ -20,7 +20,13 @@ from typing import Any, Literal
 
 import attrs
 
-from toolpipe.layers._shield_fetched import REF, REMOTE, checked_out, fetched
+from toolpipe.layers._shield_fetched import (
+    REF,
+    REMOTE,
+    checked_out,
+    downloaded_under,
+    fetched,
+)
 from toolpipe.layers._shield_held import (
     applied_patch,
     index_exports,
@@ -332,22 +338,8 @@ Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, 
 
 
 def _fetched(path: str, facts: SessionFacts) -> bool:
-    fact = facts.files.get(path) or _downloaded_folder(path, facts)
+    fact = facts.files.get(path) or downloaded_under(path, facts.files, facts.downloaded)
     return fact is not None and fact.origin == "download"
-
-
-def _downloaded_folder(path: str, facts: SessionFacts) -> FileFact | None:
-    """The fact of a folder a clone downloaded, for a file under it."""
-    parent = posixpath.dirname(path)
-    for _ in range(16):
-        if not parent or parent in (".", "/"):
-            return None
-        if parent in facts.downloaded:
-            return facts.files.get(parent)
-        if parent in facts.files:  # (a nearer folder's own fact: a clone's .git)
-            return None
-        parent = posixpath.dirname(parent)
-    return None
 
 
 def judged(path: str, fact: FileFact, how: str, judge: Judge,

@@ -10,7 +10,8 @@ import posixpath
 import shlex
 from collections.abc import Iterable
 
-from toolpipe.layers._shield_flow import FileFact, SessionFacts, _downloaded_folder
+from toolpipe.layers._shield_fetched import downloaded_under
+from toolpipe.layers._shield_flow import FileFact, SessionFacts
 from toolpipe.layers._shield_guarded import ci_file
 from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_held import reads_index
@@ -223,7 +224,7 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         found += [(p, "project") for p in sorted(facts.pending) if p not in already]
     out = []
     for path, how in found:
-        fact = facts.files.get(path) or _downloaded_folder(path, facts)
+        fact = facts.files.get(path) or downloaded_under(path, facts.files, facts.downloaded)
         if fact is not None:
             out.append((path, fact, how))
     return out

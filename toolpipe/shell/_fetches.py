@@ -2,7 +2,8 @@
 a cloud store's copy (``aws s3 cp|mv|sync s3://…``, ``gsutil cp|mv|rsync gs://…``,
 ``gcloud storage cp``, ``azcopy copy https://…``, ``s3cmd get``), a container's or a
 pod's file (``docker cp C:/x .``, ``kubectl cp ns/pod:/x x``), a release's assets (``gh
-release download``). Each is a ``fetch`` of the source and a write of what lands: the
+release download``), a version control system's checkout or export (``svn export URL``,
+``hg clone URL``). Each is a ``fetch`` of the source and a write of what lands: the
 destination, or under it when it is a folder (``.``, a trailing ``/``) the source's name;
 scp's, sftp's and rclone's copies either way are here too; the session's flow treats
 what a command fetches as downloaded, as it does curl's (the
@@ -123,3 +124,17 @@ def _scp(cmd: Command) -> list[Effect]:
     if remote(dest) or (cmd.name == "rclone" and ":" in dest.text):
         return [Effect("send", cmd, w) for w in sources if not remote(w)]
     return fetched(cmd, sources, dest)
+
+
+# a version control system's copy of a repository or a file at an address (git's clone is
+# the flow's own, its .git kept apart): `svn export|checkout|co URL [DEST]`, `hg clone`,
+# `bzr branch`; the place it lands is the program table's [[output]] row's
+_CHECKOUTS = {"svn": ("export", "checkout", "co", "cat"), "hg": ("clone",),
+              "bzr": ("branch", "checkout", "export"), "brz": ("branch", "checkout", "export")}
+
+
+@handles(*_CHECKOUTS, partly=True)
+def _checkout(cmd: Command) -> list[Effect]:
+    if not cmd.args or cmd.args[0].text not in _CHECKOUTS[cmd.name]:
+        return []
+    return [Effect("fetch", cmd, a) for a in cmd.args[1:] if _ADDRESS.match(a.text)]

@@ -30,6 +30,10 @@ _SEPARATE: dict[str, frozenset[str]] = {
     **dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic", "vim.tiny",
                      "vim.nox"), frozenset({"-S", "-u", "-U"})),
     "emacs": frozenset({"-l", "--load", "--script"}),
+    # a program run for each of the toolchain's (`go build -toolexec T`, `go test -exec T`)
+    "go": frozenset({"-toolexec", "--toolexec", "-exec"}),
+    # a template whose hooks a new repository gets, run by its later commands
+    "git": frozenset({"--template"}),
 }
 _CLUSTERED = frozenset({"vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic", "vim.tiny",
                         "vim.nox", "emacs"})  # `vim -eS x.vim`: the last letter's value
@@ -38,6 +42,7 @@ _GLUED: dict[str, tuple[str, ...]] = {
     "java": ("-javaagent:", "-agentpath:"),
     "ruby": ("-r",),
     **dict.fromkeys(_COMPILERS, ("-fplugin=", "-fpass-plugin=")),
+    "git": ("--exec-path=",),  # (its subcommands run from there; alone, it prints it)
 }
 
 

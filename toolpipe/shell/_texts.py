@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Iterator
 
 from toolpipe.shell._carried import _EX_BANG, RUNNABLE
+from toolpipe.shell._execs import exec_commands
 from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
@@ -117,6 +118,7 @@ def commands_in(path: str, content: str) -> str:
             out.append(" ".join(_quoted(w) for w in words) + (" ~" if m.group("more") and
                                                                _home_after(content, m.end())
                                                                else ""))
+    out += exec_commands(content)  # a program and its arguments under two keys (_execs)
     if ext == ".json":
         try:
             pairs = list(_pairs(json.loads(content)))

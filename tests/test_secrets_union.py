@@ -208,3 +208,66 @@ def test_the_law_catches_an_automaton_that_reads_every_line_again(monkeypatch):
     monkeypatch.setattr(triggers, "HIT_BUDGET", 4_000)  # (so that it ends within a second)
     took, took_union = automaton_against_union(LINE_OF_LITERALS)
     assert took >= 10 * took_union + 0.1, (took, took_union)
+
+
+# --- a shape's first bytes, looked up before re2 is asked ------------------------------------
+
+first = importlib.import_module("toolpipe.secrets._first")
+
+
+def _python_shapes() -> list[bytes]:
+    import re
+
+    out = []
+    for shape in sorted({r.shape.encode() for r in RULES if r.shape}):
+        try:
+            re.compile(shape)
+        except re.error:
+            continue
+        out.append(shape)
+    return out
+
+
+SHAPES = _python_shapes()
+
+
+def refused(shape: bytes, text: bytes) -> bool:
+    """Do the shape's tables refuse a text the shape matches from its start?"""
+    tables = first.first_bytes(shape)
+    return not triggers._may_start(tables, text, 0, len(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_shape_s_first_bytes_never_refuse_what_it_matches(data):
+    """What each shape matches whole (drawn by hypothesis from the shape, in Python's
+    reading of it, whose classes on bytes are re2's or wider), its tables let through."""
+    shape = data.draw(st.sampled_from(SHAPES))
+    text = data.draw(st.from_regex(shape, fullmatch=True))
+    assert not refused(shape, text), (shape, text)
+
+
+def test_most_shapes_have_tables_and_they_cut_the_calls():
+    tables = [first.first_bytes(s) for s in SHAPES]
+    assert sum(t is not None for t in tables) >= 0.9 * len(tables)
+    # (`path` in a text of words: the key's and the service token's shapes after `pat`
+    # start with neither `h` nor `h ` and a letter: no re2 call)
+    key = next(r.shape for r in RULES if r.kind == "api_key_kv" and "pat" in r.triggers)
+    token = next(r.shape for r in RULES if r.kind == "service_token" and "pat" in r.triggers)
+    assert refused(key.encode(), b"h value") and refused(token.encode(), b"h build")
+    assert not refused(token.encode(), b"h1234567890abc.x")
+
+
+def test_the_law_catches_tables_that_forget_the_case(monkeypatch):
+    shape = next(s for s in SHAPES if s.startswith(b"(?i:[-_]?value)?"))
+    text = b"Value = 'abcdefgh1'"
+    assert not refused(shape, text)
+    monkeypatch.setattr(first, "_folded", lambda values, fold: values)
+    assert refused(shape, text)
+    assert differs(triggers.Triggers(RULES))  # (and the automaton's law sees it)
+
+
+def test_the_law_catches_tables_that_read_a_class_as_its_first_member(monkeypatch):
+    real = first._class
+    monkeypatch.setattr(first, "_class", lambda items, fold: set(list(real(items, fold))[:1]))
+    assert differs(triggers.Triggers(RULES))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from toolpipe.layers._shield_builds import foreign_build
 from toolpipe.layers._shield_guarded import guarded_edits
@@ -98,11 +98,12 @@ def link_checks(script: Script, workspace: str) -> list[str]:
     return out[:16]
 
 
-def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
-            ) -> list[tuple[float, str]]:
+def offsite(cmd: Command, script: Script | None = None) -> list[tuple[float, str]]:
     """The table's ``[[irreversible]]`` rows: publishing, remote deletion, the host given
-    away, root granted, services killed; ``sent``: the command's output goes on to the
-    network (a row that prints a secret then sends it), asked only for such a row."""
+    away, root granted, services killed. In its ``script``: a row that prints a secret whose
+    output goes on to the network is a send (``sent_on``), one whose line sends only to the
+    secret's own service is no finding (`curl -H "…$(gh auth token)" https://api.github.com/
+    …`: the token used as it is meant to be, not printed: ``own_service_only``)."""
     texts = [a.text for a in cmd.args]
     if _ASKS_FOR_HELP & set(texts) and (texts[-1] in _ASKS_FOR_HELP or "--version" not in texts
                                         or not {"--help", "--usage"}.isdisjoint(texts)):
@@ -117,8 +118,11 @@ def offsite(cmd: Command, sent: Callable[[], bool] = lambda: False
         given = fed(cmd)  # `echo 'disable server be/web1' | socat - /run/haproxy.sock`
         if given:
             row = irreversible(cmd.name, [*texts, *given.split()[:256]], cmd.cwd)
-    if row is not None and row.secret and sent():
+    if row is not None and row.secret and script is not None and sent_on(script, cmd):
         return [(0.95, f"sends on what it prints: {row.reason} ({cmd.located()})")]
+    if row is not None and row.secret and script is not None and spliced(cmd) and (
+            own_service_only(script, cmd.name)):
+        return []
     return [(row.score, f"{row.reason} ({cmd.located()})")] if row else []
 
 
@@ -358,3 +362,24 @@ def credential_to_stranger(script: Script) -> list[tuple[float, str]]:
                                      f"({cmd.located()})"))
                     return out
     return out
+
+
+# a command-line client whose printed credential is its service's (`gh auth token`)
+_CLI_SERVICES = {"gh": "GITHUB", "glab": "GITLAB", "gcloud": "GCP", "az": "AZURE",
+                 "aws": "AWS", "heroku": "HEROKU", "vercel": "VERCEL", "npm": "NPM",
+                 "huggingface-cli": "HF"}
+
+
+def own_service_only(script: Script, program: str) -> bool:
+    """Does every command of the line that sends send to a host of ``program``'s service
+    (and at least one, each to a host it names; the program's own calls are its service's)?"""
+    domains = _SERVICES.get(_CLI_SERVICES.get(program, ""), ())
+    senders = [c for c in script.commands if sends(c) and c.name != program]
+    if not domains or not senders:
+        return False
+    for cmd in senders:
+        hosts = [m.group(1).lower() for a in cmd.args if (m := _HOST.match(a.text))]
+        if not hosts or not all(any(h == d or h.endswith("." + d) for d in domains)
+                                for h in hosts):
+            return False
+    return True

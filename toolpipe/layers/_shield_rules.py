@@ -6,7 +6,6 @@ The table :data:`RULES` is the whole policy for effects; :func:`problem_score` f
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -23,7 +22,6 @@ from toolpipe.layers._shield_places import (
     place_of,
     recursive,
     repointed,
-    sent_on,
     spliced,
 )
 from toolpipe.shell import (
@@ -363,8 +361,7 @@ def findings(script: Script, workspace: str, options: RuleOptions,
             if found is not None:
                 out.append(found)
         if cmd.name in OFFSITE:  # (a row's secret piped on to a sender: sent_on)
-            out += [Finding(score, reason) for score, reason in offsite(
-                cmd, functools.partial(sent_on, script, cmd))]
+            out += [Finding(score, reason) for score, reason in offsite(cmd, script)]
         out += [Finding(score, reason) for score, reason in command_checks(
             cmd, workspace, script.commands)]
         if cmd.privileged and cmd.name in _PRIVILEGED_SHELL and all(

@@ -67,6 +67,7 @@ _LOCAL = re.compile(r"^(?:[a-z0-9+]+://)?(?:[^@/]*@)?(?:localhost|127\.[\d.]+|\[
 TOOL_SETTINGS = {
     ("git", "http.proxy"): "HTTPS_PROXY", ("git", "https.proxy"): "HTTPS_PROXY",
     ("git", "http.sslcainfo"): "GIT_SSL_CAINFO", ("git", "http.sslverify"): "GIT_SSL_VERIFY",
+    ("git", "commit.gpgsign"): "GIT_COMMIT_GPGSIGN", ("git", "tag.gpgsign"): "GIT_TAG_GPGSIGN",
     ("npm", "proxy"): "HTTPS_PROXY", ("npm", "https-proxy"): "HTTPS_PROXY",
     ("npm", "registry"): "NPM_CONFIG_REGISTRY", ("npm", "cafile"): "NPM_CONFIG_CAFILE",
     ("npm", "strict-ssl"): "NPM_STRICT_SSL", ("pnpm", "registry"): "NPM_CONFIG_REGISTRY",
@@ -90,6 +91,9 @@ ELSEWHERE = re.compile(r"^[a-z+]+://(?!(?:[^@/]*@)?(?:" + "|".join(
 _PLAIN_HTTP = re.compile(r"^http://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/]|$))")
 _VERIFY_SWITCHES = frozenset({"GIT_SSL_VERIFY", "NPM_STRICT_SSL", "CONDA_SSL_VERIFY",
                               "COMPOSER_SECURE_HTTP"})
+# (and git's signing of what it makes, set off for every repository: names of no variable,
+# the settings' own, `git config --global commit.gpgsign false`)
+_SIGNING_SWITCHES = frozenset({"GIT_COMMIT_GPGSIGN", "GIT_TAG_GPGSIGN"})
 _PROMPT_VAR = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 # where a program named by a path is the system's own (a helper there is no signal)
@@ -239,6 +243,10 @@ class _Helpers(_Functions):
                 text.lower() in ("true", "1", "yes", "on")))):
             self.out.problem("dynamic-code", f"turns TLS checks off ({name}={text})",
                              self.where, value.sources)
+        if value.known and name in _SIGNING_SWITCHES and text.lower() in ("false", "0", "no",
+                                                                          "off"):
+            self.out.problem("dynamic-code", f"turns signing off ({name}={text})", self.where,
+                             value.sources)
         if value.known and name == "SKIP" and _SCANNERS.search(text):
             # pre-commit's SKIP naming a secret scanner: the commit goes out unscanned
             self.out.problem("dynamic-code", f"skips the commit hooks' secret scanners "

@@ -340,10 +340,12 @@ _FROM_REPOSITORY = re.compile(r"""\binstall_(?:github|gitlab|bitbucket)\s*\(\s*[
 _EVAL_BY_NAME = re.compile(r"""[(,]\s*(?:eval|Function|exec|execfile)\s*[),]""")
 
 
-def fetched_code(code: str) -> list[str]:
+def fetched_code(code: str, family: str = "") -> list[str]:
     """Shell text for code a program fetches and runs: a package run from an address or
-    fetched from a repository by name, or code that cannot be read."""
-    out = [f"npx {quote(m.group(1))}" for m in _LOADS_URL.finditer(code)]
+    fetched from a repository by name, or code that cannot be read. (Ruby's `source URL`
+    is no load: a Gemfile's or a Podfile's package index, `source "https://rubygems.org"`.)"""
+    out = [f"npx {quote(m.group(1))}" for m in _LOADS_URL.finditer(code)
+           if not (family == "ruby" and m.group(0).startswith("source"))]
     out += [f"npx github:{m.group(1)}" for m in _FROM_REPOSITORY.finditer(code)]
     if _EVAL_BY_NAME.search(code):
         out.append(DYNAMIC)

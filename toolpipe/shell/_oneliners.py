@@ -266,7 +266,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
             out += _evaluated(name, m.group(1), depth)
     if family and computed_names(family, code):
         out.append(DYNAMIC)
-    out += fetched_code(code)  # source("https://…"), import("https://…"), install_github
+    out += fetched_code(code, family)  # source("https://…"), import("https://…"), …
     if name in ("perl", "ruby", "php"):
         out += [literal_read(m.group(1)) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets

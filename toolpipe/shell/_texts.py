@@ -66,6 +66,9 @@ _MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
 _VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
 _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
+# a debugger's start-up commands (read where it starts, gdb's when its safe path allows)
+_DEBUGGER_FILES = frozenset({".gdbinit", "gdbinit", ".lldbinit", "lldbinit"})
+_DEBUGGER_SHELL = re.compile(r"(?m)^[ \t]*(?:(?:platform[ \t]+)?shell[ \t]+|!)(.+)$")
 # commands a build file's own language expands by running them when the file is read:
 # make's `$(shell CMD)` (a Makefile, R's Makevars, a .mk), node-gyp's `<!(CMD)` and
 # `<!@(CMD)` (binding.gyp), a brace or two of nesting inside
@@ -105,6 +108,8 @@ def commands_in(path: str, content: str) -> str:
         out += _xml_commands(content)
     if "ommand" in content or "exec" in content:  # an ssh config's, read by `ssh -F FILE`
         out += [m.group("c") or m.group("q") or m.group("w") for m in _SSH_RUNS.finditer(content)]
+    if name in _DEBUGGER_FILES:  # gdb's `shell CMD` and `!CMD`, lldb's `platform shell CMD`
+        out += [m.group(1) for m in _DEBUGGER_SHELL.finditer(content)]
     if ext == ".vim" or name in _VIM_FILES:  # `:!cmd`, `silent !cmd`, `system('cmd')`
         out += [next(g for g in m.groups() if g is not None)
                 for line in content.splitlines()[:MAX_LINES]

@@ -67,11 +67,9 @@ def test_a_written_exec_plugin_read_by_its_program_is_stopped(argv, form, read):
                                                                                     last)
 
 
-@settings(max_examples=10, deadline=None)
-@given(PLAIN, st.sampled_from(["flow", "block"]), READS)
+@settings(max_examples=15, deadline=None)
+@given(PLAIN, FORMS, READS)
 def test_one_that_runs_a_known_helper_runs_with_no_question(argv, form, read):
-    # (YAML only: a settings file a loader reads is read as a shell's lines first, and
-    # JSON is no shell text: asked about, a known false positive left open)
     calls = [("Write", {"file_path": "kube/config", "content": kubeconfig(argv, form)}),
              ("Bash", {"command": read.format(f="kube/config")})]
     assert play(calls) == [("ran", False), ("ran", False)], calls

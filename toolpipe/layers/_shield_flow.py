@@ -368,7 +368,10 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
         return (score, f"{reason}, in {path} written {by}") if score > 0 else None
     if fact.content is None:
         return 0.6, f"runs {path}, written {by} with text it cannot read"
-    code = code_of(fact.content, language_of(path, how, fact.content))
+    language = language_of(path, how, fact.content)
+    if language == "json":  # data a program reads: asked about for what it holds
+        return _holds_blocked(path, fact, judge, by)
+    code = code_of(fact.content, language)
     if code.startswith("\x00"):
         return 0.6, f"runs {path}, written {by} and not readable as {how}"
     score, reason = judge(code, how)

@@ -171,7 +171,20 @@ def language_of(path: str, how: str, content: str) -> str:
         found = _SHEBANG_LANGUAGE.search(content.split("\n", 1)[0])
         if found is not None:
             return "python" if found.group(1).startswith("python") else found.group(1)
+    if content.lstrip()[:1] in ("{", "[") and _json_document(content):
+        # (a settings file a program reads, `kubectl --kubeconfig kube/config` of JSON, is
+        # data whatever its name: judged by the commands its values hold, as a file a
+        # program may load is, not as a shell's text that does not parse, which asked about
+        # every JSON kubeconfig)
+        return "json"
     return "shell"
+
+
+def _json_document(content: str) -> bool:
+    try:
+        return isinstance(json.loads(content), (dict, list))
+    except (ValueError, RecursionError):
+        return False
 
 
 _LANGUAGE_FILES = {".py": "python", ".rb": "ruby", ".js": "node", ".mjs": "node",

@@ -372,7 +372,9 @@ _CLI_SERVICES = {"gh": "GITHUB", "glab": "GITLAB", "gcloud": "GCP", "az": "AZURE
 
 def own_service_only(script: Script, program: str) -> bool:
     """Does every command of the line that sends send to a host of ``program``'s service
-    (and at least one, each to a host it names; the program's own calls are its service's)?"""
+    (and at least one, each to a host it names; the program's own calls are its service's),
+    each word of it not known (a spliced credential) given as a header or a login, not as
+    data (`-d "{\"body\": \"$(gh auth token)\"}"` posts the token in an issue's body)?"""
     domains = _SERVICES.get(_CLI_SERVICES.get(program, ""), ())
     senders = [c for c in script.commands if sends(c) and c.name != program]
     if not domains or not senders:
@@ -382,4 +384,13 @@ def own_service_only(script: Script, program: str) -> bool:
         if not hosts or not all(any(h == d or h.endswith("." + d) for d in domains)
                                 for h in hosts):
             return False
+        for before, word in zip((None, *cmd.args), cmd.args, strict=False):
+            if not word.known and not word.text.startswith(_AUTH_GLUED) and (
+                    before is None or before.text not in _AUTH_OPTIONS):
+                return False
     return True
+
+
+# the options a request's header or login is given by (curl's, wget's)
+_AUTH_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer"})
+_AUTH_GLUED = ("--header=", "--user=", "--oauth2-bearer=", "--http-user=", "--http-password=")

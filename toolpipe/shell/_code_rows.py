@@ -16,8 +16,27 @@ _IN_LANGUAGE = {"in_lua": "lua -e", "in_python": "python3 -c", "in_perl": "perl 
                 "in_ruby": "ruby -e"}
 
 
+# awk's string made by concatenation (`system("rm -rf " ENVIRON["HOME"])`): its literals as
+# written, a variable of the environment as the shell's, any other value (a field, a
+# variable of awk's) as a value no one knows
+_AWK_PIECE = re.compile(r'"((?:[^"\\]|\\.)*)"|ENVIRON\[\s*"(\w+)"\s*\]|(\$?\w+(?:\[[^\]]*\])?)')
+
+
+_CODE_GROUPS = ("code", "code2", "awk_string", *_IN_LANGUAGE)
+
+
+def _awk_string(text: str) -> str:
+    out = []
+    for literal, variable, value in _AWK_PIECE.findall(text):
+        out.append(literal.replace('\\"', '"') if not (variable or value) else
+                   f"${{{variable}}}" if variable else "${awk_value}")
+    return "".join(out)
+
+
 def _code_of(m: re.Match[str]) -> str:
     groups = m.groupdict()
+    if groups.get("awk_string"):
+        return _awk_string(groups["awk_string"])
     for group, runner in _IN_LANGUAGE.items():
         if groups.get(group):
             return f"{runner} {shlex.quote(groups[group])}"
@@ -52,7 +71,7 @@ def carried_code(name: str, args: Sequence[str]) -> list[tuple[str, str]]:
         for a in args[start:]:
             for p in row.arguments:
                 for m in p.finditer(a):
-                    if any(m.groupdict().get(g) for g in ("code", "code2", *_IN_LANGUAGE)):
+                    if any(m.groupdict().get(g) for g in _CODE_GROUPS):
                         found.append((f"{name} argument", _code_of(m)))
                 if len(found) > 16:
                     return found

@@ -372,7 +372,10 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         words = _parallel_words(args)
         if ":::" in [w.text for w in words]:
             k = [w.text for w in words].index(":::")
-            subs = (("parallel", tuple(words[:k]) + tuple(words[k + 1:k + 2])),)
+            if k == 0:  # `parallel ::: 'CMD' …`: no command, each item is a command line
+                codes += [("parallel command", w, ()) for w in words[1:] if w.text != ":::"]
+            else:  # `parallel gzip ::: FILE…`: the items are the command's arguments
+                subs = (("parallel", tuple(words[:k]) + tuple(words[k + 1:k + 2])),)
         elif words:  # `ls -d /etc/* | parallel rm -rf`: its items come in, as xargs's do
             items = _echoed_items(upstream) or (_items(upstream),)
             subs = (("parallel", _with_items(tuple(words), items)),)

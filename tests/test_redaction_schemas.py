@@ -13,6 +13,8 @@ leaked and 2 of its 15 look-alikes changed at its first run).
   parameter is decrypted; `consul kv get shop/db/host` printed a host that had been
   redacted as a password.
 - `creds`, a credentials' list by its short name, and its records' tokens.
+- A login's file printed whole (a user's line, then a password's: OpenVPN's
+  `auth-user-pass`), from the same sitting's `classes-fresh75.txt`.
 
 Each law is a grid drawn by hypothesis, and is shown catching the reading taken away."""
 
@@ -113,13 +115,35 @@ def test_every_token_of_a_creds_list_is_redacted(form, a, b):
     assert a[:12] not in out and b[:12] not in out, form
 
 
-@pytest.mark.parametrize("broken", ["schema_member", "answered"])
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["cat", "head -2", "more", "bat -p"]),
+       st.sampled_from(["/etc/openvpn/auth.txt", "~/.vpn/credentials", "login.conf",
+                        "./pass.txt", "/run/secrets/db_auth"]),
+       st.sampled_from(["vpnuser", "admin", "deploy@example.com", "svc_backup"]), VALUES)
+def test_a_login_s_file_printed_whole_leaves_its_user_and_not_its_password(
+        command, path, user, value):
+    """(the sixteenth sitting's fourth file, `classes-fresh75.txt`: an OpenVPN credentials
+    file, a user's line then a password's, leaked)"""
+    text = f"$ {command} {path}\n{user}\n{value}"
+    out = S.redact(text)
+    assert value not in out and f"\n{user}\n" in out, text
+
+
+@pytest.mark.parametrize("text", [
+    "$ cat auth.log\nDec 7 sshd[1]: Accepted\nmore", "$ cat login.txt\nwelcome\nhello",
+    "$ cat README.md\ntitle\ntext-here-1", "$ cat auth.conf\n[main]\nenabled=true"])
+def test_other_files_of_two_lines_are_left(text):
+    assert S.redact(text) == text, text
+
+
+@pytest.mark.parametrize("broken", ["schema_member", "answered", "login_file"])
 def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     monkeypatch.setitem(CHECKS, broken, lambda *a: None)
     redactor = SecretPatternSet.default_common()
     value = "kilo-alpha-7731"
     text = {"schema_member": f"Parameters:\n  DBPassword:\n    Type: String\n    Default: {value}",
-            "answered": f"$ etcdctl get /config/secret_key --print-value-only\n{value}"}[broken]
+            "answered": f"$ etcdctl get /config/secret_key --print-value-only\n{value}",
+            "login_file": f"$ cat /etc/openvpn/auth.txt\nvpnuser\n{value}"}[broken]
     assert value in redactor.redact(text), text
 
 

@@ -2,7 +2,8 @@
 line: a JSON or YAML path that names one (``jq -r '.password' creds.json``, ``yq
 '.data.password' secret.yaml``), a variable named for one (``echo "$API_KEY"``), a file
 named for one (``cat /run/secrets/db_password``), a named value got (``dotenv get
-SECRET_KEY``, ``terraform output -raw db_password``). The stores' own reads (``vault kv get
+SECRET_KEY``, ``terraform output -raw db_password``), and a login's file printed whole (a
+user's line, then a password's: OpenVPN's `auth-user-pass`). The stores' own reads (``vault kv get
 -field=…``, ``pass show``) are ``_named``'s. The fifteenth sitting's held-out file found
 the first two leaking when the value was words and digits the entropy guess lets pass."""
 
@@ -33,7 +34,27 @@ def answered(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
 
 CHECKS["answered"] = answered
 
+
+def login_file(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+               ) -> str | None:
+    """A login's file printed (OpenVPN's `auth-user-pass`, a `.credentials`): its second
+    line, after the user's, when a password could be it and the user's is a name."""
+    user, value = match.group("user"), match.group("v")
+    return kind if _USER.fullmatch(user) and could_be_credential(value) and (
+        value != user) else None
+
+
+CHECKS["login_file"] = login_file
+_USER = re.compile(rb"[A-Za-z_][\w.@+-]{0,63}")
+
 ANSWER_RULES: tuple[Rule, ...] = (
+    # a file of a user's line then a password's, printed whole (`cat /etc/openvpn/auth.txt`)
+    rule("password", ("cat ", "head ", "type ", "more ", "bat "),
+         r"""(?i:cat|head|type|more|bat)[ \t]+(?:-\S+[ \t]+)*[^\s|;&]*?"""
+         r"""(?i:auth|cred|login|passw|pass\b|\.pass)[^\s|;&]*[ \t]*\r?\n"""
+         r"""(?P<user>[^\s]{1,64})[ \t]*\r?\n(?P<v>[^\s]{4,256})[ \t]*(?:\r?\n|$)""",
+         value=("v",), check="login_file", priority=CONTEXT, bounded=False,
+         shape=r"""[ \t]*(?:-\S+[ \t]+)*[^\s|;&]{0,200}?(?i:auth|cred|login|pass)"""),
     rule("password", ("jq ", "yq ", "gojq ", "jaq ", "dasel ", "echo ", "printf ", "cat ",
                       "head ", "tail ", "get ", "output ", "show ", "nmcli ", "get-parameter"),
          r"""(?i:jq|yq|gojq|jaq|dasel|echo|printf|cat|head|tail|get(?:-parameter)?|output|show"""

@@ -340,6 +340,21 @@ _FROM_REPOSITORY = re.compile(r"""\binstall_(?:github|gitlab|bitbucket)\s*\(\s*[
 _EVAL_BY_NAME = re.compile(r"""[(,]\s*(?:eval|Function|exec|execfile)\s*[),]""")
 
 
+# a library's call that downloads an address into a file it names (python's urlretrieve and
+# wget.download, perl's LWP getstore and mirror, R's download.file, Julia's download,
+# php's copy): curl's `-o FILE URL`, which the session's flow knows as a download
+_DOWNLOAD_TO = re.compile(
+    r"""\b(?:urlretrieve|wget\.download|getstore|mirror|download\.file|download|copy)"""
+    r"""\s*\(\s*(?:url\s*=\s*)?["'](https?://[^"'\s]{1,512})["']\s*,\s*"""
+    r"""(?:(?:out|destfile)\s*=\s*)?["']([^"'\n]{1,256})["']""")
+
+
+def downloaded_to(code: str) -> list[str]:
+    """Shell text for each file a library's call downloads an address into (above)."""
+    return [f"curl -o {quote(m.group(2))} {quote(m.group(1))}"
+            for m in _DOWNLOAD_TO.finditer(code)]
+
+
 def fetched_code(code: str, family: str = "") -> list[str]:
     """Shell text for code a program fetches and runs: a package run from an address or
     fetched from a repository by name, or code that cannot be read. (Ruby's `source URL`

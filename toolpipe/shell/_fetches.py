@@ -18,6 +18,7 @@ import re
 from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
+from toolpipe.shell._system import url_name
 from toolpipe.shell._transfers import client_sends
 from toolpipe.shell._words import Word, names_folder
 
@@ -138,3 +139,26 @@ def _checkout(cmd: Command) -> list[Effect]:
     if not cmd.args or cmd.args[0].text not in _CHECKOUTS[cmd.name]:
         return []
     return [Effect("fetch", cmd, a) for a in cmd.args[1:] if _ADDRESS.match(a.text)]
+
+
+# downloaders of their own: aria2c (`-o NAME` inside `-d DIR`, else the address's name) and
+# axel (`-o FILE`, a folder too, else the address's name)
+@handles("aria2c", "axel")
+def _segmented(cmd: Command) -> list[Effect]:
+    _, values, ops = _split(cmd.args, "odsxjUn", (
+        "--out", "--dir", "--output", "--split", "--max-connection-per-server",
+        "--user-agent", "--header", "--num-connections", "--input-file"))
+    urls = [w for w in ops if _ADDRESS.match(w.text)]
+    named = values.get("o") or values.get("--out") or values.get("--output")
+    folder = (values.get("d") or values.get("--dir")) if cmd.name == "aria2c" else None
+    out = [Effect("fetch", cmd, u) for u in urls]
+    for u in urls:
+        if named is None:
+            out.append(Effect("write", cmd, url_name(u, folder), detail="download"))
+        elif folder is not None:
+            out.append(Effect("write", cmd, Word(posixpath.join(folder.text, named.text),
+                                                 named.raw, named.glob, named.tame,
+                                                 named.sources), detail="download"))
+        else:
+            out.append(Effect("write", cmd, landed(named, u.text), detail="download"))
+    return out

@@ -21,6 +21,7 @@ from toolpipe.shell._code_files import (
     bracketed,
     copied,
     copies,
+    downloaded_to,
     fetched_code,
     home_interpolated,
     home_mentions,
@@ -354,6 +355,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     out += copied(reads, writes)
     if _NETWORK.search(code) or _SOCKET.search(code):  # (a socket sends as a client does)
         out.append(f"curl -- {DYNAMIC}")
+    out += downloaded_to(code)  # urlretrieve(URL, FILE): `curl -o FILE URL`
     for m in _CHMOD.finditer(code):
         args = _call_args(code, m.end())
         strings, _ = literals(args)

@@ -124,7 +124,7 @@ def _transfer(cmd: Command, flags: set[str], values: dict[str, Word], ops: list[
         folder = values.get("P") or values.get("--directory-prefix") or values.get(
             "--output-dir")
         for u in urls:
-            out.append(Effect("write", cmd, _url_name(u, folder), detail="download"))
+            out.append(Effect("write", cmd, url_name(u, folder), detail="download"))
     for key in ("d", "F", "T", "--data", "--data-binary", "--data-raw", "--data-urlencode",
                 "--data-ascii", "--form", "--upload-file", "--json"):
         value = values.get(key)
@@ -143,7 +143,7 @@ def _transfer(cmd: Command, flags: set[str], values: dict[str, Word], ops: list[
     return out
 
 
-def _url_name(url: Word, folder: Word | None = None) -> Word:
+def url_name(url: Word, folder: Word | None = None) -> Word:
     """The file a download by the URL's own name writes, in ``folder`` when one is named."""
     path = url.text.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     name = path.rsplit("/", 1)[-1] if "/" in path else "index.html"

@@ -17,6 +17,8 @@ import json
 import re
 from collections.abc import Iterator
 
+from toolpipe.shell._words import shell_word
+
 _COMMAND = re.compile(r"""(?m)^(?P<ind>[ \t]*)(?P<dash>-[ \t]+)?["']?command["']?[ \t]*:"""
                       r"""[ \t]*(?P<v>[^\n#]*?)[ \t]*,?[ \t]*$""")
 _ARGS = re.compile(r"""["']?(?:args|arguments)["']?[ \t]*:[ \t]*(?P<v>[^\n#]*?)[ \t]*,?[ \t]*$""")
@@ -127,8 +129,4 @@ def _scalar(text: str) -> str:
 
 
 def _line(program: str, args: list[str]) -> str:
-    return " ".join(_quoted(w) for w in [program, *args])
-
-
-def _quoted(word: str) -> str:
-    return word if re.fullmatch(r"[\w./~=+-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+    return " ".join(shell_word(w) for w in [program, *args])

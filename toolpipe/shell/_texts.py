@@ -21,7 +21,7 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._sed import script_commands
 from toolpipe.shell._table import option_values
-from toolpipe.shell._words import ansi_c
+from toolpipe.shell._words import ansi_c, shell_word
 from toolpipe.shell._wrappers import SHELLS
 
 # Text that no tool runs: prose, data, lock files
@@ -116,11 +116,11 @@ def commands_in(path: str, content: str) -> str:
                 if (m := _EX_BANG.match(line) or _VIM_SYSTEM.search(line))]
     for m in _CHAIN.finditer(content):  # Rust's Command::new("sh").arg("-c").arg("…")
         words = [m.group(1)] + [a or b for a, b in _STRING.findall(m.group(2))]
-        out.append(" ".join(_quoted(w) for w in words))
+        out.append(" ".join(shell_word(w) for w in words))
     for m in _ARGV.finditer(content):
         words = [a or b for a, b in _STRING.findall(m.group(0))]
         if words and posixpath.basename(words[0]) in RUNNABLE:
-            out.append(" ".join(_quoted(w) for w in words) + (" ~" if m.group("more") and
+            out.append(" ".join(shell_word(w) for w in words) + (" ~" if m.group("more") and
                                                                _home_after(content, m.end())
                                                                else ""))
     out += exec_commands(content)  # a program and its arguments under two keys (_execs)
@@ -219,7 +219,7 @@ def _command(key: str, value: str) -> list[str]:
             # (`rustc-wrapper = "/tmp/w.sh"`): read as the variable it stands for is
             # (RUSTC_WRAPPER=/tmp/w.sh), which asks about it
             name = re.sub(r"\W", "_", key.rsplit(".", 1)[-1]).upper()
-            return [f"{name}={_quoted(value)}"]
+            return [f"{name}={shell_word(value)}"]
         return [value]
     head = value.split(None, 1)[0] if value.split() else ""
     if posixpath.basename(head) in RUNNABLE or head in SHELLS:
@@ -239,10 +239,6 @@ def _pairs(node: object, key: str = "", depth: int = 0) -> Iterator[tuple[str, s
             yield from _pairs(v, key, depth + 1)
     elif isinstance(node, str):
         yield key, node
-
-
-def _quoted(word: str) -> str:
-    return word if re.fullmatch(r"[\w./~=+-]+", word) else "'" + word.replace("'", "'\\''") + "'"
 
 
 _HOME = re.compile(r"home|HOME|user\.home|homedir|expanduser")

@@ -61,6 +61,11 @@ def names_folder(text: str) -> bool:
     return text in (".", "..") or text.endswith("/")
 
 
+def shell_word(word: str) -> str:
+    """``word`` as one word of a shell line: as it is when it needs no quotes, else quoted."""
+    return word if re.fullmatch(r"[\w./~=+-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
 def literal(text: str) -> Word:
     return Word(text, text)
 

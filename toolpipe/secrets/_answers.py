@@ -34,6 +34,8 @@ def answered(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, .
 
 CHECKS["answered"] = answered
 
+_USER = re.compile(rb"[A-Za-z_][\w.@+-]{0,63}")
+
 
 def login_file(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
                ) -> str | None:
@@ -45,7 +47,6 @@ def login_file(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str,
 
 
 CHECKS["login_file"] = login_file
-_USER = re.compile(rb"[A-Za-z_][\w.@+-]{0,63}")
 
 ANSWER_RULES: tuple[Rule, ...] = (
     # a file of a user's line then a password's, printed whole (`cat /etc/openvpn/auth.txt`)

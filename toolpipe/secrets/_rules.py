@@ -39,6 +39,7 @@ from toolpipe.secrets._schemes import SCHEMES as SCHEMES  # (registered as it is
 from toolpipe.secrets._tabular import TABULAR_RULES
 from toolpipe.secrets._tools import TOOL_RULES
 from toolpipe.secrets._traces import TRACE_RULES
+from toolpipe.secrets._wallets import WALLET_RULES
 
 _SUFFIX = r"(?:[_\-. ]?(?:key|token|secret|value|string|str))?"
 # a type's name, as a signature gives it (`str`, `String`, `SecretStr`, `java.lang.String`):
@@ -286,6 +287,7 @@ RULES: tuple[Rule, ...] = (
     *DECLARED_RULES,
     *ANSWER_RULES,
     *LIST_RULES,
+    *WALLET_RULES,
     *NAMED_RULES,
     *DEVICE_RULES,
     *FORM_RULES,

@@ -128,8 +128,10 @@ def rule_spans(triggers: Triggers, buf: bytes) -> tuple[list[Span], list[tuple[i
                 continue
             kind = rule.kind
             if rule.check is None and sample(buf, found.start(),
-                                             min(found.end(), found.start() + 48)):
-                continue  # sk_test_placeholder, ghp_xxxxxxxxxxxx: a sample, not a token
+                                             min(found.end(), found.start() + 160)):
+                # sk_test_placeholder, ghp_xxxxxxxxxxxx: a sample, not a token (read as far
+                # as a webhook's address, whose token comes last: `…/B00000000/XXXXXXXX`)
+                continue
             if rule.check is not None:
                 checked = CHECKS[rule.check](rule.kind, found, buf, rule.value)
                 if checked is None:

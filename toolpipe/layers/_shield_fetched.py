@@ -52,6 +52,35 @@ def downloaded_under(path: str, files: Mapping[str, Fact], downloaded: Container
     return None
 
 
+# a written .gitmodules' sections: each submodule's folder and its address
+_SUBMODULE = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(?P<path>\S+)[ \t]*$|"
+                        r"^[ \t]*url[ \t]*=[ \t]*(?P<url>\S+)[ \t]*$")
+
+
+def cloned(cmd: Command, written: Mapping[str, str | None]) -> list[str]:
+    """The folders a git command fills from another repository, each a download (its
+    `.git` git's own): a clone's (`git clone URL [DIR]`), a submodule added (`git submodule
+    add URL [PATH]`), and a submodule a written `.gitmodules` names (``written``: the
+    session's files and what each holds, None when not known), on `git submodule update`."""
+    if cmd.name != "git" or not cmd.args or not all(a.known for a in cmd.args):
+        return []
+    texts = [a.text for a in git_subcommand(cmd.args)[1]]
+    sub = texts[0] if texts else ""
+    operands = [t for t in texts[1:] if not t.startswith("-")]
+    if sub == "clone" and operands:
+        return [operands[1] if len(operands) > 1 else
+                posixpath.basename(operands[0].rstrip("/")).removesuffix(".git")]
+    if sub == "submodule" and texts[1:2] == ["add"] and len(operands) >= 2:
+        url = operands[1]
+        return [operands[2] if len(operands) > 2 else
+                posixpath.basename(url.rstrip("/")).removesuffix(".git")]
+    if sub == "submodule" and texts[1:2] == ["update"] and written.get(".gitmodules"):
+        paths = [m.group("path") for m in _SUBMODULE.finditer(written[".gitmodules"] or "")
+                 if m.group("path")]
+        return paths
+    return []
+
+
 def _stranger(source: str, facts: Container[str]) -> bool:
     return bool(_ADDRESS.match(source)) or f"{REMOTE}{source}" in facts
 

@@ -13,7 +13,6 @@ when not, blocks when downloaded or decoded. A copy of a secret stays a secret."
 from __future__ import annotations
 
 import fnmatch
-import posixpath
 import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
@@ -24,6 +23,7 @@ from toolpipe.layers._shield_fetched import (
     REF,
     REMOTE,
     checked_out,
+    cloned,
     downloaded_under,
     fetched,
 )
@@ -248,15 +248,11 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[k] = _edited(cmd, k, facts.with_files({k: out[k]}) if k in out else facts)
             else:
                 out[k] = FileFact("write")
-        if cmd.name == "git" and cmd.args and cmd.args[0].text == "clone":
-            # a clone is a download: every file under its folder is
-            operands = [a for a in cmd.args[1:] if not a.text.startswith("-")]
-            if operands and all(a.known for a in operands):
-                folder = operands[1].text if len(operands) > 1 else posixpath.basename(
-                    operands[0].text.rstrip("/")).removesuffix(".git")
-                out[key(folder, cmd.cwd, workspace)] = FileFact("download")
-                # (but its .git, which git writes itself: no config or hook is cloned)
-                out[key(folder + "/.git", cmd.cwd, workspace)] = FileFact("copy")
+        for folder in cloned(cmd, {k: f.content for k, f in facts.files.items()}):
+            # a clone is a download: every file under its folder is (but its .git, which
+            # git writes itself: no config or hook is cloned)
+            out[key(folder, cmd.cwd, workspace)] = FileFact("download")
+            out[key(folder + "/.git", cmd.cwd, workspace)] = FileFact("copy")
         out.update({k: FileFact("patched" if k.endswith(PATCHED_BY) else "download")
                     for k in unpacked(cmd, workspace, lambda k: _fetched(k, facts))})
         setting = setting_written(cmd, workspace)  # git config alias.st '!…': .git/config

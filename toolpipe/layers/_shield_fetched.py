@@ -57,11 +57,11 @@ _SUBMODULE = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(?P<path>\S+)[ \t]*$|"
                         r"^[ \t]*url[ \t]*=[ \t]*(?P<url>\S+)[ \t]*$")
 
 
-def cloned(cmd: Command, written: Mapping[str, str | None]) -> list[str]:
+def cloned(cmd: Command, gitmodules: str | None) -> list[str]:
     """The folders a git command fills from another repository, each a download (its
     `.git` git's own): a clone's (`git clone URL [DIR]`), a submodule added (`git submodule
-    add URL [PATH]`), and a submodule a written `.gitmodules` names (``written``: the
-    session's files and what each holds, None when not known), on `git submodule update`."""
+    add URL [PATH]`), and a submodule a written `.gitmodules` names (``gitmodules``: what
+    the session wrote there, None when it wrote none), on `git submodule update`."""
     if cmd.name != "git" or not cmd.args or not all(a.known for a in cmd.args):
         return []
     texts = [a.text for a in git_subcommand(cmd.args)[1]]
@@ -74,10 +74,8 @@ def cloned(cmd: Command, written: Mapping[str, str | None]) -> list[str]:
         url = operands[1]
         return [operands[2] if len(operands) > 2 else
                 posixpath.basename(url.rstrip("/")).removesuffix(".git")]
-    if sub == "submodule" and texts[1:2] == ["update"] and written.get(".gitmodules"):
-        paths = [m.group("path") for m in _SUBMODULE.finditer(written[".gitmodules"] or "")
-                 if m.group("path")]
-        return paths
+    if sub == "submodule" and texts[1:2] == ["update"] and gitmodules:
+        return [m.group("path") for m in _SUBMODULE.finditer(gitmodules) if m.group("path")]
     return []
 
 

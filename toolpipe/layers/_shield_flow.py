@@ -248,7 +248,8 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                 out[k] = _edited(cmd, k, facts.with_files({k: out[k]}) if k in out else facts)
             else:
                 out[k] = FileFact("write")
-        for folder in cloned(cmd, {k: f.content for k, f in facts.files.items()}):
+        modules = facts.files.get(".gitmodules") if cmd.name == "git" else None
+        for folder in cloned(cmd, modules.content if modules is not None else None):
             # a clone is a download: every file under its folder is (but its .git, which
             # git writes itself: no config or hook is cloned)
             out[key(folder, cmd.cwd, workspace)] = FileFact("download")

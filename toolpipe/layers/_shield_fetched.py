@@ -52,9 +52,8 @@ def downloaded_under(path: str, files: Mapping[str, Fact], downloaded: Container
     return None
 
 
-# a written .gitmodules' sections: each submodule's folder and its address
-_SUBMODULE = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(?P<path>\S+)[ \t]*$|"
-                        r"^[ \t]*url[ \t]*=[ \t]*(?P<url>\S+)[ \t]*$")
+# a written .gitmodules' sections: each submodule's folder
+_SUBMODULE_PATH = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(\S+)[ \t]*$")
 
 
 def cloned(cmd: Command, gitmodules: str | None) -> list[str]:
@@ -71,11 +70,10 @@ def cloned(cmd: Command, gitmodules: str | None) -> list[str]:
         return [operands[1] if len(operands) > 1 else
                 posixpath.basename(operands[0].rstrip("/")).removesuffix(".git")]
     if sub == "submodule" and texts[1:2] == ["add"] and len(operands) >= 2:
-        url = operands[1]
         return [operands[2] if len(operands) > 2 else
-                posixpath.basename(url.rstrip("/")).removesuffix(".git")]
+                posixpath.basename(operands[1].rstrip("/")).removesuffix(".git")]
     if sub == "submodule" and texts[1:2] == ["update"] and gitmodules:
-        return [m.group("path") for m in _SUBMODULE.finditer(gitmodules) if m.group("path")]
+        return _SUBMODULE_PATH.findall(gitmodules)
     return []
 
 

@@ -99,10 +99,11 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         if into:  # make -C DIR: DIR's Makefile
             where = posixpath.join(where, into[-1])
         for name in named or ["Makefile", "makefile", "GNUmakefile"]:
-            found.append((key(name, where, workspace), "make"))
+            makefile = key(name, where, workspace)
+            found.append((makefile, "make"))
             # and what it includes (`include rules.mk`, `-include`, `sinclude`), read as
             # make reads it, when the session knows what the makefile holds
-            held = facts.files.get(key(name, where, workspace))
+            held = facts.files.get(makefile)
             found += [(key(f, where, workspace), "make") for m in _INCLUDE.finditer(
                 held.content if held is not None and held.content else "")
                 for f in m.group(1).split()]

@@ -329,8 +329,10 @@ def home_mentions(code: str) -> list[str]:
 # dofile, Julia's Pkg.add(url = …), R's install_url; with brackets or without, as PHP's
 # `require_once "…"` and Lua's `dofile "…"`): a package run from an address, asked about
 # as `deno run URL` and `npx URL` are
-_LOADS_URL = re.compile(r"""\b(?:source|sys\.source|import|require|require_once|include|"""
-                        r"""include_once|load|dofile|loadfile|Pkg\.add|install_url|install_git)"""
+# (the name's stem where a word starts, any ending: `devtools::source_url`, `source_gist`,
+# `require_once`, `loadfile`; not `download` or `upload`, whose files are data)
+_LOADS_URL = re.compile(r"""(?<![A-Za-z0-9])(?:source|import|require|include|load|dofile|"""
+                        r"""Pkg\.add|install_url|install_git)[\w.]*"""
                         r"""(?:\s*\(\s*|[ \t]+)(?:url\s*=\s*)?["'](https?://[^"'\s]{1,512})["']""")
 # a package fetched from a repository by name and installed (R's install_github)
 _FROM_REPOSITORY = re.compile(r"""\binstall_(?:github|gitlab|bitbucket)\s*\(\s*["']"""
@@ -338,6 +340,12 @@ _FROM_REPOSITORY = re.compile(r"""\binstall_(?:github|gitlab|bitbucket)\s*\(\s*[
 # the language's own eval handed as a value (`.then(eval)`, `map(eval, …)`): what it is
 # given is code no reading can follow
 _EVAL_BY_NAME = re.compile(r"""[(,]\s*(?:eval|Function|exec|execfile)\s*[),]""")
+# the language's eval called where an address is named (`eval(parse(text =
+# readLines("https://…")))`, `exec(get("https://…"))`): code fetched and run, whichever
+# call fetches it
+_EVAL_CALL = re.compile(r"""(?<![\w.])(?:eval|evalq|exec|execfile|loadstring|Function|"""
+                        r"""instance_eval|class_eval)\s*\(""")
+_ADDRESS = re.compile(r"""["']https?://""")
 
 
 # a library's call that downloads an address into a file it names (python's urlretrieve and
@@ -362,6 +370,6 @@ def fetched_code(code: str, family: str = "") -> list[str]:
     out = [f"npx {quote(m.group(1))}" for m in _LOADS_URL.finditer(code)
            if not (family == "ruby" and m.group(0).startswith("source"))]
     out += [f"npx github:{m.group(1)}" for m in _FROM_REPOSITORY.finditer(code)]
-    if _EVAL_BY_NAME.search(code):
+    if _EVAL_BY_NAME.search(code) or (_EVAL_CALL.search(code) and _ADDRESS.search(code)):
         out.append(DYNAMIC)
     return out

@@ -51,7 +51,7 @@ _HOOKS_SETTINGS = frozenset({"lefthook.yml", ".lefthook.yml", "lefthook.yaml", "
                              "lefthook-local.yml", ".lefthook-local.yml", ".overcommit.yml",
                              ".pre-commit-config.yaml", ".simple-git-hooks.json",
                              ".simple-git-hooks.js", ".huskyrc", ".huskyrc.json"})
-_ORCHESTRATORS = frozenset({"kubectl", "oc", "kubectl.exe", "microk8s.kubectl", "k3s",
+_ORCHESTRATORS = frozenset({"kubectl", "oc", "microk8s.kubectl", "k3s",
                             "podman", "minikube"})
 _APPLIES = frozenset({"apply", "create", "replace", "play", "run"})
 _PACKAGE_INSTALLERS = frozenset({"apt", "apt-get", "dpkg", "gdebi", "dnf", "yum", "zypper",

@@ -23,7 +23,6 @@ from toolpipe.shell._effects import _HANDLERS, POWER, formats_a_volume
 from toolpipe.shell._folders import code_folder, moved_to
 from toolpipe.shell._functions import _matters
 from toolpipe.shell._helpers import _COMMAND_INPUT, _PROGRAM_KEY, _Helpers, candidates
-from toolpipe.shell._helpers import reads_only as _reads_only
 from toolpipe.shell._loaders import (
     SEARCH_OPTIONS,
     SETTINGS_OPTIONS,
@@ -62,6 +61,7 @@ from toolpipe.shell._told import (
 )
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
+from toolpipe.shell._windows import read_as_shell, reads_only
 from toolpipe.shell._wipes import drops, wipes
 from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import PEELED, PEELED_ONE_MODE, SHELLS
@@ -234,12 +234,16 @@ class _Carriers(_Helpers):
             # (or fed on its input with no script named: `jshell <<< '…'`, `echo … | julia`)
             fed = bool(cmd.stdin_data or upstream) and not any(
                 not t.startswith("-") for t in texts)
+            read = name in ("pwsh", "powershell", "cmd") and bool(given) and all(
+                reads_only(name, c) for c in given)
             if "" in flags or fed or (any(t.lower() in flags or t.lower().split(":")[0] in flags
-                                          for t in texts) and not (
-                    name.startswith(("pwsh", "powershell")) and given and all(
-                        _reads_only(c) for c in given))):
+                                          for t in texts) and not read):
                 self.out.problem("dynamic-code", f"runs {name} code it cannot read",
                                  where)
+            elif read:  # what it reads is judged as the shell's reads are (`Get-Content
+                # C:\Users\me\.ssh\id_ed25519` is `cat ~/.ssh/id_ed25519`)
+                for c in given:
+                    self.nested(read_as_shell(c), (*where, f"{name} code"))
             return
         found = False
         if name in CODE:

@@ -16,6 +16,7 @@ from toolpipe.shell._oneliners import LANGUAGES, code_flag
 from toolpipe.shell._outputs import installed, outputs
 from toolpipe.shell._places import classify, maybe_secret
 from toolpipe.shell._sizes import endless
+from toolpipe.shell._table import FOREIGN
 from toolpipe.shell._words import UNKNOWN, Word
 from toolpipe.shell._wrappers import SHELLS, shell_code
 
@@ -272,10 +273,12 @@ def work_out(cmd: Command) -> list[Effect]:
     elif prints_credential(cmd):
         out.append(Effect("read", cmd, None, detail="a credential"))
     if cmd.name not in NOT_READERS and cmd.name not in _HANDLERS:
-        for a in cmd.args:
+        flags = FOREIGN.get(cmd.name, frozenset())
+        for before, a in zip((None, *cmd.args), cmd.args, strict=False):
             if a.text.startswith("-") or not a.text or (
-                    UNKNOWN in a.text and not a.text.startswith(("/", "~"))):
-                continue
+                    UNKNOWN in a.text and not a.text.startswith(("/", "~"))) or (
+                    before is not None and before.text.lower() in flags):
+                continue  # (`pwsh -c CODE`: code, read as its language is, not a path)
             out.append(Effect("read", cmd, a, detail="operand"))
     elif cmd.args and cmd.name not in _KEY_USERS and (
             cmd.name in _HANDLERS or cmd.name in _GIVEN_READERS):

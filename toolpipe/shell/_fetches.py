@@ -31,7 +31,7 @@ _STORES = {"aws": (("s3", "cp"), ("s3", "mv"), ("s3", "sync")),
            "s3cmd": (("get",), ("sync",))}
 _REMOTE = ("s3://", "gs://", "https://", "http://", "az://", "azure://")
 _CONTAINERS = {"docker": ("cp",), "podman": ("cp",), "nerdctl": ("cp",), "kubectl": ("cp",),
-               "oc": ("cp",), "oc.exe": ("cp",)}
+               "oc": ("cp",)}
 
 
 def landed(dest: Word, source: str) -> Word:

@@ -292,23 +292,6 @@ def _words(text: str) -> list[str]:
         return text.split()
 
 
-# PowerShell that only reads and prints: each statement a read-only cmdlet (or its alias),
-# no subexpression, call operator, redirection or script block
-_PS_READER = re.compile(
-    r"(?i)(?:get|test|select|format|measure|find|search|show|read|resolve|compare|"
-    r"convertto|convertfrom|where|sort|group|write)-[a-z]+|echo|dir|ls|gci|cat|type|pwd")
-_PS_UNSAFE = re.compile(r"[$]\(|&|>|\{|`|\b(?:iex|invoke|icm|start-process|saps)\b",
-                        re.IGNORECASE)
-
-
-def reads_only(code: str) -> bool:
-    """PowerShell that only reads and prints (Get-ChildItem ., Write-Output)."""
-    if _PS_UNSAFE.search(code):
-        return False
-    statements = [s.strip() for s in re.split(r"[;|\n]", code) if s.strip()]
-    return bool(statements) and all(_PS_READER.fullmatch(s.split()[0]) for s in statements)
-
-
 def tool_settings(name: str, args: Sequence[Word]) -> list[tuple[str, Word]]:
     """The variables a tool's own settings stand for (see ``TOOL_SETTINGS``): `go env -w
     K=V …` are variables themselves."""

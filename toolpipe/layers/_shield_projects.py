@@ -23,7 +23,7 @@ from toolpipe.layers._shield_handed import (
     playbook_commands,
     requirement_sources,
 )
-from toolpipe.shell import PACKAGE_INDEXES, Command, option_values
+from toolpipe.shell import PACKAGE_INDEXES, Command, language_named, option_values, rule_commands
 
 # Programs that load no file of a project (they read, list, copy or print what they are
 # told to): the rest may, and are judged by what a written file holds
@@ -61,7 +61,7 @@ PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "invoke": (("tasks.py",), "python"), "inv": (("tasks.py",), "python"),
     "fab": (("fabfile.py",), "python"), "doit": (("dodo.py",), "python"),
     "scons": (("SConstruct", "SConscript"), "python"),
-    "snakemake": (("Snakefile",), "python"),
+    "snakemake": (("Snakefile",), "snakefile"),
     # Nix: a shell's hook, a flake's apps; Vagrant's and Bundler's Ruby
     "nix-shell": (("shell.nix", "default.nix"), "nix"), "nix": (("flake.nix",), "nix"),
     "vagrant": (("Vagrantfile",), "ruby"), "bundle": (("Gemfile",), "ruby"),
@@ -158,13 +158,13 @@ _TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")
 
 
 def language_of(path: str, how: str, content: str) -> str:
-    if how in ("make", "npm", "python", "ini", "recipes", "yaml", "ruby", "precommit",
+    if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "yaml", "ruby", "precommit",
                "compose", "nix", "sources", "manifest", "playbook") or how.startswith(
             ("xargs ", "client ")):
         return how
     # a file of another language, run or loaded (`node -r ./hook.js`, `./tool.rb`): read
     # as that language, by its name or its `#!` line
-    by_name = _LANGUAGE_FILES.get(posixpath.splitext(path)[1].lower())
+    by_name = language_named(path)
     if by_name is not None:
         return by_name
     if content.startswith("#!"):
@@ -187,9 +187,6 @@ def _json_document(content: str) -> bool:
         return False
 
 
-_LANGUAGE_FILES = {".py": "python", ".rb": "ruby", ".js": "node", ".mjs": "node",
-                   ".cjs": "node", ".ts": "node", ".mts": "node", ".cts": "node",
-                   ".pl": "perl", ".pm": "perl", ".php": "php", ".lua": "lua"}
 _SHEBANG_LANGUAGE = re.compile(r"[/ ](python[\d.]*|node|nodejs|bun|deno|ruby|perl|php|lua)\b")
 # the switch that hands each of them code on the command line
 _CODE_SWITCH = {"node": "node -e", "nodejs": "node -e", "bun": "bun -e", "deno": "deno eval",
@@ -200,6 +197,10 @@ def code_of(content: str, language: str) -> str:
     """A file's text as a command line the wing can read."""
     if language == "python":
         return "python3 -c " + shlex.quote(content)
+    if language == "snakefile":  # Python, and each rule's `shell:` command line
+        return "\n".join([code_of(content, "python"), *rule_commands(content)])
+    if language == "unread":  # (the command lines among its strings: the file's commands,
+        return ""  # which the flow judges as a project file's)
     if language == "ruby":
         return "ruby -e " + shlex.quote(content)
     if language in _CODE_SWITCH:

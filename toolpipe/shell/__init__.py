@@ -37,6 +37,7 @@ Layout (private modules behind this face):
 - ``_told``: what such a program is told to do (words that destroy, places it is handed);
 - ``_helpers``: programs named for another in variables, options and settings, command
   languages on a program's input, and the probe of a string as a command line;
+- ``_languages``: a file's language by its name (``.rb``, a ``Brewfile``, a ``Snakefile``);
 - ``_texts``: the commands a file's text holds, whatever its language (for the session's
   data flow: a program that may load a written file is judged by them); ``_configs``: a
   settings file a program is told to read by an option (``tmux -f``, ``curl -K``), read as
@@ -113,6 +114,8 @@ from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._helpers import ELSEWHERE as ELSEWHERE
 from toolpipe.shell._helpers import INDEX_VAR as INDEX_VAR
 from toolpipe.shell._helpers import PACKAGE_INDEXES as PACKAGE_INDEXES
+from toolpipe.shell._languages import language_named as language_named
+from toolpipe.shell._languages import rule_commands as rule_commands
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
 from toolpipe.shell._model import Redirect as Redirect
@@ -188,12 +191,14 @@ __all__ = [
     "holds_secrets",
     "in_made_folder",
     "irreversible",
+    "language_named",
     "literal_prefix",
     "modelled",
     "new_program",
     "option_values",
     "plain_output",
     "restricting_mode",
+    "rule_commands",
     "sed_applied",
     "sends",
     "setuid_mode",

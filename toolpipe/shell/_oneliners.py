@@ -59,11 +59,13 @@ _SPAWN = re.compile(
     # Elixir's and Erlang's, Scala's (sbt), Fabric's and Tilt's `local("…")`
     r"System\.cmd|System\.shell|:os\.cmd|\bProcess|\blocal|os\.posix_spawnp?|"
     r"create_subprocess_\w+|"
+    # Rake's and fastlane's `sh("…")`, Snakemake's `shell("…")` (their DSLs' spawns)
+    r"(?<![\w.])sh|(?<![\w.])shell|"
     # invoke's and fabric's context, by the names their docs give it: c.run("…")
     r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)  # (an escaped backquote inside: `\``)
 # (a literal first, then all the statement holds: `exec "rm", "-rf", $ENV{HOME}`)
-_BARE_CALL = re.compile(r"""\b(?:system|exec|spawn)[ \t]+((?=["'])[^;\n]+)""")
+_BARE_CALL = re.compile(r"""\b(?:system|exec|spawn|sh)[ \t]+((?=["'])[^;\n]+)""")
 # (ruby's %x(…) and perl's qx{…}: a quote operator's brackets, as _code_files reads them)
 _PERCENT_X = re.compile(r"(?:%x|\bqx)\s*(?:" + BRACKETED + ")", re.S)
 # perl's pipe opens, either way: open(F, "|-", "sh"), open(my $fh, "-|", "rm -rf ~"),

@@ -14,9 +14,10 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from toolpipe.shell._carried import _EX_BANG, RUNNABLE
+from toolpipe.shell._carried import _EX_BANG, KNOWN, RUNNABLE
 from toolpipe.shell._execs import exec_commands
 from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
+from toolpipe.shell._languages import language_named, rule_commands
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._sed import script_commands
@@ -28,9 +29,6 @@ from toolpipe.shell._wrappers import SHELLS
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".csv", ".tsv", ".log", ".html", ".htm",
           ".css", ".svg", ".lock", ".sum", ".xml.bak", ".diff", ".patch", ".adoc")
 _SCRIPT = (".sh", ".bash", ".zsh", ".ksh", ".fish", ".command")
-_FAMILY = {".py": "python", ".pyw": "python", ".js": "node", ".mjs": "node", ".cjs": "node",
-           ".ts": "node", ".mts": "node", ".cts": "node", ".jsx": "node", ".tsx": "node",
-           ".rb": "ruby", ".rake": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php"}
 _SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
              ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
              ".mk", ".bzl", ".bazel", ".hcl", ".tf", ".ninja")
@@ -56,6 +54,9 @@ _CHAIN = re.compile(r"""Command::new\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)((?:\s*\.args
                     r"""(?:\[(?:\s*"(?:[^"\\\n]|\\.)*"\s*,?)*\s*\]|"(?:[^"\\\n]|\\.)*")"""
                     r"""\s*\))*)""")
 MAX_LINES = 4096
+MAX_STRINGS = 256
+# the string readings' families of the languages a name gives (`_languages`)
+_FAMILIES = {"snakefile": "python", "unread": ""}
 _XML_EXEC = re.compile(r"""<exec\b[^>]*?\bexecutable\s*=\s*(["'])(?P<exe>[^"']+)\1[^>]*?"""
                        r"""(?P<closed>/)?>""")
 _XML_ARG = re.compile(r"""<arg\b[^>]*?\b(?P<kind>line|value|path|file)\s*=\s*(["'])"""
@@ -98,7 +99,15 @@ def commands_in(path: str, content: str) -> str:
     if name in _GIT_CONFIGS or path.endswith((".git/config", ".git/config.worktree",
                                                "/git/config")) or git_form(content):
         return _git_config_commands(content)
-    out = shell_strings(_FAMILY.get(ext, ""), content)
+    language = language_named(path) or ""
+    out = shell_strings(_FAMILIES.get(language, language), content)
+    if language == "snakefile":
+        out += rule_commands(content)
+    elif language == "unread":  # a string of code the wing does not read that is a known
+        # program's command line (`(.exec rt "rm -rf /home")`; not "0.1.0" or "a web app")
+        out += [" ".join(words) for words in (
+            (a or b).split() for a, b in _STRING.findall(content)[:MAX_STRINGS])
+                if len(words) > 1 and posixpath.basename(words[0]) in KNOWN]
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
     if "$(shell" in content or "<!" in content:  # make's $(shell …), node-gyp's <!(…)
         out += [m.group("make") or m.group("gyp") for m in _EXPANDED.finditer(content)]
@@ -340,7 +349,7 @@ def edited_commands(path: str, inserted: str) -> str:
     it is a script or a file run by name."""
     name = posixpath.basename(path)
     ext = posixpath.splitext(name)[1].lower()
-    if ext in _FAMILY:
+    if language_named(path) not in (None, "unread"):
         return commands_in(path, inserted)
     if ext in _SETTINGS or name in _SETTINGS_NAMES:
         return commands_in("edit.yaml", inserted)

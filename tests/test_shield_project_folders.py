@@ -33,13 +33,15 @@ def outcome(runner: str, name: str, text: str, x: str, folder: str = "gen") -> s
 @pytest.mark.parametrize(("runner", "name", "text"), FOLDERED,
                          ids=[r for r, _, _ in FOLDERED])
 def test_a_project_file_in_the_folder_named_is_judged_when_run(runner, name, text):
-    assert outcome(runner, name, text, "rm -rf ~") in ("asked", "blocked")
+    assert outcome(runner, name, text, "rm -rf ~") == "blocked"
     assert outcome(runner, name, text, "echo built") == "ran"
 
 
 def test_the_law_catches_a_shield_that_reads_the_file_here(monkeypatch):
     monkeypatch.setattr(_shield_runs, "PROJECT_FOLDER", {})
-    assert outcome("rake -C", "Rakefile", FOLDERED[2][2], "rm -rf ~") == "ran"
+    # (judged only as a file the runner may load, since the seventeenth sitting read a
+    # Rakefile's `sh '…'` as Ruby's: asked about, not blocked as the file run is)
+    assert outcome("rake -C", "Rakefile", FOLDERED[2][2], "rm -rf ~") == "asked"
     assert _shield_projects.PROJECT_FOLDER  # (the table the shield reads)
 
 

@@ -86,6 +86,10 @@ CALLS = st.sampled_from([
     "gdbus call --system --dest org.freedesktop.x --object-path /org/freedesktop/x "
     "--method org.freedesktop.x.Manager.{m} a",
     "qdbus org.freedesktop.x /org/freedesktop/x org.freedesktop.x.Manager.{m} a"])
+SIGNALS = st.sampled_from([
+    "busctl emit /org/freedesktop/x org.freedesktop.x.Manager {m}",
+    "gdbus emit --session --object-path /org/freedesktop/x --signal org.freedesktop.x.{m}",
+    "dbus-send --session /org/freedesktop/x org.freedesktop.x.{m} string:a"])
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,6 +97,12 @@ CALLS = st.sampled_from([
 def test_a_bus_call_runs_only_when_its_method_reads(call, method, getter):
     assert decide(call.format(m=method)) != "allow", call.format(m=method)
     assert decide(call.format(m=getter)) == "allow", call.format(m=getter)
+
+
+@settings(max_examples=20, deadline=None)
+@given(SIGNALS, st.sampled_from(["JobRemoved", "UnitNew", "PropertiesChanged", "SessionNew"]))
+def test_a_signal_emitted_runs(signal, name):
+    assert decide(signal.format(m=name)) == "allow", signal.format(m=name)
 
 
 @pytest.mark.parametrize("broken", ["exe", "windows-reads"])

@@ -90,7 +90,8 @@ def test_tables_one_after_another_are_each_read_under_their_own_header(dialect, 
 @settings(max_examples=200, deadline=None)
 @given(DIALECTS, NAMES, st.integers(0, 2),
        st.lists(st.sampled_from(["(unset)", "2026-11-30", "none", "yes", "********", "null",
-                                 "<redacted>", "${DB_PASSWORD}", "N/A", "<none>"]),
+                                 "<redacted>", "${DB_PASSWORD}", "N/A", "<none>",
+                                 "(in the vault)", "<see 1Password>", "[rotated monthly]"]),
                 min_size=1, max_size=3))
 def test_a_credential_column_of_words_is_left(dialect, name, place, words):
     text = column(dialect, name, place, words)
@@ -119,7 +120,10 @@ def wrapped(draw: st.DrawFn) -> tuple[str, list[str]]:
     secret = draw(tokens(min_size=first + 8, max_size=3 * width))
     pieces = [secret[:first]] + [secret[i:i + width] for i in range(first, len(secret), width)]
     close = '"' if label.endswith('"') else ""
-    return label + "\n".join(pieces) + close, pieces
+    # (the lines after the first indented no further than the value's column: a describe
+    # command's wrap, classes-fresh78's `Authorization: Bearer …⏎    …`)
+    indent = " " * draw(st.integers(0, len(label.rsplit("\n", 1)[-1])))
+    return label + ("\n" + indent).join(pieces) + close, pieces
 
 
 @settings(max_examples=150, deadline=None)
@@ -152,7 +156,7 @@ def test_the_laws_catch_a_redactor_without_these_readings(monkeypatch):
     several = importlib.import_module("toolpipe.secrets._several")
     ruled = table("psql", ["name", "password"], [["app", "7QxAbcdefgh0123456"]])
     aligned = table("aligned", ["NAME", "TOKEN", "AGE"], [["web", "7QxAbcdefgh0123456", "3d"]])
-    cut = "token: 7QxAbcdefgh0123456789abcdefghijklmnop\n7QxKlmnopq0123456789"
+    cut = "token: 7QxAbcdefgh0123456789abcdefghijklmnop\n   7QxKlmnopq0123456789"
     pair = "key,value\nDB_PASSWORD,7QxAbcdefgh0123456\nDB_USER,app"
     for text in (ruled, aligned, cut, pair):
         assert "7QxAbcdefgh0123456"[:12] not in SecretPatternSet().redact(text)
@@ -166,3 +170,7 @@ def test_the_laws_catch_a_redactor_without_these_readings(monkeypatch):
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(aligned)
     assert "7QxKlmnopq01" in SecretPatternSet().redact(cut)
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(pair)
+    noted = column("markdown", "api key", 1, ["(in the vault)"])
+    assert SecretPatternSet().redact(noted) == noted
+    monkeypatch.setattr(several, "_NOTE", __import__("re").compile(rb"(?!)"))
+    assert SecretPatternSet().redact(noted) != noted

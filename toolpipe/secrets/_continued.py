@@ -5,7 +5,8 @@ shell, C, Dockerfile), or the value is a string literal concatenated with the ne
 on its line or the next (`"abc" + "def"`, `'abc' .`, `"abc" &`, or Python's two literals
 side by side, `("abc"` then `"def")`), or a long value that fills its line is cut there
 by a width (`base64 -w 40`, a PEM-like block, a terminal's or a log viewer's wrap): the
-next lines, no longer than its own, up to the first that is shorter (the tail). The
+next lines, no longer than its own and indented no further than the value, up to the
+first that is shorter (the tail). The
 continuation is redacted with the same kind when it is token-shaped (8 characters or
 more, a digit and a letter among them, or both cases for a literal, no blank): `--data
 @file` after a bearer token's backslash is a new argument, not the token."""
@@ -24,7 +25,10 @@ _CONCATENATED = re.compile(rb"""(?P<q>["'])[ \t]*(?:\+|\.\.|\.|&|\|\|)?[ \t]*(?:
                            rb"""(?P=q)""")
 # a line of a value cut by a width: token characters alone (and the quote that closes it)
 # (base64's padding at its end only: `DB_PASSWORD=…` on the next line is a line of its own)
-_WRAPPED = re.compile(rb"\r?\n(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
+# (indented no further than the value's own column: a describe command's or a log
+# viewer's wrap aligns it there, `token:      eyJ…⏎              …`)
+_WRAPPED = re.compile(
+    rb"\r?\n(?P<i>[ \t]{0,256})(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
 # a value that fills its line is cut by a width when the line is this wide and the value
 # this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
 WIDE, LONG = 40, 16
@@ -78,14 +82,15 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     among them (or ``TAIL`` characters with a letter, or closing the value's quote)."""
     if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
         return []
-    width = hi - line_start(buf, lo)
+    start = line_start(buf, lo)
+    width, column = hi - start, lo - start
     if width < WIDE:
         return []
     opened = buf[lo - 1:lo] if lo > 0 and buf[lo - 1] in b"\"'" else b""
     out: list[tuple[int, int]] = []
     for _ in range(MAX_PARTS):
         m = _WRAPPED.match(buf, hi)
-        if m is None or m.end("v") - m.start("v") > width:
+        if m is None or m.end("v") - m.start("v") > width or len(m.group("i")) > column:
             break
         # (a line that closes the quote the value opened in is its tail, whatever its
         # shape; one of TAIL characters or more with a letter is as unlike a word)

@@ -85,7 +85,8 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
                     # a note in brackets, `(unset)`, is a word too
                     # (and stars alone, `********`, are a mask)
                     inner = value.strip(b"()[]<>*_")
-                    secret = bool(inner) and credential_like(value) and _stands(inner, judged)
+                    secret = bool(inner) and credential_like(value) and _stands(
+                        inner, judged) and not _NOTE.fullmatch(value)
                     verdicts[value] = secret
                 # past the budget, a cell of a credential column is a secret unjudged: a
                 # table of distinct values, one per row, cannot make the reading slow (a
@@ -99,6 +100,8 @@ def _table(buf: bytes, lo: int, found: re.Match[bytes], floor: int) -> tuple[Spa
     return out, table_end
 
 
+# a note of words in brackets, `(in the vault)`, `<see 1Password>`, `[rotated monthly]`
+_NOTE = re.compile(rb"\([^()]* [^()]*\)|\[[^\[\]]* [^\[\]]*\]|<[^<>]* [^<>]*>")
 CELL_BUDGET = 1024  # distinct values judged per table, as TRIGGER_BUDGET per text
 
 

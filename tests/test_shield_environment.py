@@ -150,8 +150,10 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
         monkeypatch.setattr(_loaders, "SETTINGS_OPTIONS", {})
         monkeypatch.setattr(_carried, "SETTINGS_OPTIONS", {})
         command, wanted = "kubectl --kubeconfig /tmp/k get pods", STOPPED
-    else:  # the settings variables as they were
+    else:  # the settings variables as they were (and no class of location names, which
+        # asks about AWS_CONFIG_FILE=/tmp/c by its name's ending since the seventeenth sitting)
         monkeypatch.setattr(_loaders, "SETTINGS", frozenset({"XDG_CONFIG_HOME", "MAKEFILES"}))
+        monkeypatch.setattr(_loaders, "LOCATION_VAR", __import__("re").compile("(?!)"))
         command, wanted = "AWS_CONFIG_FILE=/tmp/c aws s3 ls", STOPPED
     try:
         found = SHIELD.__class__().evaluate("Bash", {"command": command}, ())

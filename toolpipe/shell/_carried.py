@@ -28,6 +28,7 @@ from toolpipe.shell._loaders import (
     SETTINGS_OPTIONS,
     loaded_from,
     scratch,
+    scratch_location,
     search_options,
     settings_files,
     settings_options,
@@ -358,6 +359,11 @@ class _Carriers(_Helpers):
         if shown is not None:  # (a library from a scratch folder is how a hijack looks)
             self.out.problem("dynamic-code", f"makes every program started after it load "
                              f"code from {shown} (${name})", self.where, value.sources)
+        place = scratch_location(name, value, self.cwd)
+        if place is not None:  # R_PROFILE_USER=/tmp/x.R, JULIA_DEPOT_PATH=/tmp/d, …
+            self.out.problem("dynamic-code", f"makes a program load code or settings from "
+                             f"{place}, a folder anyone may write (${name})", self.where,
+                             value.sources)
         for settings in settings_files(name, value):  # XDG_CONFIG_HOME=DIR, MAKEFILES=F:
             # loaded, as a file a command runs is (judged by the session's flow)
             self.run((literal("source"), settings), (), (), f"${name}")

@@ -42,6 +42,9 @@ _LOADS = re.compile(
 # (and perl's -M/-m with more than a module and its imports: `-Mstrict;system(…)`)
 _INLINE_CODE = re.compile(r"(?<!\S)(?:-e|-E|--eval)(?:[\s=]|$)|(?<!\S)-d:\S"
                           rf"|(?<!\S)-[mM](?!{PERL_MODULE}(?:\s|$))")
+# the debuggers PYTHONBREAKPOINT names (anything else is a callable breakpoint() calls)
+_DEBUGGERS = frozenset({"pdb", "ipdb", "pudb", "web_pdb", "remote_pdb", "debugpy", "IPython",
+                        "wdb", "pdbpp", "bpdb"})
 _HOOK_VAR = re.compile(r"(?i)(?:STARTUP_HOOKS?|_HOOKS?|_PLUGINS?)$")
 # a package index or proxy a variable names (PIP_INDEX_URL, NPM_CONFIG_REGISTRY, GOPROXY…),
 # and the switches that turn TLS or a checksum database off
@@ -203,6 +206,10 @@ class _Helpers(_Functions):
                         self.out.problem("dynamic-code", f"makes a runtime load code from "
                                          f"{path} (${name})", self.where, value.sources)
                         break
+        if name == "PYTHONBREAKPOINT" and text not in ("", "0") and text.split(".")[
+                0] not in _DEBUGGERS:  # (`os.system`: breakpoint("rm -rf ~") runs it)
+            self.out.problem("dynamic-code", f"makes python's breakpoint() call {text} "
+                             f"(${name})", self.where, value.sources)
         if _INLINE_CODE.search(text) and _OPTIONS_VAR.search(name) and not name.upper(
                 ).endswith("FLAGS"):
             # a runtime's options that evaluate code given inline (PERL5OPT='-e …',

@@ -12,6 +12,7 @@ and `MAKEFILES=/tmp/evil.mk make` allowed)."""
 from __future__ import annotations
 
 import posixpath
+import re
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._places import SCRATCH, classify
@@ -50,6 +51,28 @@ SETTINGS_OPTIONS = {"kubectl": ("--kubeconfig",), "oc": ("--kubeconfig",),
                     "helm": ("--kubeconfig",), "docker": ("--config",), "cargo": ("--config",),
                     "git": ("--git-dir", "-C"), "cmake": ("-DCMAKE_TOOLCHAIN_FILE",)}
 INJECTING = _FILES | SEARCH_PATHS
+# the class of the rest, by their names: where a program finds code or settings (a search
+# path, a home, a library folder, a profile, an rc or ini file, a start-up file, a depot,
+# a profiler, host aliases), not where it puts what it makes (a temporary, a cache, an
+# output, logs, data, a build); judged where they point into a folder anyone may write
+LOCATION_VAR = re.compile(
+    r"(?i)(?:PATH|LIBS?|HOME|ROOT|DOTDIR|PROFILE(?:_USER)?|ENVIRON(?:_USER)?|(?<!S)RC|"
+    r"INIT|STARTUP|INI|CONF(?:IG)?(?:_FILE|_DIR)?|ALIASES|DEPOT|MODULES?)$")
+_NOT_LOCATION = re.compile(r"(?i)TMP|TEMP|CACHE|OUT|LOG|DATA|RUNTIME|SOCK|PID|LOCK|"
+                           r"DOWNLOAD|STATE|BUILD|TARGET|DIST|ARTIFACT|REPORT|COVERAGE|"
+                           r"BACKUP|DUMP|WORK")
+
+
+def scratch_location(name: str, value: Word, cwd: str | None) -> str | None:
+    """A variable of the location class (``LOCATION_VAR``, beyond the ones this module
+    names) pointing into a folder anyone may write: the entry (else None)."""
+    if not LOCATION_VAR.search(name) or _NOT_LOCATION.search(name) or name in INJECTING or (
+            name in SETTINGS) or not value.known:
+        return None
+    for entry in re.split(r"[:;,\s]+", value.text):
+        if entry.startswith("/") and scratch(entry, classify(entry, cwd).kind):
+            return entry
+    return None
 # an interpreter's module search path given by an option (`perl -I/tmp -MEvil`, `java -cp
 # /tmp Main`): judged as $PERL5LIB's and $CLASSPATH's folders are
 SEARCH_OPTIONS = {"perl": ("-I",), "ruby": ("-I",), "java": ("-cp", "-classpath",

@@ -188,6 +188,8 @@ def test_the_two_laws_catch_a_redactor_without_their_readings(monkeypatch):
     assert "7Qx0a0a0a0a0a0a0a0a0a" not in SecretPatternSet().redact(below)
     monkeypatch.setattr(code, "_STORE_ENTRY", __import__("re").compile(rb"(?!)"))
     monkeypatch.setitem(values_module.CHECKS, "shaped", lambda *args: None)
+    monkeypatch.setitem(values_module.CHECKS, "below", lambda *args: None)  # (its own check
+    # since the seventeenth sitting: the label a word of its own)
     assert "7Qx9mWv2Lr8Kt4Zb" in SecretPatternSet().redact(entry)
     assert "7Qx0a0a0a0a0a0a0a0a0a" in SecretPatternSet().redact(below)
 

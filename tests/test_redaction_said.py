@@ -109,6 +109,9 @@ ECHOES = st.sampled_from(["{}", "echo {}", "GET /login?x={}&y=1", "assert '{}' =
 @given(CONTEXTS, ECHOES, tokens(30), st.booleans())
 # (the ninth sitting: read as quoted-printable's `=3D`, the value was letters alone)
 @example("password={}", "{}", "3DaAAAAAaAaa", False)
+# (the seventeenth sitting's run: a value ending in `TOKEN` read as a label above the next
+# line, whose `password=…` was then taken whole as the value below it)
+@example("password={}", "{}", "0Aa0000TOKEN", True)
 def test_a_secret_found_once_is_redacted_wherever_it_is_repeated(context, echo, value,
                                                                  echo_first):
     lines = [context.format(value), echo.format(value)]

@@ -18,8 +18,12 @@ from toolpipe.secrets._values import CHECKS
 _WORD = (r"(?:password|passwd|passphrase|pwd|secret|token|api[-_]?key|apikey|credential|psk"
          r"|(?:access|private|signing|encryption|master|secret)[-_]?key)")
 # the name in a path, a variable or a file's name (after a blank, `.`, `[`, a quote, `$`, `{`, `/`),
-# ending with the word (`$TOKEN_URL` names an address)
-_NAMED = re.compile(rb"(?i)(?:[ \t.\[$'\"/{]|\$\{?)[\w.-]*?" + _WORD.encode() + rb"(?![\w-])")
+# ending with the word (`$TOKEN_URL` names an address); before the word, parts ending in
+# a separator (`DB_`, `db.`), then letters of one case or camel case (`GH`, `github`,
+# `myGithub`): not the tail of a token (`echo 0Aa0000TOKEN` asks for nothing)
+_NAMED = re.compile(rb"(?:[ \t.\[$'\"/{]|\$\{?)(?:[\w.-]*[_.-])?(?:[a-z]+(?:[A-Z][a-z0-9]*)*|"
+                    rb"[A-Z][a-z0-9]*(?:[A-Z][a-z0-9]*)*|[A-Z0-9]+)?(?i:" + _WORD.encode()
+                    + rb")(?![\w-])")
 
 
 def answered(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]

@@ -16,7 +16,7 @@ import re
 
 from toolpipe.secrets._rule import ARROWS, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans
-from toolpipe.secrets._values import line_start, token_shaped
+from toolpipe.secrets._values import CHECKS, line_start, token_shaped
 
 # a verb that gives the value (`is`, `will be`, `as`), then the label's words: the text
 # before the label ends so, and the word before the verb is the value
@@ -54,6 +54,27 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 SEVERAL["said_before"] = _said_before
 
+# a line of its own setting (`user=alice`, `hello=world12345`), not a value under a label
+_ASSIGNMENT = re.compile(rb"[A-Za-z_][\w.\-]*=[^=]")
+
+
+def _below(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
+           ) -> str | None:
+    """A value alone under its label: the label a word of its own (`DB_PASSWORD`,
+    `_authToken`; not the tail of `0Aa0000TOKEN`), the value no setting of its own, and
+    token-shaped."""
+    at = match.start()
+    before = buf[at - 1:at]
+    if before.isalnum() and not (before.islower() and buf[at:at + 1].isupper()):
+        return None  # (a word's tail; a camel case word's part is a word: `authToken`)
+    value = match.group(groups[0]) if groups else match.group(0)
+    if _ASSIGNMENT.match(value) or not token_shaped(value) or b"[REDACTED:" in value:
+        return None
+    return kind
+
+
+CHECKS["below"] = _below
+
 # a label that stands alone in prose, and its words as the triggers spell them
 _LABEL_WORDS = ("password", "passphrase", "passwd", "api key", "token", "secret")
 _LABEL = r"""(?i:password|passphrase|passwd|api[ \t]key|token|secret)"""
@@ -81,9 +102,11 @@ SAID_RULES: tuple[Rule, ...] = (
     # the value stands alone on the next line that holds anything, under an underline or
     # blank lines: a CLI's key shown once, a password manager's field above its value
     # (the ninth sitting: these leaked unless the value's letters were random enough)
+    # (the label a word of its own, the value no `key=value` line: found by a run, the
+    # line under `0Aa0000TOKEN` was taken whole, `password=…` and all)
     rule("password", _LABEL_WORDS, _LABEL + _BELOW +
          r"""[ \t]*(?P<v>""" + _LONE + r"""{12,256})[ \t]*(?:\r?\n|$)""",
-         value=("v",), check="shaped", bounded=True, priority=CONTEXT,
+         value=("v",), check="below", bounded=True, priority=CONTEXT,
          shape=_BELOW + r"[ \t]*" + _LONE + "{12}"),
     # an annotation's value for the field it is said of, the field's name after it (Spring's
     # and MicroProfile's `@Value("…") private String apiKey;`: the fourteenth sitting's

@@ -117,7 +117,7 @@ def test_the_laws_catch_a_broken_reading(monkeypatch, broken):
                 if self.argv and self.argv[0].known else ""))
             assert decide("wmic.exe shadowcopy delete", UnixShield()) == "allow"
         else:  # PowerShell's reads not spelled in the shell's words
-            monkeypatch.setattr(_carried, "read_as_shell", lambda code: "")
+            monkeypatch.setattr(_carried, "as_shell", lambda name, code: "true")
             assert decide("pwsh -c 'Get-Content C:\\Users\\me\\.ssh\\id_ed25519'",
                           UnixShield()) == "allow"
     finally:

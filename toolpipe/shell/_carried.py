@@ -62,7 +62,7 @@ from toolpipe.shell._told import (
 )
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
-from toolpipe.shell._windows import read_as_shell, reads_only
+from toolpipe.shell._windows import as_shell
 from toolpipe.shell._wipes import drops, wipes
 from toolpipe.shell._words import Word, literal
 from toolpipe.shell._wrappers import PEELED, PEELED_ONE_MODE, SHELLS
@@ -232,19 +232,24 @@ class _Carriers(_Helpers):
             # it is PowerShell that only reads and prints (Get-ChildItem ., Write-Output)
             texts = [a.text for a in cmd.args]
             given = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t.lower() in flags]
+            if name in ("pwsh", "powershell", "cmd") and given:  # (the rest of the line is
+                # the command: `cmd /c rd /s /q DIR`, `pwsh -c Remove-Item -Recurse DIR`)
+                at = next(i for i, t in enumerate(texts) if t.lower() in flags)
+                given = [" ".join(texts[at + 1:])]
             # (or fed on its input with no script named: `jshell <<< '…'`, `echo … | julia`)
             fed = bool(cmd.stdin_data or upstream) and not any(
                 not t.startswith("-") for t in texts)
-            read = name in ("pwsh", "powershell", "cmd") and bool(given) and all(
-                reads_only(name, c) for c in given)
+            shell = [as_shell(name, c) for c in given] if name in (
+                "pwsh", "powershell", "cmd") else []
+            read = bool(shell) and all(t is not None for t in shell)
             if "" in flags or fed or (any(t.lower() in flags or t.lower().split(":")[0] in flags
                                           for t in texts) and not read):
                 self.out.problem("dynamic-code", f"runs {name} code it cannot read",
                                  where)
-            elif read:  # what it reads is judged as the shell's reads are (`Get-Content
-                # C:\Users\me\.ssh\id_ed25519` is `cat ~/.ssh/id_ed25519`)
-                for c in given:
-                    self.nested(read_as_shell(c), (*where, f"{name} code"))
+            elif read:  # judged as the shell's commands are (`Get-Content C:\Users\me\
+                # .ssh\id_ed25519` is `cat ~/.ssh/id_ed25519`: shell/_windows.py)
+                for t in shell:
+                    self.nested(t or "", (*where, f"{name} code"))
             return
         found = False
         if name in CODE:

@@ -17,7 +17,7 @@ LANGUAGE_BY_EXTENSION = {
     # languages the wing does not read: a string among their code that is a command line
     # of a program the wing knows is held as a command (`(.exec rt "rm -rf /home")`)
     **dict.fromkeys((".clj", ".cljs", ".cljc", ".edn", ".boot", ".gradle", ".kts", ".groovy",
-                     ".scala", ".sbt", ".kt", ".java"), "unread"),
+                     ".scala", ".sbt", ".kt", ".java", ".jl"), "unread"),
 }
 # (lower-cased) Ruby's DSLs (Homebrew's bundle, CocoaPods, fastlane, Bundler, Vagrant,
 # Rake, Danger…), Snakemake's rules, Python-like build files (SCons, Tilt, Bazel), Jenkins'

@@ -36,6 +36,18 @@ _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "M
                              "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
                              "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",
                              "Procfile", "Brewfile", "Jenkinsfile", "Earthfile", "Tiltfile"})
+# a tool's rc file by its name (`hgrc`, `.hgrc`, `.wgetrc`, `.npmrc`): settings, whose values
+# may be command lines (Mercurial's `[hooks]`); not a shell's own, which is a script
+_RC_NAME = re.compile(r"\.?[A-Za-z0-9_-]*rc")
+_SHELL_RC = frozenset({".bashrc", ".zshrc", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc",
+                       "bashrc", "zshrc", ".envrc"})
+
+
+def _settings_named(name: str, ext: str) -> bool:
+    return ext in _SETTINGS or name in _SETTINGS_NAMES or (
+        _RC_NAME.fullmatch(name) is not None and name not in _SHELL_RC)
+
+
 # a value after `key =`, `key:`, `"key":`, `- run:`, a Makefile recipe's tab, CMake's COMMAND
 _VALUE = re.compile(r"""^\s*(?:-\s*)?["']?(?P<key>[\w.@/-]*)["']?\s*[:=]\s*"""
                     r"""(?P<value>.+?)\s*,?\s*$""")
@@ -55,6 +67,7 @@ _CHAIN = re.compile(r"""Command::new\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)((?:\s*\.args
                     r"""\s*\))*)""")
 MAX_LINES = 4096
 MAX_STRINGS = 256
+_BACKTICKED = re.compile(r"`([^`\n]{1,512})`")
 # the string readings' families of the languages a name gives (`_languages`)
 _FAMILIES = {"snakefile": "python", "unread": ""}
 _XML_EXEC = re.compile(r"""<exec\b[^>]*?\bexecutable\s*=\s*(["'])(?P<exe>[^"']+)\1[^>]*?"""
@@ -105,8 +118,9 @@ def commands_in(path: str, content: str) -> str:
         out += rule_commands(content)
     elif language == "unread":  # a string of code the wing does not read that is a known
         # program's command line (`(.exec rt "rm -rf /home")`; not "0.1.0" or "a web app")
-        out += [" ".join(words) for words in (
-            (a or b).split() for a, b in _STRING.findall(content)[:MAX_STRINGS])
+        strings = [a or b for a, b in _STRING.findall(content)[:MAX_STRINGS]]
+        strings += _BACKTICKED.findall(content)[:MAX_STRINGS]  # (Julia's `cmd`, Groovy's)
+        out += [" ".join(words) for words in (t.split() for t in strings)
                 if len(words) > 1 and posixpath.basename(words[0]) in KNOWN]
     out += _GENERATE.findall(content)  # Go's //go:generate directives (go generate runs them)
     if "$(shell" in content or "<!" in content:  # make's $(shell …), node-gyp's <!(…)
@@ -140,7 +154,7 @@ def commands_in(path: str, content: str) -> str:
             pairs = []
         for key, value in pairs[:MAX_LINES]:
             out += _command(key, value)
-    elif ext in _SETTINGS or name in _SETTINGS_NAMES:
+    elif _settings_named(name, ext):
         for line in content.splitlines()[:MAX_LINES]:
             for pattern in (_VALUE, _RECIPE, _CMAKE, _ITEM):
                 found = pattern.search(line)
@@ -351,7 +365,7 @@ def edited_commands(path: str, inserted: str) -> str:
     ext = posixpath.splitext(name)[1].lower()
     if language_named(path) not in (None, "unread"):
         return commands_in(path, inserted)
-    if ext in _SETTINGS or name in _SETTINGS_NAMES:
+    if _settings_named(name, ext):
         return commands_in("edit.yaml", inserted)
     if ext in _PROSE:
         return ""

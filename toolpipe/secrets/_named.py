@@ -30,7 +30,7 @@ _NOT_SECRET_NAME = re.compile(
     rb"IDEMPOTENCY|DEDUP|GROUP|ROUTING|SHARD|LOOKUP|INDEX|SITE|ANON|CLIENT_ID|LICENSE_PUBLIC)"
     rb"_(?:KEY|AUTH)$|^(?:KEY|AUTH)$|(?:^|_)(?:USE|NO|ENABLE|DISABLE|SKIP|REQUIRE|BASIC)_AUTH$")
 # keys made to be public (the rules' public zones name them too)
-PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_", b"sb_publishable_", b"phc_")
+PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_", b"sb_publishable_", b"phc_", b"pk-lf-")
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _ENCODED = re.compile(rb"[A-Za-z0-9+/=_\-]{16,}")
 

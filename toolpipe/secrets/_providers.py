@@ -58,6 +58,9 @@ _ROWS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("nfp_",), r"nfp_[A-Za-z0-9]{36}"),  # Netlify
     (("rnd_",), r"rnd_[A-Za-z0-9]{32}"),  # Render
     (("napi_",), r"napi_[a-z0-9]{64}"),  # Neon
+    (("phx_",), r"phx_[A-Za-z0-9]{30,64}"),  # PostHog's personal key (phc_ is public)
+    (("sk-lf-",),  # Langfuse's secret key (pk-lf-, its public one, is public)
+     r"sk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"),
     (("re_",), r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),  # Resend
     (("sl.",), rf"sl\.(?:u\.)?[{_W}=]{{130,1024}}"),  # Dropbox
     (("cmvmd",), r"cmVmd[A-Za-z0-9]{59}"),  # JFrog reference token

@@ -17,7 +17,7 @@ from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
 from toolpipe.secrets._escapes import near_quoted_printable, uncoloured, unescaped
 from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Span
-from toolpipe.secrets._rules import PUBLIC, RULES
+from toolpipe.secrets._rules import PUBLIC, PUBLIC_PREFIXES, RULES
 from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._triggers import Triggers
 from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)
@@ -258,6 +258,9 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
     if b"=3D" in buf:
         buf = buf.replace(b"=3D", b"=  ")
     spans, public = rule_spans(_TRIGGERS, buf)
+    # a key made to be public is left whichever rule found it (`the project key is phc_…`:
+    # the sentence says a key, its prefix that it is one to publish)
+    spans = [s for s in spans if not buf.startswith(PUBLIC_PREFIXES, s[0])]
     # (a value ending at an escaped quote leaves its backslash, JSON's `\"`; one that is a
     # quote's HTML entity is none, `-p&#x27;…`: its line is read again decoded)
     spans = [(lo, hi - 1, k, p) if hi - lo > 1 and buf[hi - 1] == 0x5C and buf[hi:hi + 1] == b'"'

@@ -81,7 +81,8 @@ _GIT_NOT_WRITING = frozenset({"--global", "--system", "--get", "--get-all", "--g
 
 def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
     """The project's config file a tool's own setting command writes and the lines it
-    adds there: `git config KEY VALUE` (the repository's .git/config, in git's INI form),
+    adds there: `git config KEY VALUE` and `git remote add|set-url NAME URL` (the
+    repository's .git/config, in git's INI form),
     `npm config set KEY VALUE --location project` (.npmrc; npm's user file, ~/.npmrc,
     without it). None for a read, a removal, or a file outside the project (--global)."""
     if cmd.name not in ("git", "npm") or not all(a.known for a in cmd.args):
@@ -90,6 +91,11 @@ def setting_written(cmd: Command, workspace: str) -> tuple[str, str] | None:
     if cmd.name == "git":
         folder = next(iter(option_values(texts, "-C")), ".")
         rest = [a.text for a in git_subcommand(cmd.args)[1]]
+        words = [t for t in rest if not t.startswith("-")]
+        if words[:2] in (["remote", "add"], ["remote", "set-url"]) and len(words) >= 4:
+            # (a remote named or pointed elsewhere: where a later `git push NAME` goes)
+            return key(f"{folder}/.git/config", cmd.cwd, workspace), (
+                f'[remote "{words[2]}"]\n\turl = {words[3]}\n')
         if rest[:1] != ["config"] or set(texts) & _GIT_NOT_WRITING:
             return None
         operands = [t for t in rest[1:] if not t.startswith("-")]
@@ -119,23 +125,64 @@ _PACKERS = frozenset({"git", "tar", "gtar", "bsdtar", "zip"})
 def packed_project(cmd: Command, workspace: str) -> str | None:
     """The file a command packs the whole project into (its key): `git bundle create F
     --all`, `git archive -o F HEAD`, `tar -czf F .`, `zip -r F .`; None for anything less
-    (a folder of it, a dry run)."""
+    (a folder of it, a dry run, its output)."""
+    named = _packed(cmd)
+    return key(named, cmd.cwd, workspace) if named and named != "-" else None
+
+
+def packs_to_output(cmd: Command) -> bool:
+    """Does a command pack the whole project onto its output (`tar cz .`, `zip -r - .`,
+    `git archive HEAD`, `git bundle create - --all`)?"""
+    return _packed(cmd) == "-"
+
+
+def _packed(cmd: Command) -> str | None:
+    """Where a command packs the whole project: a file's name, ``-`` (its output), or
+    None (it does not)."""
     if cmd.name not in _PACKERS or not all(a.known for a in cmd.args):
         return None  # (every command of every line comes here: the name first)
     texts = [a.text for a in cmd.args]
-    named: str | None = None
     if cmd.name == "git":
         rest = [a.text for a in git_subcommand(cmd.args)[1]]
         if rest[:2] == ["bundle", "create"] and len(rest) > 2 and set(rest[3:]) & {
                 "--all", "--branches", "HEAD"}:
-            named = rest[2]
-        elif rest[:1] == ["archive"]:
-            named = next(iter(option_values(rest, "-o") + option_values(rest, "--output")),
-                         None)
-    elif cmd.name in ("tar", "gtar", "bsdtar", "zip") and set(texts) & _WHOLE:
-        if cmd.name == "zip":
-            operands = [t for t in texts if not t.startswith("-")]
-            named = operands[0] if operands and operands[0] not in _WHOLE else None
-        else:
-            named = tar_archive(texts)
-    return key(named, cmd.cwd, workspace) if named and named != "-" else None
+            return rest[2]
+        operands = [t for t in rest[1:] if not t.startswith("-")]
+        if rest[:1] == ["archive"] and "--list" not in rest and "-l" not in rest and (
+                len(operands) <= 1 or option_values(rest, "-o") + option_values(
+                    rest, "--output")):  # (a tree and paths under it: a part of it)
+            return next(iter(option_values(rest, "-o") + option_values(rest, "--output")),
+                        "-")
+        return None
+    if not set(texts) & _WHOLE:
+        return None
+    if cmd.name == "zip":
+        operands = [t for t in texts if not t.startswith("-") or t == "-"]
+        return operands[0] if operands and operands[0] not in _WHOLE else None
+    named = tar_archive(texts)
+    creates = any(t == "--create" or (not t.startswith("--") and "c" in t.lstrip("-"))
+                  for t in texts[:1] + [t for t in texts if t.startswith("-")])
+    return named if named is not None else ("-" if creates else None)
+
+
+_REMOTE = re.compile(r'\[remote "([^"\n]+)"\]\n\turl = ')
+
+
+def pushed_to_named(script: Script, held: Callable[[str], str | None], workspace: str
+                    ) -> list[Command]:
+    """Pushes to a remote an earlier call named or pointed elsewhere (`git remote set-url
+    origin URL`, then `git push`): what a remote's name stands for changed on the way, as
+    ``repointed`` reads it on one line. ``held``: what the session knows a file (by its
+    key) to hold."""
+    out: list[Command] = []
+    for cmd in script.commands:
+        if cmd.name != "git" or not all(a.known for a in cmd.args):
+            continue
+        folder = next(iter(option_values([a.text for a in cmd.args], "-C")), ".")
+        rest = [a.text for a in git_subcommand(cmd.args)[1] if not a.text.startswith("-")]
+        if rest[:1] != ["push"]:
+            continue
+        config = held(key(f"{folder}/.git/config", cmd.cwd, workspace))
+        if config and (rest[1] if len(rest) > 1 else "origin") in _REMOTE.findall(config):
+            out.append(cmd)
+    return out

@@ -9,7 +9,7 @@ import fnmatch
 from collections.abc import Iterable, Iterator
 
 from toolpipe.layers._shield_flow import SessionFacts, file_copies, secret_at
-from toolpipe.layers._shield_held import EXPANDED
+from toolpipe.layers._shield_held import EXPANDED, packs_to_output
 from toolpipe.layers._shield_projects import BUILDERS, key, under
 from toolpipe.shell import Command, Script, effects, sends
 
@@ -115,3 +115,12 @@ def matching(paths: Iterable[str], named: str, pattern: bool) -> list[str]:
     """The session's files a word names: itself, or (a pattern) each it matches."""
     return sorted(p for p in paths if p == named or (pattern and fnmatch.fnmatchcase(
         p, named)))
+
+
+def piped_project(script: Script) -> Iterator[Command]:
+    """Commands that send what an earlier command of their pipeline packed of the whole
+    project onto its output (`tar cz . | nc HOST PORT`, `git archive HEAD | curl -T - URL`):
+    the packed file's class, with no file between."""
+    for cmd in script.commands:
+        if sends(cmd) and any(packs_to_output(u) for u in cmd.upstream):
+            yield cmd

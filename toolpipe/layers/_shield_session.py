@@ -21,16 +21,22 @@ from toolpipe.layers._shield_flow import (
     written_by_tool,
 )
 from toolpipe.layers._shield_guarded import agent_file, instruction_commands
+from toolpipe.layers._shield_held import pushed_to_named
 from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest
 from toolpipe.layers._shield_runs import runs, unknown_scratch_runs
-from toolpipe.layers._shield_sent import sent_project, sent_secrets
+from toolpipe.layers._shield_sent import piped_project, sent_project, sent_secrets
 from toolpipe.layers._shield_state import after_line, path_folders
 from toolpipe.layers.paths import COMMAND_FIELDS, PATH_FIELDS
 from toolpipe.shell import READ_ONLY, Script, modelled
 
 DECISIONS = 1024  # command lines whose findings a shield keeps
+
+
+def _content(facts: SessionFacts, path: str) -> str | None:
+    fact = facts.files.get(path)
+    return None if fact is None else fact.content
 
 
 @attrs.frozen
@@ -128,6 +134,11 @@ class _SessionReading:
             if fact.content and agent_file(path):
                 found += self.instructed(path, fact.content, workspace)
         found += _unknown_scratch(command, script, workspace, facts.files.keys() | own.keys())
+        found += [Finding(0.6, f"sends the whole project, packed by an earlier command of its "
+                               f"pipeline ({cmd.located()})") for cmd in piped_project(script)]
+        found += [Finding(0.6, f"pushes the repository to a server an earlier call named "
+                               f"({cmd.located()})")
+                  for cmd in pushed_to_named(script, lambda k: _content(facts, k), workspace)]
         self._flows[key] = (facts.files, found)
         if len(self._flows) > DECISIONS:
             self._flows.popitem(last=False)
@@ -175,6 +186,7 @@ class _SessionReading:
         for path, cmd in sent_project(script, workspace, facts):
             out.append(Finding(0.6, f"sends {path}, the whole project packed into one file "
                                     f"({cmd.located()})"))
+
         return out
 
     def facts_of(self, history: Sequence[CallRecord], workspace: str | None = None

@@ -301,13 +301,20 @@ def _words(text: str) -> list[str]:
 
 def tool_settings(name: str, args: Sequence[Word]) -> list[tuple[str, Word]]:
     """The variables a tool's own settings stand for (see ``TOOL_SETTINGS``): `go env -w
-    K=V …` are variables themselves."""
+    K=V …` are variables themselves, and so are git's `-c K=V` for the run they are
+    given to."""
     texts = [a.text for a in args]
     tool = "pip" if name == "pip3" else name
     if tool == "go":
         if texts[:2] != ["env", "-w"]:
             return []
         return [(k, Word(v, v)) for k, _, v in (t.partition("=") for t in texts[2:]) if v]
+    if tool == "git":  # `git -c http.proxy=URL push`: one run's settings, the same
+        given = [texts[i + 1].partition("=") for i, t in enumerate(texts[:-1]) if t == "-c"]
+        found = [(TOOL_SETTINGS.get(("git", k.lower())), v) for k, _, v in given
+                 if not k.lower().endswith(".gpgsign")]  # (one commit unsigned: as asked)
+        if any(var for var, _ in found):
+            return [(var, Word(v, v)) for var, v in found if var]
     words = [t for t in texts if not t.startswith("-")]
     if tool in ("git", "conda", "composer") and words[:1] == ["config"] and len(words) >= 3:
         key, value = words[1].lower(), words[2]

@@ -6,10 +6,10 @@ on its line or the next (`"abc" + "def"`, `'abc' .`, `"abc" &`, or Python's two 
 side by side, `("abc"` then `"def")`), or a long value that fills its line is cut there
 by a width (`base64 -w 40`, a PEM-like block, a terminal's or a log viewer's wrap): the
 next lines, no longer than its own and indented no further than the value, up to the
-first that is shorter (the tail). The
-continuation is redacted with the same kind when it is token-shaped (8 characters or
-more, a digit and a letter among them, or both cases for a literal, no blank): `--data
-@file` after a bearer token's backslash is a new argument, not the token."""
+first that is shorter (the tail). The continuation is redacted with the same kind when
+it is token-shaped (8 characters or more, a digit and a letter among them, or both cases
+for a literal, no blank): `--data @file` after a bearer token's backslash is a new
+argument, not the token."""
 
 from __future__ import annotations
 

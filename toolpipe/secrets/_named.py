@@ -29,7 +29,8 @@ _NOT_SECRET_NAME = re.compile(
     rb"(?:PUBLIC|PUBLISHABLE|PUB|SORT|PRIMARY|PARTITION|CACHE|HASH|RANGE|FOREIGN|MAP|ROW|"
     rb"IDEMPOTENCY|DEDUP|GROUP|ROUTING|SHARD|LOOKUP|INDEX|SITE|ANON|CLIENT_ID|LICENSE_PUBLIC)"
     rb"_(?:KEY|AUTH)$|^(?:KEY|AUTH)$|(?:^|_)(?:USE|NO|ENABLE|DISABLE|SKIP|REQUIRE|BASIC)_AUTH$")
-# keys made to be public (the rules' public zones name them too)
+# keys made to be public (the rules' public zones name them, and the scan leaves a span
+# that starts with one, whichever rule found it)
 PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_", b"sb_publishable_", b"phc_", b"pk-lf-")
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _ENCODED = re.compile(rb"[A-Za-z0-9+/=_\-]{16,}")
@@ -61,9 +62,8 @@ def vendor_name(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str
     if b"," in value and name.endswith(b"KEYS"):  # a list of keys (APP_KEYS=k1,k2,k3)
         parts = value.split(b",")
         return kind if all(_key_shaped(p) for p in parts) else None
-    if plain_word(value) or b"/" in value or b"[REDACTED:" in value or value.startswith(
-            PUBLIC_PREFIXES):
-        return None
+    if plain_word(value) or b"/" in value or b"[REDACTED:" in value:
+        return None  # (a key made to be public, `pk_live_…`: left by the scan, whatever found it)
     if sample(value, 0, len(value)):
         return None  # sk_test_placeholder, your_api_key_here: a sample, not a key
     return kind if token_shaped(value) or (

@@ -359,7 +359,8 @@ PUBLIC: tuple[Rule, ...] = tuple(attrs.evolve(r, priority=PUBLIC_ZONE) for r in 
     # keys made to be public: Stripe's publishable keys, Supabase's, PostHog's project
     # key, Langfuse's public key, and anything named publishable
     _rule("publishable", (*(p.decode() for p in PUBLIC_PREFIXES), "publishable"),
-          r"""(?:pk_(?:live|test)_|sb_publishable_|phc_|pk-lf-)[A-Za-z0-9_\-]{8,256}"""
+          "(?:" + "|".join(re.escape(p.decode()) for p in PUBLIC_PREFIXES) + ")"
+          r"""[A-Za-z0-9_\-]{8,256}"""
           r"""|(?i:publishable)[\w\-.]{0,40}["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9_\-]{8,256}""",
           bounded=False),
     # a value encrypted where it is written: dotenvx's `encrypted:…`, Jasypt's `ENC(…)`,

@@ -15,9 +15,10 @@ import re
 from toolpipe.secrets._entropy import entropy_spans
 from toolpipe.secrets._entropy import shannon_entropy as shannon_entropy
 from toolpipe.secrets._escapes import near_quoted_printable, uncoloured, unescaped
+from toolpipe.secrets._named import PUBLIC_PREFIXES
 from toolpipe.secrets._re2 import ANCHOR_START, UNANCHORED
 from toolpipe.secrets._rule import PROVIDER, PUBLIC_ZONE, Span
-from toolpipe.secrets._rules import PUBLIC, PUBLIC_PREFIXES, RULES
+from toolpipe.secrets._rules import PUBLIC, RULES
 from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._triggers import Triggers
 from toolpipe.secrets._values import CHECKS, sample  # (_rules imports _code: its checks)

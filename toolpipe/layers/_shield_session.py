@@ -186,7 +186,6 @@ class _SessionReading:
         for path, cmd in sent_project(script, workspace, facts):
             out.append(Finding(0.6, f"sends {path}, the whole project packed into one file "
                                     f"({cmd.located()})"))
-
         return out
 
     def facts_of(self, history: Sequence[CallRecord], workspace: str | None = None

@@ -231,11 +231,11 @@ class _Carriers(_Helpers):
             # PowerShell, cmd, julia…: code of a language this wing does not read, unless
             # it is PowerShell that only reads and prints (Get-ChildItem ., Write-Output)
             texts = [a.text for a in cmd.args]
-            given = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t.lower() in flags]
-            if name in ("pwsh", "powershell", "cmd") and given:  # (the rest of the line is
-                # the command: `cmd /c rd /s /q DIR`, `pwsh -c Remove-Item -Recurse DIR`)
-                at = next(i for i, t in enumerate(texts) if t.lower() in flags)
-                given = [" ".join(texts[at + 1:])]
+            at = [i for i, t in enumerate(texts[:-1]) if t.lower() in flags]
+            # (PowerShell's and cmd's command is the rest of the line: `cmd /c rd /s /q
+            # DIR`, `pwsh -c Remove-Item -Recurse DIR`)
+            given = ([" ".join(texts[at[0] + 1:])] if at else []) if name in (
+                "pwsh", "powershell", "cmd") else [texts[i + 1] for i in at]
             # (or fed on its input with no script named: `jshell <<< '…'`, `echo … | julia`)
             fed = bool(cmd.stdin_data or upstream) and not any(
                 not t.startswith("-") for t in texts)

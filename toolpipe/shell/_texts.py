@@ -32,7 +32,7 @@ _SCRIPT = (".sh", ".bash", ".zsh", ".ksh", ".fish", ".command")
 _SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
              ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
              ".mk", ".bzl", ".bazel", ".hcl", ".tf", ".ninja")
-_SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".npmrc", ".yarnrc", ".envrc", "Makefile",
+_SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".envrc", "Makefile",
                              "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
                              "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",
                              "Procfile", "Brewfile", "Jenkinsfile", "Earthfile", "Tiltfile"})

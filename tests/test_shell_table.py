@@ -58,10 +58,21 @@ def test_row(row, example, harmless):
     # a command is looked up by its lower-cased name: a capital could never match
     ('[[irreversible]]\nprogram = ["zkCli.sh"]\nargs = "y"\nscore = 0.6\nreason = "r"\n',
      "'zkCli.sh' is never matched"),
+    # a shared part a row names must be written in [patterns]
+    ('[[irreversible]]\nprogram = ["x"]\nargs = "a<<nope>>"\nscore = 0.6\n',
+     "[[irreversible]] #1: no [patterns] nope"),
+    ('[patterns]\nx = 3\n', "[patterns]: expected names given regular expressions"),
 ])
 def test_a_malformed_table_names_the_row(text, said):
     with pytest.raises(ConfigError, match=__import__("re").escape(said)):
         _table.load(text)
+
+
+def test_a_shared_part_is_written_once_and_read_in_each_row():
+    made = _table.load('[patterns]\nverb = "(?:stop|kill)"\n[[irreversible]]\n'
+                       'program = ["x"]\nargs = "(?:^| )<<verb>> \\\\S"\nscore = 0.6\n')
+    row = made["irreversible"]["x"][0]
+    assert row.args.compiled().search("@cwd=. stop web") is not None
 
 
 def test_option_values_in_every_spelling():

@@ -163,14 +163,30 @@ def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:
                    bool(row.get("options_before_after", False)))
 
 
-def _irreversible(i: int, row: Mapping[str, Any], lazy: bool) -> Irreversible:
+_NAMED_PART = re.compile(r"<<(\w+)>>")
+
+
+def _parts(text: object, parts: Mapping[str, str], where: str) -> object:
+    """A row's regular expression with each ``<<NAME>>`` replaced by ``[patterns]``' NAME
+    (a part several rows share, written once)."""
+    if not isinstance(text, str) or "<<" not in text:
+        return text
+    unknown = [m.group(1) for m in _NAMED_PART.finditer(text) if m.group(1) not in parts]
+    if unknown:
+        raise ConfigError(f"{TABLE.name}: {where}: no [patterns] {unknown[0]}")
+    return _NAMED_PART.sub(lambda m: parts[m.group(1)], text)
+
+
+def _irreversible(i: int, row: Mapping[str, Any], lazy: bool,
+                  parts: Mapping[str, str] | None = None) -> Irreversible:
     where = f"[[irreversible]] #{i + 1}"
     score = row.get("score")
     if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
         raise ConfigError(f"{TABLE.name}: {where}: score must be in (0, 1]")
     unless = row.get("unless")
     return Irreversible(_programs(row.get("program"), where + " program"),
-                        _pattern(row.get("args", ""), where + " args", lazy),
+                        _pattern(_parts(row.get("args", ""), parts or {}, where),
+                                 where + " args", lazy),
                         _pattern(unless, where + " unless", lazy) if unless else None,
                         float(score), str(row.get("reason", "cannot be undone")),
                         str(row.get("example", "")), str(row.get("harmless", "")),
@@ -314,8 +330,11 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
         for p in made.programs:
             code[p] = made
     irreversible: dict[str, list[Irreversible]] = {}
+    parts = data.get("patterns", {})
+    if not isinstance(parts, dict) or not all(isinstance(v, str) for v in parts.values()):
+        raise ConfigError(f"{TABLE.name}: [patterns]: expected names given regular expressions")
     for i, row in enumerate(data.get("irreversible", [])):
-        made_i = _irreversible(i, row, lazy)
+        made_i = _irreversible(i, row, lazy, parts)
         for p in made_i.programs:
             irreversible.setdefault(p, []).append(made_i)
     files = {p: made_f for i, row in enumerate(data.get("file", []))

@@ -14,6 +14,7 @@ import attrs
 
 from toolpipe._lazy_re import LazyPattern
 from toolpipe.errors import ConfigError
+from toolpipe.shell._table_parts import shared_parts, with_parts
 
 TABLE = Path(__file__).with_name("programs.toml")
 MAX_JOINED = 4096  # arguments longer than this (joined) are not matched against rows: the
@@ -163,30 +164,16 @@ def _code_row(i: int, row: Mapping[str, Any], lazy: bool) -> CodeRow:
                    bool(row.get("options_before_after", False)))
 
 
-_NAMED_PART = re.compile(r"<<(\w+)>>")
-
-
-def _parts(text: object, parts: Mapping[str, str], where: str) -> object:
-    """A row's regular expression with each ``<<NAME>>`` replaced by ``[patterns]``' NAME
-    (a part several rows share, written once)."""
-    if not isinstance(text, str) or "<<" not in text:
-        return text
-    unknown = [m.group(1) for m in _NAMED_PART.finditer(text) if m.group(1) not in parts]
-    if unknown:
-        raise ConfigError(f"{TABLE.name}: {where}: no [patterns] {unknown[0]}")
-    return _NAMED_PART.sub(lambda m: parts[m.group(1)], text)
-
-
-def _irreversible(i: int, row: Mapping[str, Any], lazy: bool,
-                  parts: Mapping[str, str] | None = None) -> Irreversible:
+def _irreversible(i: int, row: Mapping[str, Any], lazy: bool, parts: Mapping[str, str]
+                  ) -> Irreversible:
     where = f"[[irreversible]] #{i + 1}"
     score = row.get("score")
     if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
         raise ConfigError(f"{TABLE.name}: {where}: score must be in (0, 1]")
-    unless = row.get("unless")
+    unless, args = row.get("unless"), with_parts(row.get("args", ""), parts,
+                                                 f"{TABLE.name}: {where}")
     return Irreversible(_programs(row.get("program"), where + " program"),
-                        _pattern(_parts(row.get("args", ""), parts or {}, where),
-                                 where + " args", lazy),
+                        _pattern(args, where + " args", lazy),
                         _pattern(unless, where + " unless", lazy) if unless else None,
                         float(score), str(row.get("reason", "cannot be undone")),
                         str(row.get("example", "")), str(row.get("harmless", "")),
@@ -324,15 +311,10 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{TABLE.name}: {exc}") from None
     wrappers = {name: _grammar(row) for name, row in data.get("wrapper", {}).items()}
-    code: dict[str, CodeRow] = {}
-    for i, row in enumerate(data.get("code", [])):
-        made = _code_row(i, row, lazy)
-        for p in made.programs:
-            code[p] = made
+    code = {p: made for i, row in enumerate(data.get("code", []))
+            for made in (_code_row(i, row, lazy),) for p in made.programs}
     irreversible: dict[str, list[Irreversible]] = {}
-    parts = data.get("patterns", {})
-    if not isinstance(parts, dict) or not all(isinstance(v, str) for v in parts.values()):
-        raise ConfigError(f"{TABLE.name}: [patterns]: expected names given regular expressions")
+    parts = shared_parts(data.get("patterns", {}), TABLE.name)
     for i, row in enumerate(data.get("irreversible", [])):
         made_i = _irreversible(i, row, lazy, parts)
         for p in made_i.programs:
@@ -353,8 +335,7 @@ def load(text: str, *, lazy: bool = False) -> dict[str, Any]:
     return {
         "credentials": credentials, "foreign": foreign,
         "wrappers": wrappers, "code": code, "irreversible": irreversible, "file": files,
-        "output": outputs,
-        "option_env": option_env,
+        "output": outputs, "option_env": option_env,
         "code_env": frozenset(_names(env.get("names", []), "[code_env] names")),
         "file_env": frozenset(_names(env.get("files", []), "[code_env] files")),
         "inert": frozenset(_names(data.get("inert", {}).get("names", []), "[inert] names")),

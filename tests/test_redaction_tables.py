@@ -151,6 +151,18 @@ def test_a_line_of_words_after_a_long_value_is_left(secret, line):
     assert secret[:12] not in out and out.endswith(f"\n{line}\n"), out
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(["src/main/java/com/example/app/Controller.java", "docs/api/v1.md",
+                        "node_modules/.bin/eslint", "releases/app-1.2.3.tar.gz"]))
+def test_a_line_after_a_key_block_is_no_part_of_it(line):
+    """A value over several lines is measured on its last line: a key's block ends with its
+    END line, and a path of token characters after it stays (found by a run)."""
+    block = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxEWO5AUgbYf2TsFO7Ku2Foz\n"
+             "-----END RSA PRIVATE KEY-----\n")
+    out = SecretPatternSet().redact(block + line)
+    assert out.endswith("\n" + line) and "MIIEowIBAAKC" not in out, out
+
+
 def test_the_laws_catch_a_redactor_without_these_readings(monkeypatch):
     continued = importlib.import_module("toolpipe.secrets._continued")
     several = importlib.import_module("toolpipe.secrets._several")

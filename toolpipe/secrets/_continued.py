@@ -82,8 +82,10 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     among them (or ``TAIL`` characters with a letter, or closing the value's quote)."""
     if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
         return []
-    start = line_start(buf, lo)
-    width, column = hi - start, lo - start
+    # (measured on the value's last line: a key's block ends with its own END line, and a
+    # path after it, `src/main/…/X.java`, is no part of it: found by a run)
+    start = max(line_start(buf, lo), buf.rfind(b"\n", lo, hi) + 1)
+    width, column = hi - start, max(lo - start, 0)
     if width < WIDE:
         return []
     opened = buf[lo - 1:lo] if lo > 0 and buf[lo - 1] in b"\"'" else b""

@@ -159,7 +159,7 @@ _TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")
 
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "yaml", "ruby", "precommit",
-               "compose", "nix", "sources", "manifest", "playbook") or how.startswith(
+               "compose", "nix", "sources", "manifest", "playbook", "env") or how.startswith(
             ("xargs ", "client ")):
         return how
     # a file of another language, run or loaded (`node -r ./hook.js`, `./tool.rb`): read
@@ -201,6 +201,9 @@ def code_of(content: str, language: str) -> str:
         return "\n".join([code_of(content, "python"), *rule_commands(content)])
     if language == "unread":  # (the command lines among its strings: the file's commands,
         return ""  # which the flow judges as a project file's)
+    if language == "env":  # an environment file: its variables, as exports (GIT_SSH_COMMAND,
+        # NODE_OPTIONS, PYTHONPATH: judged as the same variables set by the shell are)
+        return "\n".join(f"export {k}={shlex.quote(v)}" for k, v in env_variables(content))
     if language == "ruby":
         return "ruby -e " + shlex.quote(content)
     if language in _CODE_SWITCH:
@@ -241,6 +244,38 @@ def code_of(content: str, language: str) -> str:
             return "\x00unreadable"
         return "\n".join(v for v in scripts.values() if isinstance(v, str))
     return content
+
+
+_ENV_LINE = re.compile(r"""(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w{0,127})[ \t]*=[ \t]*"""
+                       r"""(?:"([^"\n]*)"|'([^'\n]*)'|([^\n#]*?))[ \t]*(?:#.*)?$""")
+# programs that load an environment file into the command they run: the option naming
+# it, and the file they read when none is named (None: only the one named)
+_ENV_LOADERS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "node": (("--env-file",), None), "bun": (("--env-file",), None),
+    "deno": (("--env-file",), None), "uv": (("--env-file",), None),
+    "dotenv": (("-f", "-e"), ".env"), "dotenv-cli": (("-e",), ".env"),
+    "env-cmd": (("-f", "--file"), ".env"), "docker-compose": (("--env-file",), ".env"),
+    "podman-compose": (("--env-file",), ".env")}
+
+
+def env_variables(content: str) -> list[tuple[str, str]]:
+    """An environment file's variables (dotenv's syntax: `K=V`, quoted or bare, `export`
+    before it, comments)."""
+    return [(m.group(1), next((g for g in m.groups()[1:] if g is not None), ""))
+            for m in _ENV_LINE.finditer(content)]
+
+
+def env_files(name: str, texts: list[str]) -> list[str]:
+    """The environment files a command loads into the command it runs (`node
+    --env-file=.env app.js`, `dotenv run -- CMD`, `npx dotenv-cli -- CMD`, compose's own
+    .env), by their names as given."""
+    if name == "npx" and texts:  # (a runner of a registry's package: the package's name)
+        name, texts = texts[0], texts[1:]
+    loader = _ENV_LOADERS.get(name)
+    if loader is None:
+        return []
+    named = [v for o in loader[0] for v in option_values(texts, o)]
+    return named or ([loader[1]] if loader[1] else [])
 
 
 _TOX_HOME = re.compile(r"\{(?:homedir|env:HOME(?::[^}]*)?)\}")

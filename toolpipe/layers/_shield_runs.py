@@ -24,6 +24,8 @@ from toolpipe.layers._shield_projects import (
     PROJECT_FOLDER,
     PROJECT_RUNNERS,
     SOURCE_FILES,
+    env_files,
+    env_variables,
     installs,
     key,
     runs_project,
@@ -159,9 +161,16 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     name, run_texts = cmd.name, texts
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
+    env: dict[str, str] = {}
+    for f in env_files(name, run_texts):  # node --env-file=.env, dotenv run --, compose's
+        found.append((key(f, where, workspace), "env"))  # (its variables, as exports)
+        held = facts.files.get(key(f, where, workspace))
+        env.update(env_variables(held.content) if held is not None and held.content else [])
     project = PROJECT_FILES.get(name)
     if project is not None and runs_project(name, run_texts):
         names, language = project
+        if "COMPOSE_FILE" in env:  # (compose reads the files its .env names)
+            names = tuple(env["COMPOSE_FILE"].replace(";", ":").split(":"))
         named = [run_texts[i + 1] for i, t in enumerate(run_texts[:-1])
                  if t in ("-f", "--file", "-c", "--config")]
         into = [v for o in PROJECT_FOLDER.get(name, ()) for v in option_values(run_texts, o)]

@@ -38,14 +38,12 @@ def _g(short: str = "", long: str = "", assignments: bool = False, operands: int
     return Grammar(short, frozenset(long.split()), assignments, operands, numeric)
 
 
-# Wrappers that run their arguments as one shell string, not as a command.
-_SHELL_STRING = frozenset({"watch", "ssh"})
+_SHELL_STRING = frozenset({"watch", "ssh"})  # they run their arguments as one shell string
 SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
 
 
 class Peeled(NamedTuple):
     """What peeling the wrappers off an argv found (a tuple: one per command read)."""
-
     argv: tuple[Word, ...]
     wrappers: tuple[str, ...] = ()
     privileged: bool = False
@@ -172,6 +170,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
     scheduled = False
     chdir: Word | None = None
     codes: list[tuple[str, Word, tuple[Word, ...]]] = []
+    loads: list[tuple[str, tuple[Word, ...]]] = []  # `uv run --env-file F`: `set -a; . F`
     for _ in range(16):
         argv = _unequalled(argv)  # (`sudo =rm`: zsh reads every word so)
         if not argv:
@@ -267,6 +266,8 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                     return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
                 value = t.split("=", 1)[1] if "=" in t else (
                     args[i + 1].text if t in _ENV_VALUED and i + 1 < len(args) else "")
+                if t.split("=", 1)[0] == "--env-file" and value:
+                    loads.append((f"{name} --env-file", (literal("source"), literal(value))))
                 by_address = by_address or bool(_PACKAGE_SPEC.search(value))
                 i += 2 if t in _ENV_VALUED else 1
             if i >= len(args) or not args[i].known or by_address or _PACKAGE_SPEC.search(
@@ -384,7 +385,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         sub_chdir = fd_folder(args)
     if scheduled:
         found_alerts = (*found_alerts, ("schedules", "systemd-run --on-…"))
-    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), subs, found_alerts,
+    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), (*loads, *subs), found_alerts,
                   chdir=chdir, sub_chdir=sub_chdir)
 
 

@@ -30,6 +30,7 @@ from toolpipe.layers._shield_fetched import (
 from toolpipe.layers._shield_held import (
     applied_patch,
     index_exports,
+    links_out,
     packed_project,
     secret_variables,
     setting_written,
@@ -63,10 +64,12 @@ from toolpipe.shell import (
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
 # "project": the whole project packed into one file (`git bundle create F --all`)
+# "link": a link out of the workspace (content: where it leads): written through, the file
+# written is there
 # "copy": a copy, a link or a move of a project's file no call wrote: it holds what that
 # file holds, so it runs as the project's own file does (`ln -s build/app app; ./app`)
 Origin = Literal["write", "download", "decoded", "secret", "edit", "patched", "project",
-                 "copy"]
+                 "copy", "link"]
 MAX_FILES = 512  # files remembered per session (the oldest are forgotten first)
 MAX_CONTENT = 1 << 16  # characters of a file's text kept for judging
 BLOCKED = 0.7  # the default block threshold: a written file scored at or above it is a hazard
@@ -295,7 +298,12 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
                                                       else "write") == "write" and classify(
                         src, cmd.cwd, workspace).kind == "workspace":
                     out[target] = FileFact("copy")  # (not a fetch: `rsync host:x x`)
+                elif fact is None and not secret and links_out(cmd, src.text, dst.text,
+                                                                workspace):
+                    out[target] = FileFact("link", src.text)  # (written through: there)
     return out
+
+
 
 
 _COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto"})
@@ -342,8 +350,8 @@ def _fetched(path: str, facts: SessionFacts) -> bool:
 def judged(path: str, fact: FileFact, how: str, judge: Judge,
            by: str = "by an earlier call") -> tuple[float, str] | None:
     """``by``: who made the file, as the reason says it (``earlier on this line``)."""
-    if fact.origin == "copy":  # (the project's own file, under another name)
-        return None
+    if fact.origin in ("copy", "link"):  # (the project's own file, under another name;
+        return None  # a link out of it, judged where it is written through)
     if fact.origin == "download":
         return 1.0, f"runs {path}, downloaded {by}"
     if fact.origin == "decoded":

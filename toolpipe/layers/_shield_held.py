@@ -6,11 +6,20 @@ written to the file the tool reads it from (`git config alias.st '!…'`: the pr
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 
 from toolpipe.layers._shield_projects import key, tar_archive
-from toolpipe.shell import ELSEWHERE, INDEX_VAR, Command, Script, git_subcommand, option_values
+from toolpipe.shell import (
+    ELSEWHERE,
+    INDEX_VAR,
+    Command,
+    Script,
+    classify,
+    git_subcommand,
+    option_values,
+)
 
 
 def applied_patch(cmd: Command, workspace: str) -> str | None:
@@ -186,3 +195,15 @@ def pushed_to_named(script: Script, held: Callable[[str], str | None], workspace
         if config and (rest[1] if len(rest) > 1 else "origin") in _REMOTE.findall(config):
             out.append(cmd)
     return out
+
+
+def links_out(cmd: Command, src: str, dst: str, workspace: str) -> bool:
+    """Does ``ln`` make a link out of the workspace (a symbolic one's text read from the
+    link's own folder)?"""
+    if cmd.name != "ln":
+        return False
+    symbolic = any(a.text == "--symbolic" or (a.text[:1] == "-" and a.text[1:2] != "-" and (
+        "s" in a.text)) for a in cmd.args)
+    if symbolic and not src.startswith(("/", "~")):
+        src = posixpath.join(posixpath.dirname(dst) or ".", src)
+    return classify(src, cmd.cwd, workspace).kind not in ("workspace", "workspace-root")

@@ -219,6 +219,8 @@ class UnixShield(_SessionReading):
         spelling that a link takes out of it)."""
         ws = workspace or self.workspace
         found: list[Finding] = []
+        escaped |= {k for k, f in facts.files.items() if f.origin == "link"}  # (made so
+        # by earlier calls: the filesystem, asked at decision time, says so too)
         if self.is_shell(tool):
             command = _command_text(input)
             if command is None:

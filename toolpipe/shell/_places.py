@@ -158,8 +158,9 @@ _PERSISTENCE = re.compile(
 
 # Files that decide what runs later without naming a program: Python's start-up files (run
 # at every start), and an AI agent's own settings (what it may do without asking, and the
-# commands its hooks run: Claude Code's, Codex's, Gemini's, Cursor's, aider's…), in the
-# home folder or a project's
+# commands its hooks run: Claude Code's, Codex's, Gemini's, Cursor's, aider's…; any
+# agent's or editor's MCP servers, `mcp.json` wherever it is), in the home folder or a
+# project's
 _STARTS = (
     (re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
                 r"customize\.py$"), "a file Python runs at every start"),
@@ -167,7 +168,7 @@ _STARTS = (
                 r"|\.codex/config\.toml|\.gemini/settings\.json|\.qwen/settings\.json"
                 r"|\.cursor/(?:cli-config|cli|mcp|hooks)\.json|\.aider\.conf\.ya?ml"
                 r"|\.continue/config\.(?:json|ya?ml)|\.config/(?:toolpipe|opencode|crush|goose"
-                r"|amp)/.+|\.mcp\.json)$"),
+                r"|amp)/.+|\.?mcp(?:_config)?\.json|claude_desktop_config\.json|\.claude\.json)$"),
      "an AI agent's own settings (what it may do unasked, the commands its hooks run)"),
     # a repository's hooks and settings, run by git at a later commit, checkout or fetch,
     # the user's own too (core.fsmonitor, a filter, a hook); the folder written whole

@@ -121,9 +121,14 @@ def wrapped(draw: st.DrawFn) -> tuple[str, list[str]]:
     pieces = [secret[:first]] + [secret[i:i + width] for i in range(first, len(secret), width)]
     close = '"' if label.endswith('"') else ""
     # (the lines after the first indented no further than the value's column: a describe
-    # command's wrap, classes-fresh78's `Authorization: Bearer …⏎    …`)
-    indent = " " * draw(st.integers(0, len(label.rsplit("\n", 1)[-1])))
-    return label + ("\n" + indent).join(pieces) + close, pieces
+    # command's wrap, classes-fresh78's `Authorization: Bearer …⏎    …`; or each line
+    # carrying a log's head: a CI's marker, a timestamp and a level, an app's tag)
+    head = draw(st.sampled_from(["", "", "2026-12-07T10:00:01Z INFO ", "[app] ",
+                                 "##[debug] "]))
+    indent = "" if head else " " * draw(st.integers(0, len(label.rsplit("\n", 1)[-1])))
+    if "\n" in label:  # (a label on a line of its own: the head on each line after it)
+        label = label.replace("\n", "\n" + head)
+    return head + label + ("\n" + head + indent).join(pieces) + close, pieces
 
 
 @settings(max_examples=150, deadline=None)
@@ -161,6 +166,15 @@ def test_a_line_after_a_key_block_is_no_part_of_it(line):
              "-----END RSA PRIVATE KEY-----\n")
     out = SecretPatternSet().redact(block + line)
     assert out.endswith("\n" + line) and "MIIEowIBAAKC" not in out, out
+
+
+def test_the_headed_wrap_is_what_reads_a_log_s_continued_line(monkeypatch):
+    text = ("2026-12-07T10:00:01Z INFO token=7QxAbcdefgh0123456789abcdefghijkl\n"
+            "2026-12-07T10:00:01Z INFO mnopQRS12345")
+    assert "mnopQRS12345" not in SecretPatternSet().redact(text)
+    continued = importlib.import_module("toolpipe.secrets._continued")
+    monkeypatch.setattr(continued, "_headed", lambda buf, hi, head: (None, 0))
+    assert "mnopQRS12345" in SecretPatternSet().redact(text)
 
 
 def test_the_laws_catch_a_redactor_without_these_readings(monkeypatch):

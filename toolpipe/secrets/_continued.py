@@ -74,12 +74,35 @@ def _token_shaped(value: bytes, both_cases: bool) -> bool:
         both_cases and value != value.lower() and value != value.upper())
 
 
+# the rest of a line after its head: token characters alone (and the quote that closes it)
+_TAIL_LINE = re.compile(rb"(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
+
+
+def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, int]:
+    """The next line, when it starts as the value's own line does up to a blank, `]` or
+    `:` before the value's key (a log's or a CI's head, `2026-… INFO `, `[app] `,
+    `##[debug] `: each of its lines carries it) and token characters alone follow; and
+    the head's length."""
+    nl = buf.find(b"\n", hi, hi + 2) + 1
+    if nl <= 0:
+        return None, 0
+    k = 0
+    for a, b in zip(head, buf[nl:nl + len(head)], strict=False):
+        if a != b:
+            break
+        k += 1
+    while k > 0 and buf[nl + k - 1] not in b" \t]:>":
+        k -= 1  # (back to the end of a word of the head, not into the key)
+    return (_TAIL_LINE.match(buf, nl + k), k) if 3 <= k < len(head) else (None, 0)
+
+
 def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     """The lines a value found at ``lo:hi`` goes on in when a width cut it: it fills its
     line (nothing after it but a line break; the line ``WIDE``, the value ``LONG`` at
-    least); each next line of token characters alone, as long as the first line (the
-    width) or shorter (the tail, the last one), with a letter and a digit or both cases
-    among them (or ``TAIL`` characters with a letter, or closing the value's quote)."""
+    least); each next line of token characters alone (after the head the value's own line
+    starts with, if it has one: a log's), as long as the first line (the width) or
+    shorter (the tail, the last one), with a letter and a digit or both cases among them
+    (or ``TAIL`` characters with a letter, or closing the value's quote)."""
     if hi - lo < LONG or buf[hi:hi + 1] not in (b"\n", b"\r"):
         return []
     # (measured on the value's last line: a key's block ends with its own END line, and a
@@ -91,8 +114,10 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     opened = buf[lo - 1:lo] if lo > 0 and buf[lo - 1] in b"\"'" else b""
     out: list[tuple[int, int]] = []
     for _ in range(MAX_PARTS):
-        m = _WRAPPED.match(buf, hi)
-        if m is None or m.end("v") - m.start("v") > width or len(m.group("i")) > column:
+        m, shift = _WRAPPED.match(buf, hi), 0
+        if m is None or len(m.group("i")) > column:  # (a log's head on each line: the
+            m, shift = _headed(buf, hi, buf[start:lo])  # width is the value's, after it)
+        if m is None or m.end("v") - m.start("v") > width - shift:
             break
         # (a line that closes the quote the value opened in is its tail, whatever its
         # shape; one of TAIL characters or more with a letter is as unlike a word)
@@ -101,7 +126,7 @@ def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
         if not (closes or long_tail or _token_shaped(m.group("v"), both_cases=True)):
             break
         out.append(m.span("v"))
-        if m.end("v") - m.start("v") < width or m.end("v") != m.end():
+        if m.end("v") - m.start("v") < width - shift or m.end("v") != m.end():
             break  # the tail (shorter than the width, or closed by its quote)
         hi = m.end("v")
     return out

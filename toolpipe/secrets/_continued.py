@@ -93,7 +93,7 @@ def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, i
         k += 1
     while k > 0 and buf[nl + k - 1] not in b" \t]:>":
         k -= 1  # (back to the end of a word of the head, not into the key)
-    return (_TAIL_LINE.match(buf, nl + k), k) if 3 <= k < len(head) else (None, 0)
+    return (_TAIL_LINE.match(buf, nl + k), k) if k >= 3 else (None, 0)
 
 
 def _wrapped(buf: bytes, lo: int, hi: int) -> list[tuple[int, int]]:

@@ -64,8 +64,7 @@ from toolpipe.shell import (
 
 # "edit": a project's file edited in place by a text read whole (content: what it put in)
 # "project": the whole project packed into one file (`git bundle create F --all`)
-# "link": a link out of the workspace (content: where it leads): written through, the file
-# written is there
+# "link": a link out of the workspace (content: where it leads; written through, it is there)
 # "copy": a copy, a link or a move of a project's file no call wrote: it holds what that
 # file holds, so it runs as the project's own file does (`ln -s build/app app; ./app`)
 Origin = Literal["write", "download", "decoded", "secret", "edit", "patched", "project",
@@ -350,8 +349,10 @@ def _fetched(path: str, facts: SessionFacts) -> bool:
 def judged(path: str, fact: FileFact, how: str, judge: Judge,
            by: str = "by an earlier call") -> tuple[float, str] | None:
     """``by``: who made the file, as the reason says it (``earlier on this line``)."""
-    if fact.origin in ("copy", "link"):  # (the project's own file, under another name;
-        return None  # a link out of it, judged where it is written through)
+    if fact.origin == "copy":  # (the project's own file, under another name)
+        return None
+    if fact.origin == "link":  # (what it leads to is not known: as a write of unknown text)
+        return 0.6, f"runs {path}, a link made {by} to {fact.content}, out of the workspace"
     if fact.origin == "download":
         return 1.0, f"runs {path}, downloaded {by}"
     if fact.origin == "decoded":

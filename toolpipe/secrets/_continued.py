@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._lines import line_start
+from toolpipe.secrets._lines import HEAD, line_start
 
 _BACKSLASH = re.compile(rb"\\\r?\n[ \t]*(?P<v>[A-Za-z0-9+/=_.~-]{8,4096})(?![A-Za-z0-9+/=_.~-])")
 # (on the same line too: `"abc" + "def"`, PHP's `'abc' . 'def'`, Lua's `..`, SQL's `||`,
@@ -84,15 +84,16 @@ def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, i
     `##[debug] `: each of its lines carries it) and token characters alone follow; and
     the head's length."""
     nl = buf.find(b"\n", hi, hi + 2) + 1
-    if nl <= 0:
+    if nl <= 0 or len(head) < 3 or buf[nl:nl + 3] != head[:3]:
         return None, 0
-    k = 0
-    for a, b in zip(head, buf[nl:nl + len(head)], strict=False):
-        if a != b:
-            break
-        k += 1
-    while k > 0 and buf[nl + k - 1] not in b" \t]:>":
-        k -= 1  # (back to the end of a word of the head, not into the key)
+    if buf.startswith(head, nl):  # the whole of it again: a line of its own (`Key : v`
+        # under `Key : v`), unless all the value's line holds before it is a log's head
+        k = len(head) if HEAD.fullmatch(head) else 0
+    else:
+        k = next(i for i, (a, b) in enumerate(zip(head, buf[nl:nl + len(head)],
+                                                  strict=False)) if a != b)
+        while k > 0 and buf[nl + k - 1] not in b" \t]:>":
+            k -= 1  # (back to the end of a word of the head, not into the key)
     return (_TAIL_LINE.match(buf, nl + k), k) if k >= 3 else (None, 0)
 
 

@@ -249,10 +249,11 @@ def code_of(content: str, language: str) -> str:
 _ENV_LINE = re.compile(r"""(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w{0,127})[ \t]*=[ \t]*"""
                        r"""(?:"([^"\n]*)"|'([^'\n]*)'|([^\n#]*?))[ \t]*(?:#.*)?$""")
 # programs that load an environment file into the command they run: the option naming
-# it, and the file they read when none is named (None: only the one named)
+# it, and the file they read when none is named (None: only the one named); a runner the
+# wing peels (`uv run --env-file F CMD`) is read so where it is peeled (shell/_wrappers)
 _ENV_LOADERS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "node": (("--env-file",), None), "bun": (("--env-file",), None),
-    "deno": (("--env-file",), None), "uv": (("--env-file",), None),
+    "deno": (("--env-file",), None),
     "dotenv": (("-f", "-e"), ".env"), "dotenv-cli": (("-e",), ".env"),
     "env-cmd": (("-f", "--file"), ".env"), "docker-compose": (("--env-file",), ".env"),
     "podman-compose": (("--env-file",), ".env")}

@@ -162,9 +162,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
     env: dict[str, str] = {}
-    for f in env_files(name, run_texts):  # node --env-file=.env, dotenv run --, compose's
-        found.append((key(f, where, workspace), "env"))  # (its variables, as exports)
-        held = facts.files.get(key(f, where, workspace))
+    for f in (key(n, where, workspace) for n in env_files(name, run_texts)):  # node
+        found.append((f, "env"))  # --env-file=.env, dotenv run --: its variables, exported
+        held = facts.files.get(f)
         env.update(env_variables(held.content) if held is not None and held.content else [])
     project = PROJECT_FILES.get(name)
     if project is not None and runs_project(name, run_texts):

@@ -27,8 +27,10 @@ _CONCATENATED = re.compile(rb"""(?P<q>["'])[ \t]*(?:\+|\.\.|\.|&|\|\|)?[ \t]*(?:
 # (base64's padding at its end only: `DB_PASSWORD=…` on the next line is a line of its own)
 # (indented no further than the value's own column: a describe command's or a log
 # viewer's wrap aligns it there, `token:      eyJ…⏎              …`)
-_WRAPPED = re.compile(
-    rb"\r?\n(?P<i>[ \t]{0,256})(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
+_TAIL = rb"(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)"
+_WRAPPED = re.compile(rb"\r?\n(?P<i>[ \t]{0,256})" + _TAIL)
+# (the rest of a line after a log's head: the same, with no line break or indent before)
+_TAIL_LINE = re.compile(_TAIL)
 # a value that fills its line is cut by a width when the line is this wide and the value
 # this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
 WIDE, LONG = 40, 16
@@ -74,8 +76,6 @@ def _token_shaped(value: bytes, both_cases: bool) -> bool:
         both_cases and value != value.lower() and value != value.upper())
 
 
-# the rest of a line after its head: token characters alone (and the quote that closes it)
-_TAIL_LINE = re.compile(rb"(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)")
 
 
 def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, int]:

@@ -1,7 +1,7 @@
 """The redaction's memo of texts read lately: an answer from it is the answer a fresh read
 gives, and it stays bounded."""
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolpipe import SecretPatternSet
@@ -26,6 +26,10 @@ def remembered_agrees(patterns: SecretPatternSet, seen: list[str]) -> bool:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(texts, min_size=1, max_size=8))
+# (found by the seventeenth sitting's CI run: a line after a wrapped value, shorter than its
+# head and equal to it as far as it goes, raised in the headed wrap's reading)
+@example(["password: hunter2-Correct-Horsepassword: hunter2-Correct-Horse\n"
+          "password: hunter2-Correct-Horse"])
 def test_an_answer_from_the_memo_is_a_fresh_reads_answer(seen):
     assert remembered_agrees(SecretPatternSet(), seen)
 

@@ -90,8 +90,9 @@ def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, i
         # under `Key : v`), unless all the value's line holds before it is a log's head
         k = len(head) if HEAD.fullmatch(head) else 0
     else:
-        k = next(i for i, (a, b) in enumerate(zip(head, buf[nl:nl + len(head)],
-                                                  strict=False)) if a != b)
+        after = buf[nl:nl + len(head)]  # (shorter than the head at the text's end)
+        k = next((i for i, (a, b) in enumerate(zip(head, after, strict=False)) if a != b),
+                 len(after))
         while k > 0 and buf[nl + k - 1] not in b" \t]:>":
             k -= 1  # (back to the end of a word of the head, not into the key)
     return (_TAIL_LINE.match(buf, nl + k), k) if k >= 3 else (None, 0)

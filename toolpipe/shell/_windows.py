@@ -9,8 +9,9 @@ with any other statement is code the wing cannot read (failing closed)."""
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
+
+from toolpipe.shell._words import shell_word
 
 # PowerShell's cmdlets that only read and print (or their aliases): a first stage prints,
 # a later one filters. (`Format-` is the output's formatting only: Format-Volume formats a
@@ -77,7 +78,12 @@ def _shell_word(path: str) -> str:
     head, rest = ("~/", path[2:]) if path.startswith("~/") else ("", path)
     if "$" in rest:
         return head + '"' + rest.replace('"', "") + '"'
-    return head + shlex.quote(rest)
+    return head + shell_word(rest)
+
+
+def _reads(name: str, cmd: bool) -> bool:
+    """Is ``name`` a statement's or a stage's reader (cmd's or PowerShell's)?"""
+    return name in _CMD_READER if cmd else _PS_READER.fullmatch(name) is not None
 
 
 def _operands(words: Sequence[str], cmd: bool) -> tuple[dict[str, str], list[str]]:
@@ -128,21 +134,15 @@ def _statement(text: str, cmd: bool) -> str | None:
             if not address:
                 return None
             line = "curl " + (f"-o {_shell_word(named['out'])} " if "out" in named else "") + (
-                f"-T {_shell_word(named['in'])} " if "in" in named else "") + shlex.quote(
+                f"-T {_shell_word(named['in'])} " if "in" in named else "") + shell_word(
                 address)
-        elif program in ("cp", "mv"):
-            if "to" in named:
-                paths.append(named["to"])
-            if len(paths) < 2:
-                return None
-            line = " ".join([program, options, *(_shell_word(p) for p in paths)]).replace(
-                "  ", " ")
-        elif not paths and program != "ls":
-            return None  # (a deletion or a read of nothing it names: not understood)
         else:
+            paths += [named["to"]] if "to" in named and program in ("cp", "mv") else []
+            if len(paths) < (2 if program in ("cp", "mv") else 0 if program == "ls" else 1):
+                return None  # (a copy without its two ends, a deletion or a read of nothing)
             line = " ".join([program, *([options] if options else []),
                              *(_shell_word(p) for p in paths)])
-    elif (cmd and first in _CMD_READER) or (not cmd and _PS_READER.fullmatch(first)):
+    elif _reads(first, cmd):
         line = "true"
     else:
         return None
@@ -154,7 +154,7 @@ def _statement(text: str, cmd: bool) -> str | None:
             if not target:
                 return None
             line += f" {_SINKS[name]} {_shell_word(target)}"
-        elif not ((cmd and name in _CMD_READER) or (not cmd and _PS_READER.fullmatch(name))):
+        elif not _reads(name, cmd):
             return None
     return line + tail
 

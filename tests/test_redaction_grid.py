@@ -177,6 +177,42 @@ def test_what_says_no_value_below_a_label_is_left(head, between, word):
     assert S.redact(text) == text
 
 
+# (under a log's heads, each line's own, its timestamp ticking: the eighteenth sitting's
+# redaction file, `… INFO  Password:⏎… INFO  value` and `[worker-3] API token:⏎[worker-3] …`)
+LOG_HEADS = st.sampled_from(["2026-12-07 10:00:{:02d} INFO  ", "[worker-3] ", "##[debug] ",
+                             "2026-12-07T10:00:01.{:03d}Z DEBUG app: ", "<14>Dec  7 10:00:{:02d} "])
+
+
+def under_heads(log_head: str, tick: int, label: str, value: str) -> str:
+    return f"{log_head.format(tick)}{label.strip()}\n{log_head.format(tick + 1)}{value}\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(LOG_HEADS, st.integers(0, 50), HEADS, values())
+def test_a_value_below_its_label_under_a_log_s_heads_is_redacted(log_head, tick, head, value):
+    text = under_heads(log_head, tick, head, value)
+    assert value not in S.redact(text), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(LOG_HEADS, st.integers(0, 50), HEADS,
+       st.sampled_from(["(hidden)", "********", "not set", "see the vault", "${API_KEY}",
+                        "<redacted>", "n/a", "rotated", "worker started"]))
+def test_what_says_no_value_below_a_label_under_log_heads_is_left(log_head, tick, head, word):
+    text = under_heads(log_head, tick, head, word)
+    assert S.redact(text) == text
+
+
+def test_the_headed_law_catches_a_label_read_without_its_heads(monkeypatch):
+    import importlib
+
+    said = importlib.import_module("toolpipe.secrets._said")
+    text = under_heads("2026-12-07 10:00:{:02d} INFO  ", 1, "Password:", "7Qx0a0a0a0a0")
+    assert "7Qx0a0a0a0a0" not in SecretPatternSet().redact(text)
+    monkeypatch.setattr(said, "agreed", lambda own, head: -1)  # (no head agrees)
+    assert "7Qx0a0a0a0a0" in SecretPatternSet().redact(text)
+
+
 def test_the_two_laws_catch_a_redactor_without_their_readings(monkeypatch):
     import importlib
 

@@ -117,19 +117,26 @@ def wrapped(draw: st.DrawFn) -> tuple[str, list[str]]:
                                   "Authorization: Bearer ", "Password:\n"]))
     width = draw(st.integers(40, 120))
     first = width - len(label.rsplit("\n", 1)[-1])
-    secret = draw(tokens(min_size=first + 8, max_size=3 * width))
+    # (a tail of 12 to 20 characters, too short for the entropy guess alone: the wrap
+    # is what must find it, the eighteenth sitting's `… INFO ⏎… INFO whvVfDvIzLpZ`)
+    whole, tail = draw(st.integers(0, 2)), draw(st.integers(9, 17))
+    secret = draw(tokens(min_size=first - 3 + whole * width + tail,
+                         max_size=first - 3 + whole * width + tail))
     pieces = [secret[:first]] + [secret[i:i + width] for i in range(first, len(secret), width)]
     close = '"' if label.endswith('"') else ""
     # (the lines after the first indented no further than the value's column: a describe
     # command's wrap, classes-fresh78's `Authorization: Bearer …⏎    …`; or each line
     # carrying a log's head: a CI's marker, a timestamp and a level, an app's tag)
-    head = draw(st.sampled_from(["", "", "2026-12-07T10:00:01Z INFO ", "[app] ",
-                                 "##[debug] "]))
-    # (not under a label on a line of its own: `HEAD Password:⏎HEAD value` is not read as
-    # a value below its label yet, left for a later sitting)
-    head = "" if "\n" in label else head
+    # (a timestamp's digits tick from line to line: the eighteenth sitting's file; and under
+    # a label on a line of its own, `HEAD Password:⏎HEAD value`, read since that sitting)
+    head = draw(st.sampled_from(["", "", "2026-12-07T10:00:01.{:03d}Z INFO ", "[app] ",
+                                 "##[debug] ", "10:00:{:02d} DEBUG auth: "]))
+    tick = draw(st.integers(0, 50))
+    heads = [head.format(tick + i) for i in range(len(pieces))]
     indent = "" if head else " " * draw(st.integers(0, len(label.rsplit("\n", 1)[-1])))
-    return head + label + ("\n" + head + indent).join(pieces) + close, pieces
+    lines = [heads[0] + label.replace("\n", "\n" + heads[0]) + pieces[0]]
+    lines += [h + indent + p for h, p in zip(heads[1:], pieces[1:], strict=True)]
+    return "\n".join(lines) + close, pieces
 
 
 @settings(max_examples=150, deadline=None)

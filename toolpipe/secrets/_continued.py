@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from toolpipe.secrets._lines import HEAD, line_start
+from toolpipe.secrets._lines import HEAD, agreed, line_start
 
 _BACKSLASH = re.compile(rb"\\\r?\n[ \t]*(?P<v>[A-Za-z0-9+/=_.~-]{8,4096})(?![A-Za-z0-9+/=_.~-])")
 # (on the same line too: `"abc" + "def"`, PHP's `'abc' . 'def'`, Lua's `..`, SQL's `||`,
@@ -29,6 +29,8 @@ _CONCATENATED = re.compile(rb"""(?P<q>["'])[ \t]*(?:\+|\.\.|\.|&|\|\|)?[ \t]*(?:
 # viewer's wrap aligns it there, `token:      eyJ…⏎              …`)
 _TAIL = rb"(?P<v>[A-Za-z0-9+/_.~-]{8,4096}={0,2})[\"']?,?[ \t]*(?=\r?\n|$)"
 _WRAPPED = re.compile(rb"\r?\n(?P<i>[ \t]{0,256})" + _TAIL)
+# (an app's or a CI's tags standing for a log's head: `[app] `, `##[debug] `, `[worker-3] `)
+_TAGS = re.compile(rb"[ \t]*(?:#{0,3}\[[^\]\r\n]{1,64}\][ \t]+)+")
 # (the rest of a line after a log's head: the same, with no line break or indent before)
 _TAIL_LINE = re.compile(_TAIL)
 # a value that fills its line is cut by a width when the line is this wide and the value
@@ -81,18 +83,16 @@ def _token_shaped(value: bytes, both_cases: bool) -> bool:
 def _headed(buf: bytes, hi: int, head: bytes) -> tuple[re.Match[bytes] | None, int]:
     """The next line, when it starts as the value's own line does up to a blank, `]` or
     `:` before the value's key (a log's or a CI's head, `2026-… INFO `, `[app] `,
-    `##[debug] `: each of its lines carries it) and token characters alone follow; and
-    the head's length."""
+    `##[debug] `: each of its lines carries it, its digits may differ: a timestamp ticks)
+    and token characters alone follow; and the head's length."""
     nl = buf.find(b"\n", hi, hi + 2) + 1
-    if nl <= 0 or len(head) < 3 or buf[nl:nl + 3] != head[:3]:
+    if nl <= 0 or len(head) < 3:
         return None, 0
-    if buf.startswith(head, nl):  # the whole of it again: a line of its own (`Key : v`
-        # under `Key : v`), unless all the value's line holds before it is a log's head
-        k = len(head) if HEAD.fullmatch(head) else 0
+    k = agreed(head, buf[nl:nl + len(head)])  # (shorter than the head at the text's end)
+    if k == len(head):  # the whole of it again: a line of its own (`Key : v` under
+        # `Key : v`), unless all the value's line holds before it is a log's head
+        k = k if HEAD.fullmatch(head) or _TAGS.fullmatch(head) else 0
     else:
-        after = buf[nl:nl + len(head)]  # (shorter than the head at the text's end)
-        k = next((i for i, (a, b) in enumerate(zip(head, after, strict=False)) if a != b),
-                 len(after))
         while k > 0 and buf[nl + k - 1] not in b" \t]:>":
             k -= 1  # (back to the end of a word of the head, not into the key)
     return (_TAIL_LINE.match(buf, nl + k), k) if k >= 3 else (None, 0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._lines import agreed
 from toolpipe.secrets._rule import ARROWS, CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans
 from toolpipe.secrets._values import CHECKS, line_start, token_shaped
@@ -67,6 +68,12 @@ def _below(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...
     before = buf[at - 1:at]
     if before.isalnum() and not (before.islower() and buf[at:at + 1].isupper()):
         return None  # (a word's tail; a camel case word's part is a word: `authToken`)
+    head = match.groupdict().get("h")
+    if head is not None:  # (the value's line's head starts the label's line too, up to
+        # a blank there: `[worker-3] API token:⏎[worker-3]   value`; digits may differ)
+        own = buf[line_start(buf, at):at]
+        if agreed(own, head) < len(head) or own[len(head):len(head) + 1] not in (b" ", b"\t"):
+            return None
     value = match.group(groups[0]) if groups else match.group(0)
     if _ASSIGNMENT.match(value) or not token_shaped(value) or b"[REDACTED:" in value:
         return None
@@ -83,6 +90,9 @@ _BELOW = (r"""(?:[ \t]*\([^)\n]{0,64}\)|[ \t]+(?i:is|are)[ \t]+(?i:below|here|as
           r"""follows)[^\n]{0,48})?[ \t]*:?[ \t]*\r?\n(?:[ \t]*[-=~_]{3,}[ \t]*\r?\n)?"""
           r"""(?:[ \t]*\r?\n){0,2}""")
 _LONE = r"""[A-Za-z0-9+/=_\-.~!@#$%^*]"""  # a character of a value alone on its line
+# the head a log gives each of its lines, before the value under a label (checked to be
+# the label's line's own head: `_below`)
+_HEADED = r"""(?:(?P<h>[^ \t\r\n][^\r\n]{2,95}?)[ \t])?"""
 _PAIR_SEP = rf"""(?::|{ARROWS})?"""  # between a word for both and its pair
 
 SAID_RULES: tuple[Rule, ...] = (
@@ -104,10 +114,12 @@ SAID_RULES: tuple[Rule, ...] = (
     # (the ninth sitting: these leaked unless the value's letters were random enough)
     # (the label a word of its own, the value no `key=value` line: found by a run, the
     # line under `0Aa0000TOKEN` was taken whole, `password=…` and all)
-    rule("password", _LABEL_WORDS, _LABEL + _BELOW +
+    # (under a log's heads, each line's own: `… INFO  Password:⏎… INFO  value`, the
+    # eighteenth sitting's redaction file)
+    rule("password", _LABEL_WORDS, _LABEL + _BELOW + _HEADED +
          r"""[ \t]*(?P<v>""" + _LONE + r"""{12,256})[ \t]*(?:\r?\n|$)""",
          value=("v",), check="below", bounded=True, priority=CONTEXT,
-         shape=_BELOW + r"[ \t]*" + _LONE + "{12}"),
+         shape=_BELOW + _HEADED + r"[ \t]*" + _LONE + "{12}"),
     # an annotation's value for the field it is said of, the field's name after it (Spring's
     # and MicroProfile's `@Value("…") private String apiKey;`: the fourteenth sitting's
     # second redaction file; a `${…}` reference is no token, and is left)

@@ -19,7 +19,13 @@ SHIELD = UnixShield()
 SERVERS = '{"mcpServers": {"x": {"command": "node", "args": ["server.js"]}}}'
 NAMES = st.sampled_from([".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", "mcp.json",
                          ".roo/mcp.json", ".amazonq/mcp.json", "mcp_config.json",
-                         "~/.config/Claude/claude_desktop_config.json", "~/.claude.json"])
+                         "~/.config/Claude/claude_desktop_config.json", "~/.claude.json",
+                         # (any client's file named for MCP servers; opencode's project
+                         # file; a settings file in an agent's own folder: the eighteenth
+                         # sitting's classes-fresh98)
+                         "cline_mcp_settings.json", "mcp-servers.yaml", "opencode.json",
+                         ".roo/settings.json", ".kiro/settings/mcp.json",
+                         ".windsurf/config.toml", ".zed/settings.json"])
 ORDINARY = st.sampled_from(["docs/servers.json", "config/app.json", "mcp-notes.md"])
 
 

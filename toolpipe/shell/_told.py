@@ -307,3 +307,26 @@ def _resource(text: str) -> str:
     if "/" in text and "://" not in text and not text.startswith(("/", ".", "~")):
         return text.split("/", 1)[0]
     return text
+
+
+# A Windows program's or library's file (or a script Windows' hosts run, an installer, a
+# setup information file): handed to a program this wing does not know from outside the
+# workspace, it may be run (`pcalua -a F`, `installutil F`, `regasm F`, `cmstp /s F`,
+# `odbcconf /a {REGSVR F}`: Windows' own programs that load what they are given)
+_WINDOWS_CODE = re.compile(r"(?i)\.(?:exe|dll|ocx|cpl|scr|com|msi|msp|inf|hta|sct|wsf|wsc"
+                           r"|vbs|vbe|jse?|ps1|psm1|bat|cmd)$")
+_OUTSIDE = frozenset({"outside", "system", "root", "scratch", "secret", "persistence"})
+
+
+def windows_code(args: Sequence[Word], cwd: str | None) -> str | None:
+    """The Windows program file from outside the workspace among ``args``, if any (an
+    option's value too, `/i:F`, `/U F`; a brace's word, `{REGSVR F}`)."""
+    for a in args:
+        text = a.text.strip("{}\"'")
+        text = text.split("=", 1)[-1] if text.startswith(("-", "/")) and "=" in text else text
+        if text[:1] == "/" and text[2:3] == ":":  # (`/i:C:\x.sct`: the value after `/i:`)
+            text = text[3:]
+        if a.known and _WINDOWS_CODE.search(text) and "://" not in text and classify(
+                text, cwd).kind in _OUTSIDE:
+            return text
+    return None

@@ -50,11 +50,16 @@ COMPOSE = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.
 PROJECT_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "tox": (("tox.ini",), "ini"), "nox": (("noxfile.py",), "python"),
     "just": (("justfile", "Justfile", ".justfile"), "recipes"),
-    "task": (("Taskfile.yml", "Taskfile.yaml"), "yaml"),
+    # (Taskfile's: its tasks' `cmds`, and the files its `dotenv:` loads, as its settings)
+    "task": (("Taskfile.yml", "Taskfile.yaml"), "settings"),
     "rake": (("Rakefile", "rakefile"), "ruby"),
     "pip": (("setup.py",), "python"), "pip3": (("setup.py",), "python"),
     "uv": (("setup.py",), "python"),
     "direnv": ((".envrc",), "shell"),  # direnv allow / exec / reload source .envrc
+    # mise's settings, loaded by each of its commands: a task's `run`, the files its [env]
+    # sources (`_.source`, `_.file`): judged by the commands they hold
+    "mise": (("mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml",
+              ".config/mise.toml", ".config/mise/config.toml"), "settings"),
     "pre-commit": ((".pre-commit-config.yaml",), "precommit"),
     "docker-compose": (COMPOSE, "compose"), "podman-compose": (COMPOSE, "compose"),
     # Python task runners and build tools, each its own file of Python
@@ -158,7 +163,7 @@ _TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")
 
 
 def language_of(path: str, how: str, content: str) -> str:
-    if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "yaml", "ruby", "precommit",
+    if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "ruby", "precommit",
                "compose", "nix", "sources", "manifest", "playbook", "env") or how.startswith(
             ("xargs ", "client ")):
         return how
@@ -221,7 +226,7 @@ def code_of(content: str, language: str) -> str:
                          for line in text.splitlines() if not line.startswith("["))
     if language == "sources":
         return _sources_as_options(content)
-    if language in ("recipes", "yaml"):  # justfile recipes, Taskfile cmds: - …
+    if language == "recipes":  # justfile recipes
         return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
                          for line in content.splitlines()
                          if line[:1].isspace() or line.startswith("- "))
@@ -256,7 +261,11 @@ _ENV_LOADERS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "deno": (("--env-file",), None),
     "dotenv": (("-f", "-e"), ".env"), "dotenv-cli": (("-e",), ".env"),
     "env-cmd": (("-f", "--file"), ".env"), "docker-compose": (("--env-file",), ".env"),
-    "podman-compose": (("--env-file",), ".env")}
+    "podman-compose": (("--env-file",), ".env"),
+    # runners that may load the project's .env into the commands they run (just's
+    # `set dotenv-load`, Taskfile's `dotenv:`, pipenv always): fail closed, as if they do
+    "just": (("--dotenv-path", "--dotenv-filename"), ".env"), "task": ((), ".env"),
+    "pipenv": ((), ".env")}
 
 
 def env_variables(content: str) -> list[tuple[str, str]]:

@@ -162,7 +162,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     if name in ("docker", "podman") and texts[:1] == ["compose"]:
         name, run_texts = f"{name}-compose", texts[1:]  # docker compose up
     env: dict[str, str] = {}
-    for f in (key(n, where, workspace) for n in env_files(name, run_texts)):  # node
+    loaded = env_files(name, run_texts) + [n for w in cmd.wrappers for n in env_files(w, [])]
+    for f in (key(n, where, workspace) for n in loaded):  # node, `pipenv run` (its .env)
         found.append((f, "env"))  # --env-file=.env, dotenv run --: its variables, exported
         held = facts.files.get(f)
         env.update(env_variables(held.content) if held is not None and held.content else [])

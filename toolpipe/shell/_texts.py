@@ -164,7 +164,8 @@ def commands_in(path: str, content: str) -> str:
                 if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
                     value = value[1:-1]
                 key = found.groupdict().get("key") or ""
-                if value[:1] == "[" and not _ARGV.search(value):  # a list of command lines
+                if value[:1] == "[" and (not _ARGV.search(value) or _LOADED_KEY.search(key)):
+                    # a list of command lines (or of files loaded: Taskfile's `dotenv:`)
                     for one in _STRING.finditer(value):  # (Packer's `inline = ["…", "…"]`)
                         out += _command(key, one.group(1) or one.group(2) or "")
                 else:
@@ -235,6 +236,11 @@ def _command(key: str, value: str) -> list[str]:
     """A setting's value as the command lines it holds: all of it when its key names a
     program (``runner = "…"``, ``script-shell=./x.sh``), else when it starts with a program
     whose effects the wing models (``"dev": "rm -rf ~"``, ``- run: curl … | sh``)."""
+    if key and _LOADED_KEY.search(key) and value.split() == [value] and "://" not in value:
+        # a file the tool sources into its shell or environment (mise's `_.source` and
+        # `_.file`, direnv's, a runner's dotenv or env_file): read as sourced, so that one
+        # in a scratch folder no call wrote, or one an earlier call wrote, is judged
+        return [f"source {shell_word(value)}"]
     if key and _PROGRAM_KEY.search(key):
         head = value.split(None, 1)[0] if value.split() else ""
         if head.startswith(("/", "~")) and not head.startswith(SYSTEM_BIN):
@@ -248,6 +254,12 @@ def _command(key: str, value: str) -> list[str]:
     if posixpath.basename(head) in RUNNABLE or head in SHELLS:
         return candidates(value) or [value]
     return []
+
+
+# the keys of a file loaded into a tool's shell or environment (`_.source`, `_.file` under
+# mise's [env], `source_env`, `dotenv`, `dotenv-path`, `env_file`, `env-files`)
+_LOADED_KEY = re.compile(r"(?i)(?:^|[._-])(?:source|source_env|source_up|dotenv|dotenv[-_]"
+                         r"(?:path|filename|files?)|env[-_]?files?)$|^_\.file$")
 
 
 def _pairs(node: object, key: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:

@@ -13,7 +13,7 @@
 - A Wi-Fi key in a router's or a desktop's own format: OpenWrt's UCI (``option key '…'``,
   ``uci set wireless.….key='…'``), Windows' WLAN profile (``<keyMaterial>``).
 - Protocol transcripts: IMAP's ``TAG LOGIN user password``, Redis' and SMTP's ``AUTH``
-  at a prompt; recovery codes under their label.
+  at a prompt.
 - Files known by name: pgbouncer's userlist (``"user" "password"`` alone on a line, a
   password or its SCRAM verifier), ppp's chap-secrets and pap-secrets (``client server
   secret addresses``, the server ``*`` or a daemon's name), exim's passwd.client for a
@@ -203,13 +203,7 @@ DEVICE_RULES: tuple[Rule, ...] = (
          r"""(?i:password|pwd)[ \t]*=[ \t]*\{(?P<v>(?:[^{}\n]|\}\}){1,256})\}"""
          r"""(?=[ \t]*(?:;|$|["'\s]))""",
          value=("v",), check="braced_value", bounded=False, priority=CONTEXT),
-    # recovery codes: the block of codes under their label
-    rule("password", ("recovery codes", "backup codes", "recovery keys", "backup keys"),
-         r"""(?i:recovery|backup)[ \t]+(?i:codes|keys)[^\n]{0,40}\r?\n"""
-         r"""(?P<v>(?:[ \t]*[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{4,10}){0,3}"""
-         r"""(?:[ \t]+[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{4,10}){0,3}){0,7}"""
-         r"""[ \t]*(?:\r?\n|$)){1,20})""",
-         value=("v",), bounded=False, priority=CONTEXT),
+    # (recovery codes under their label: secrets/_codes.py, each code its own span)
     # a SCRAM verifier: SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>
     rule("password", ("scram-sha-",),
          r"SCRAM-SHA-(?:1|256|512)\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,128}\$[A-Za-z0-9+/=]{8,256}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from toolpipe.secrets._addresses import ADDRESS_RULES
+from toolpipe.secrets._codes import CODE_RULES
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._said import SAID_RULES
 from toolpipe.secrets._several import SEVERAL, could_be_credential
@@ -197,6 +198,7 @@ def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) ->
 NAMED_RULES: tuple[Rule, ...] = (
     *SAID_RULES,  # (a value before its label, a user / password pair: _said)
     *ADDRESS_RULES,  # (an address that is its own credential: _addresses)
+    *CODE_RULES,  # (one-time codes under their heading: _codes)
     # an Authorization header's value with no scheme before it (`Authorization: <key>`, as
     # some APIs take a key): a token, whatever wraps it (a scheme's own rules read the rest)
     rule("authorization", "authorization",

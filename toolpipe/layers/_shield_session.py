@@ -16,12 +16,12 @@ from toolpipe.layers._shield_flow import (
     BLOCKED,
     EMPTY,
     SessionFacts,
-    judged,
     written_by_shell,
     written_by_tool,
 )
 from toolpipe.layers._shield_guarded import agent_file, instruction_commands
 from toolpipe.layers._shield_held import pushed_to_named
+from toolpipe.layers._shield_judged import judged
 from toolpipe.layers._shield_patterns import ComboRule, ShellPattern
 from toolpipe.layers._shield_places import link_checks
 from toolpipe.layers._shield_rules import Finding, RuleOptions, findings, strongest

@@ -1,10 +1,11 @@
 """How a file a call runs or loads is judged (which files: ``_shield_runs``): by where it
 came from (a download, a decoding, a link out of the workspace, a patch) and by what it
 holds, read as the language it is run as; a file any program may load (``project``) only
-for what would be blocked."""
+for what would be blocked, or for naming code in a folder anyone may write."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from toolpipe.layers._shield_flow import BLOCKED, FileFact
@@ -56,6 +57,9 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
     return score, f"{reason}, in {path} written {by}"
 
 
+_SOURCED_SCRATCH = re.compile(r"(?m)^source '?((?:/tmp|/var/tmp|/dev/shm)/[^\s']+)'?$")
+
+
 def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
                    ) -> tuple[float, str] | None:
     """A file a program may load, or runs in a way the wing does not read: asked about,
@@ -63,6 +67,11 @@ def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
     every later call ask)."""
     if not fact.commands:
         return None
+    scratch = _SOURCED_SCRATCH.search(fact.commands)
+    if scratch is not None:  # (code a settings file names in a folder anyone may write:
+        # `yarnPath: /tmp/y.cjs`; what it holds no call read)
+        return (0.6, f"may load {path}, written {by}, which names code in a folder anyone "
+                     f"may write: {scratch.group(1)}")
     score, reason = judge(fact.commands, "project")
     return (0.6, f"may load {path}, written {by}, which holds what is "
                  f"blocked: {reason}") if score >= BLOCKED else None

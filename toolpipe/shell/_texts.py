@@ -173,7 +173,16 @@ def commands_in(path: str, content: str) -> str:
             if "=" in line or ":" in line:  # and settings inside a line: Nix's `{ shellHook
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))
+    # code in a folder anyone may write, named anywhere in a settings file (yarn's
+    # `yarnPath`, bun's `preload`, mocha's `require`, `--require` in .rspec or npm's
+    # node-options): what the tool loads from there, read as sourced (asked about)
+    out += [f"source {shell_word(m.group(0))}" for m in _SCRATCH_CODE.finditer(content)]
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
+
+
+_SCRATCH_CODE = re.compile(r"(?<![\w./~-])(?:/tmp|/var/tmp|/dev/shm)/[\w./-]{0,200}\.(?:js|cjs|"
+                           r"mjs|ts|mts|cts|jsx|tsx|py|rb|sh|bash|zsh|pl|pm|php|lua|so|dylib|jar)"
+                           r"(?![\w.-])")
 
 
 # git's settings files: the keys whose value git runs (core.fsmonitor, core.pager,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._calls import CALL_RULES
+from toolpipe.secrets._calls import QUOTED as _QUOTED
 from toolpipe.secrets._connect import CONNECT_RULES
 from toolpipe.secrets._letters import wordy as _wordy
 from toolpipe.secrets._rule import B64, CONTEXT, Rule, rule
@@ -17,7 +19,6 @@ from toolpipe.secrets._values import CHECKS, _value, url_password
 from toolpipe.shell import CREDENTIALS, Credential
 
 _PW = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|[^\s'"\-][^\s]{0,255})"""  # a flag's value
-_QUOTED = r"""(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)"""
 
 
 def _flag_rule(row: Credential) -> Rule:
@@ -63,37 +64,6 @@ _DEFAULTS = frozenset({b"public", b"private"})
 SEVERAL["flags"] = _flags  # (registered with the rules that find several at once)
 
 
-# The password argument of a client call, by position: (call, its triggers, the index of
-# the password among the arguments). The arguments before it are literals or names.
-_CALLS = ((r"\.pass_", (".pass_(",), 0),
-          # DriverManager.getConnection(url, user, pw), new PDO(dsn, user, pw),
-          # mysqli_connect(host, user, pw, db), ftp_login(conn, user, pw)
-          (r"getConnection|PDO|mysqli?_connect|mysqli_real_connect|ftp_login"
-           r"|ssh2_auth_password|imap_open|ldap_bind",
-           ("getconnection(", "pdo(", "mysql_connect(", "mysqli_connect(", "ftp_login(",
-            "ssh2_auth_password(", "imap_open(", "ldap_bind("), 2),
-          # sbt's Credentials(realm, host, user, pw)
-          (r"(?<![\w.])Credentials", ("credentials(",), 3),
-          (r"NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials"
-           r"|UsernamePasswordAuthenticationToken|PSCredential",
-           ("networkcredential(", "passwordauthentication(", "usernamepasswordcredentials(",
-            "usernamepasswordauthenticationtoken(", "pscredential("), 1),
-          (r"\.login|\.simple_bind_s|\.simple_bind|\.bind_s|BasicAuth|DigestAuth",
-           (".login(", ".simple_bind", ".bind_s(", "basicauth(", "digestauth("), 1),
-          (r"(?<![A-Za-z0-9_])auth[ \t]*=[ \t]*", ("auth=(", "auth = ("), 1),
-          (r"(?<![A-Za-z0-9_])FTP(?:_TLS)?|\.connect", ("ftp(", "ftp_tls(", ".connect("), 2))
-_ARG = r"""(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|\$?[A-Za-z_][\w.]{0,64}(?:\[[^\]\n]{0,64}\])?)"""
-
-
-def _call_rule(calls: str, triggers: tuple[str, ...], index: int) -> Rule:
-    before = rf"[ \t]*{_ARG}[ \t]*,[ \t]*" * index
-    # the literal may be converted in place: "pw".toCharArray(), 'pw'.encode()
-    return rule("password", triggers,
-                rf"(?:{calls})\([ \t]*{before}{_QUOTED}(?:\.\w{{1,32}}\(\))*[ \t]*[,)]",
-                value=("v",), check="url_password", bounded=False)
-
-
-
 CONTEXT_RULES: tuple[Rule, ...] = (
     rule("password", ("machine ", "default "),
          r"(?i:machine[ \t]+\S+|default)(?:\s+(?i:login|account|port|protocol)[ \t]+\S+)*"
@@ -129,7 +99,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
          r"(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?P<n>\S{1,256})"
          r"|(?:[ \t]+-[A-Za-z]+)+[ \t]+\S+[ \t]+\S+[ \t]+(?P<v>\S{1,256}))",
          value=("n", "v"), check="htpasswd"),
-    *(_call_rule(calls, triggers, index) for calls, triggers, index in _CALLS),
+    *CALL_RULES,  # (a client call's password argument, by position: _calls)
     rule("password", ("password", "passwd", "passphrase", "pwd", "pass", "secret", "token"),
          r"""(?i:password|passwd|passphrase|pwd|pass|secret|token)["']?[ \t]*:[ \t]*"""
          # the block's line is the value, however long (a cut at 256 bytes left the

@@ -72,6 +72,9 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         r"""|(?:[ \t]+[\w:-]{1,32}=(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')){1,4}[ \t]*>"""
         # (make's `?=`, `::=` and `+=`, R's `<-` and `<<-`)
         r"""|=>\s{0,8}string\([0-9]{1,6}\)[ \t]*"""  # PHP's var_dump: `=>`, then its type
+        # a string a formatter wrapped in parentheses under its name (black's `API_KEY = (⏎
+        # "…"⏎)`, `api_key=(⏎ "…"⏎ )`: the eighteenth sitting's classes-fresh83)
+        r"""|\s{0,8}=\s{0,8}\([ \t]*\r?\n\s{0,80}(?=["'])"""
         # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
         # `Shared Secret . . . . :`, ipconfig's and netsh's way)
         r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""

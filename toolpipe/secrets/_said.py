@@ -39,7 +39,7 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
     unless a blank stands there: linear in the reach)."""
     given = _GIVEN.search(buf, max(line_start(buf, start), start - _REACH), start)
     if given is None:
-        return [], found.end()
+        return _commented(buf, start), found.end()
     hi = given.start()
     far = max(0, hi - 256)  # (a value is at most 255 bytes)
     lo = max(far - 1, *(buf.rfind(c, far, hi) for c in (b" ", b"\t", b"\n", b"("))) + 1
@@ -51,6 +51,25 @@ def _said_before(buf: bytes, start: int, found: re.Match[bytes], floor: int
     if not token_shaped(value) or b"[REDACTED:" in value:
         return [], found.end()
     return [(lo, hi)], found.end()
+
+
+# a line of code whose trailing comment names what it holds (`"…"}  # the API token`,
+# `x = '…'  // prod password`): the code before the comment's mark, and its literals
+_COMMENT_MARK = re.compile(rb"[ \t](?:#|//|--)[ \t]")
+_LITERAL = re.compile(rb"""(["'`])([^"'`\s]{8,256})\1""")
+
+
+def _commented(buf: bytes, start: int) -> Spans:
+    """The one token-shaped literal of the code before a trailing comment that holds the
+    label at ``start`` (none when the code holds two: which one the comment names is not
+    said)."""
+    line = line_start(buf, start)
+    mark = _COMMENT_MARK.search(buf, line, start)
+    if mark is None or not buf[line:mark.start()].strip():
+        return []  # (no comment, or a comment alone on its line: prose)
+    tokens = [m.span(2) for m in _LITERAL.finditer(buf, line, mark.start())
+              if token_shaped(m.group(2)) and b"[REDACTED:" not in m.group(2)]
+    return tokens if len(tokens) == 1 else []
 
 
 SEVERAL["said_before"] = _said_before

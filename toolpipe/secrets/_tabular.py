@@ -107,6 +107,11 @@ def _csv(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Sp
     return _read_table(buf, lo, hi)
 
 
+# a line that is a call's argument list: an open bracket before the first comma, its close
+# after the last (`f(user, password, domain);`, `new X(a, b)`)
+_CALL_ARGUMENTS = re.compile(rb"[^,(\n]*\([^()\n]*,[^()\n]*\)[^,\n]*")
+
+
 def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
     """The table whose header is the line at ``lo:hi`` (see ``_csv``)."""
     header = buf[lo:hi].rstrip(b"\r")
@@ -117,6 +122,9 @@ def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
         after = buf.find(b"\n", hi + 1)
         if _MARKDOWN_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after):
             return [], hi  # (a markdown table is the table rule's)
+    if delimiter == b"," and _CALL_ARGUMENTS.fullmatch(header):
+        return [], hi  # a call's arguments (`NetworkCredential(user, password, domain)`):
+        # the call rules read them by position (_contexts), no cell is a value
     places = _cells(header, lo, delimiter)
     names = [buf[a:b].strip() for a, b in places]
     wanted = [i for i, n in enumerate(names) if _NAMED.fullmatch(n)]

@@ -100,7 +100,9 @@ def test_the_law_catches_the_sourced_settings_taken_away(monkeypatch):
 
     clear_caches()
     try:
-        calls = [("Write", {"path": "mise.toml", "content": '[env]\n_.source = "/tmp/x.sh"\n'}),
+        # (a script's name, `/tmp/x.sh`, is read as code a settings file names in a scratch
+        # folder too, `_texts._SCRATCH_CODE`: an environment file's is this law's alone)
+        calls = [("Write", {"path": "mise.toml", "content": '[env]\n_.source = "/tmp/x.env"\n'}),
                  ("Bash", {"command": "mise exec -- make"})]
         assert play(calls)[-1][0] == "asked"
         monkeypatch.setattr(_texts, "_LOADED_KEY", __import__("re").compile(r"(?!)"))

@@ -67,10 +67,12 @@ CODE_RULES: tuple[Rule, ...] = (
                       "\tvalue=", " value =", "\tvalue =", ",value=",  # (HCL's `value = "…"`)
                       " value  ",  # (aligned by `terraform fmt`: `value     = "…"`)
                       "parametervalue", "optionvalue", "settingvalue",
+                      '"defaultvalue"',  # (ARM's parameter's default, a JSON member)
                       " content=", "\tcontent=",  # (HTML's <meta name="…" content="…">)
                       # (a table's rows: | Name | … |⏎| Value | … |, or drawn with │)
                       " value |", " value\t|", " value │", " value\t│"),
-         rf"""(?:[\s"',]|(?i:parameter|option|setting))(?i:value|content)(?P<close>["']?)"""
+         rf"""(?:[\s"',]|(?i:parameter|option|setting)|"(?i:default))(?i:value|content)"""
+         rf"""(?P<close>["']?)"""
          rf"""(?P<sep>[ \t]*(?:[:=|]|│)[ \t]*){VALUE}""",
          value=VALUE_GROUPS, check="named_value", bounded=False,
          shape=r"""["']?[ \t]*:?[ \t]*["']?[0-9]*[^\s"'{\[$<0-9]"""),
@@ -199,8 +201,11 @@ _STORE_ENTRY = re.compile(
     rb"/secrets/[^/]{1,128}/versions/")
 _OWNER = re.compile(rb"""[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.\-]{1,128})""")  # (reversed)
 # a value marked secret beside it: Terraform's `sensitive = true`, SSM's SecureString
+# (and Pulumi's secret signature, the member it marks a secret's value with)
 _SENSITIVE = re.compile(rb"""(?i)["']?sensitive["']?[ \t]*[:=][ \t]*true\b|"""
-                        rb"""["']?type["']?[ \t]*[:=][ \t]*["']?securestring\b""")
+                        rb"""["']?type["']?[ \t]*[:=][ \t]*["']?secure(?:string|object)\b|"""
+                        rb"""["']4dabf18193072939515e22adb298388d["'][ \t]*:[ \t]*"""
+                        rb"""["']1b47061264138c4ac30d75fd1eb44270["']""")
 # the name ends with what it names (DB_PASSWORD, ApiSecret; not PasswordPolicy, TokenUrl)
 _CREDENTIAL_NAME = re.compile(
     rb"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|credentials?|"

@@ -37,6 +37,8 @@ _TAIL_LINE = re.compile(_TAIL)
 # this long at least (a terminal's, `base64 -w`'s, PEM's and MIME's widths are 64 to 120)
 WIDE, LONG = 40, 16
 TAIL = 12  # a wrapped line this long needs no digit nor both cases (`YGSLKICYFLXF"`)
+# git's word diff after an old value: `-]{+new+}`
+_WORD_DIFF = re.compile(rb"-?\]\{\+(?P<v>[^\s}]{1,4096}?)\+?\}")
 # an escaped separator or blank inside a value (Java properties' `\:`, `\=`, a shell's
 # `\ `): the value goes on past it, whatever follows
 _ESCAPED_ON = re.compile(rb"(?:\\[:=#! ][^\s\"'`,;<>(){}\[\]\\|&]{0,255}){1,16}")
@@ -54,6 +56,9 @@ def continued(buf: bytes, found: list[tuple[int, int, str, int]]
         if escaped is not None:  # `db.password=abc\:def`: the value goes on
             out.append((lo, escaped.end(), kind, priority))  # (one label: it overlaps)
             hi = escaped.end()
+        diff = _WORD_DIFF.match(buf, hi) if buf[hi:hi + 1] in (b"-", b"]") else None
+        if diff is not None:  # the old value of a word diff: its new one after it
+            out.append((*diff.span("v"), kind, priority))
         for _ in range(MAX_PARTS):
             m = _BACKSLASH.match(buf, hi) or _CONCATENATED.match(buf, hi)
             if m is None:

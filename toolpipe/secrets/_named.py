@@ -11,9 +11,10 @@ import re
 
 from toolpipe.secrets._addresses import ADDRESS_RULES
 from toolpipe.secrets._codes import CODE_RULES
+from toolpipe.secrets._printed import PRINTED_RULES, stored
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._said import SAID_RULES
-from toolpipe.secrets._several import SEVERAL, could_be_credential
+from toolpipe.secrets._several import SEVERAL
 from toolpipe.secrets._values import (
     CHECKS,
     _value,
@@ -94,29 +95,6 @@ def user_then_pass(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[
     return kind
 
 
-_PRINTED = ("auth:token", "auth token", "print-access-token", "print-identity-token",
-            "get-access-token", "get-login-password", "token create", "tokens create",
-            "create-token", "token generate")
-
-# what reads a secret from a store and prints it (the shell wing's `secret = true` rows
-# say the same of the commands): the line after, alone on it, is the secret
-# (a general store's read, a parameter's, a key's in consul or etcd, a jsonpath's, prints
-# what it was asked for: _answers reads it when the name asked for is a credential's; a
-# parameter decrypted is a secret's)
-_STORE_READS = ("get-secret-value", "with-decryption", "versions access", "secret show",
-                "vault kv get", "vault read", "find-generic-password",
-                "find-internet-password", "pass show", "gopass show", "op read", "item get",
-                "bw get", "lpass show", "secret-tool lookup", "secrets get",
-                "base64 -d", "base64 --decode", "keepassxc-cli show", "chamber read",
-                "sops -d", "sops --decrypt", "ansible-vault view", "gpg -d", "gpg --decrypt",
-                "age -d", "age --decrypt", "keyring get")
-
-
-def stored(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, ...]
-           ) -> str | None:
-    """The line a secret store's read printed: a value a password could be, not a word."""
-    return kind if could_be_credential(_value(match, groups)[0]) else None
-
 
 # CI systems' commands that set a named value (GitHub's `::set-output name=N::V`, Azure's
 # `##vso[task.setvariable variable=N]V`, TeamCity's `##teamcity[setParameter name='N'
@@ -185,15 +163,6 @@ def _cookie_header(buf: bytes, start: int, found: re.Match[bytes], floor: int
 
 
 SEVERAL["cookie_header"] = _cookie_header
-
-def _next_line(commands: tuple[str, ...], reach: int, value: str, check: str) -> Rule:
-    """The line after one of ``commands`` (anywhere in the ``reach`` bytes of its line),
-    alone on its own line: what the command printed."""
-    words = "|".join(re.escape(c).replace(r"\ ", "[ \t]+") for c in commands)
-    return rule("password", commands,
-                rf"""(?i:{words})[^\n]{{0,{reach}}}\r?\n(?P<v>{value})[ \t]*(?:\r?\n|$)""",
-                value=("v",), check=check, bounded=False, priority=CONTEXT)
-
 
 NAMED_RULES: tuple[Rule, ...] = (
     *SAID_RULES,  # (a value before its label, a user / password pair: _said)
@@ -286,10 +255,7 @@ NAMED_RULES: tuple[Rule, ...] = (
          r"""(?i:(?:proxy)?user_?pwd|user_?pass)["']?\]?[ \t]*[,=:][ \t]*["'][^"':\s]{1,128}:"""
          r"""(?P<v>[^"'\n]{1,256})["']""",
          value=("v",), check="url_password", bounded=False, priority=CONTEXT),
-    # what a command that prints a credential printed, and what a secret store's read
-    # printed: the next line, alone on it
-    _next_line(_PRINTED, 200, r"[A-Za-z0-9+/=_\-.~]{16,4096}", "url_password"),
-    _next_line(_STORE_READS, 300, r"\S{4,4096}", "stored"),
+    *PRINTED_RULES,  # (what a credential-printing command printed: _printed)
     rule("password", ("::set-output", "::save-state", "##vso[task.setvariable",
                       "##teamcity[setparameter"),
          r"""::(?:set-output|save-state)[ \t]+name=(?P<name>[^:\n]{1,64})::"""
@@ -391,6 +357,5 @@ CHECKS["user_colon"] = user_colon
 CHECKS["vendor_name"] = vendor_name
 CHECKS["shaped"] = shaped
 CHECKS["user_then_pass"] = user_then_pass
-CHECKS["stored"] = stored
 CHECKS["line_of_three"] = line_of_three
 CHECKS["ci_named"] = ci_named

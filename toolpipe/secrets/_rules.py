@@ -75,6 +75,10 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # a string a formatter wrapped in parentheses under its name (black's `API_KEY = (⏎
         # "…"⏎)`, `api_key=(⏎ "…"⏎ )`: the eighteenth sitting's classes-fresh83)
         r"""|\s{0,8}=\s{0,8}\([ \t]*\r?\n\s{0,80}(?=["'])"""
+        # git's word diffs: `KEY=[-old-]{+new+}` (plain: the old value here, the new one its
+        # continuation, _continued), and porcelain's `KEY=` ending its line, then the
+        # removed `-old` and the added `+new` lines (the new value: the eighteenth sitting)
+        r"""|=(?:\[-|\{\+)(?=[^\s\]}])|=[ \t]*\r?\n(?:-[^\n]{0,256}\r?\n)?\+(?=[^\s+])"""
         # a report's label padded to its colon: blanks, or dot leaders (`Key Content    :`,
         # `Shared Secret . . . . :`, ipconfig's and netsh's way)
         r"""|(?:[ \t]{9,80}|[ \t]?(?:\.[ \t]?){3,80}):[ \t]*"""

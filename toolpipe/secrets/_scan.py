@@ -264,7 +264,10 @@ def scan(buf: bytes, *, builtin: bool, entropy: bool, min_length: int,
     spans = [s for s in spans if not buf.startswith(PUBLIC_PREFIXES, s[0])]
     # (a value ending at an escaped quote leaves its backslash, JSON's `\"`; one that is a
     # quote's HTML entity is none, `-p&#x27;…`: its line is read again decoded)
-    spans = [(lo, hi - 1, k, p) if hi - lo > 1 and buf[hi - 1] == 0x5C and buf[hi:hi + 1] == b'"'
+    # (and a value in a word diff's marks leaves their `-` and `+`: `[-old-]`, `{+new+}`)
+    spans = [(lo, hi - 1, k, p) if hi - lo > 1 and (
+        (buf[hi - 1] == 0x5C and buf[hi:hi + 1] == b'"') or (
+            buf[hi - 1:hi + 1] in (b"-]", b"+}") and buf[lo - 2:lo] in (b"[-", b"{+")))
              else (lo, hi, k, p) for lo, hi, k, p in spans
              if buf[lo:lo + 1] != b"&" or _A_QUOTES_ENTITY.fullmatch(buf, lo, hi) is None]
     if written is not buf:  # (or it was no mail: `password=3Dx9…` is a value that starts

@@ -96,3 +96,4 @@ def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     assert SecretPatternSet().redact(region) == region
     monkeypatch.setattr(printed, "_NOT_A_SECRET", re.compile(rb"(?!)"))
     assert SecretPatternSet().redact(region) != region
+

@@ -93,3 +93,35 @@ def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     row = "var x = NetworkCredential(user, password, domain);"
     monkeypatch.setattr(tabular, "_CALL_ARGUMENTS", re.compile(rb"(?!)"))
     assert SecretPatternSet().redact(row) != row
+
+
+# --- a Windows path's backslashes part folders (the eighteenth sitting's classes-fresh86:
+# `schtasks … /tr C:\jobs\run.bat … /rp PW` leaked, `\r` read as an escape that broke the
+# command line before the password's flag)
+
+WINDOWS_PATHS = st.sampled_from(["C:\\jobs\\run.bat", "C:\\new\\task.cmd", "D:\\tools\\t.exe",
+                                 "\\\\files\\new\\run.bat", "c:\\Users\\r\\n.ps1"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(WINDOWS_PATHS, st.sampled_from(["schtasks /create /tn x /tr {p} /ru svc /rp {v}",
+                                       "psexec -u alice -p {v} {p}",
+                                       "{p} --password {v}"]), st.integers(0, 2**32))
+def test_a_windows_path_s_backslashes_escape_nothing(path, form, seed):
+    value = secret(seed)
+    text = form.format(p=path, v=value)
+    assert value not in S.redact(text), text
+    # (an escape outside a path is one still: JSON's `\n` before a key)
+    escaped = f'{{"msg": "{path.replace(chr(92), chr(92) * 2)} done\\npassword={value}"}}'
+    assert value not in S.redact(escaped), escaped
+
+
+def test_the_windows_path_law_catches_paths_read_as_escapes(monkeypatch):
+    import importlib
+    import re
+
+    escapes = importlib.import_module("toolpipe.secrets._escapes")
+    text = "schtasks /create /tn x /tr C:\\jobs\\run.bat /ru svc /rp 7QxAbcdefgh01234"
+    assert "7QxAbcdefgh0" not in SecretPatternSet().redact(text)
+    monkeypatch.setattr(escapes, "_WINDOWS_PATH", re.compile(rb"(?!)"))
+    assert "7QxAbcdefgh0" in SecretPatternSet().redact(text)

@@ -27,9 +27,31 @@ def _break(m: re.Match[bytes]) -> bytes:
 _RUN = re.compile(rb"\\+")
 
 
+# a Windows path (a drive's, or a share's): its backslashes part folders, they escape
+# nothing (`C:\jobs\run.bat`, `\\files\new`: read as escapes, a `\r` broke the command
+# line it stood in; the eighteenth sitting's classes-fresh86)
+_WINDOWS_PATH = re.compile(rb"(?<![\w\\])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|*?]*")
+
+
 def unescaped(buf: bytes) -> bytes:
-    """``buf`` with its ``\\n`` and ``\\r`` escapes as breaks, ``\\t`` as blanks, the same length.
-    Few backslashes: each run is looked at; many: five passes of ``bytes.replace``."""
+    """``buf`` with its ``\\n`` and ``\\r`` escapes as breaks, ``\\t`` as blanks, the same length;
+    a Windows path's backslashes left as they are."""
+    if b"\\" not in buf:
+        return buf
+    if b":\\" in buf or b"\\\\" in buf:
+        paths = [m.span() for m in _WINDOWS_PATH.finditer(buf)]
+        if paths:
+            out, at = bytearray(), 0
+            for lo, hi in paths:
+                out += _unescaped(buf[at:lo]) + buf[lo:hi]
+                at = hi
+            return bytes(out + _unescaped(buf[at:]))
+    return _unescaped(buf)
+
+
+def _unescaped(buf: bytes) -> bytes:
+    """``unescaped``, with no Windows path in ``buf``. Few backslashes: each run is looked
+    at; many: five passes of ``bytes.replace``."""
     backslashes = buf.count(b"\\")
     if not backslashes:
         return buf

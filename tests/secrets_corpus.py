@@ -114,6 +114,13 @@ def leaked(secret: str, output: str) -> bool:
         secret[-12:] in output
 
 
+def drawn(seed: int, n: int) -> str:
+    """A token drawn from ``seed``: `7Qx`, then ``n`` letters and digits (a law's value
+    where the law draws the seed, so that hypothesis shrinks it)."""
+    rng = random.Random(seed)
+    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))
+
+
 @st.composite
 def tokens(draw: st.DrawFn, min_size: int = 11, max_size: int = 24) -> str:
     """A token as a generator draws one (random letters and digits), after `7Qx`: the

@@ -12,12 +12,10 @@ never read as a table's cells. Each shown catching the reading taken away."""
 
 from __future__ import annotations
 
-import random
-import string
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import drawn
 from toolpipe.secrets import SecretPatternSet
 
 S = SecretPatternSet.default_common()
@@ -27,16 +25,11 @@ CALLS = st.sampled_from(["client.auth", "api.authenticate", "session.logon", "sv
 QUOTES = st.sampled_from(['"', "'"])
 
 
-def secret(seed: int, n: int = 14) -> str:
-    rng = random.Random(seed)
-    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))
-
-
 @settings(max_examples=100, deadline=None)
 @given(CALLS, QUOTES, st.sampled_from(["alice", "deploy@example.com", "svc-ci"]),
        st.integers(0, 2**32))
 def test_a_password_given_to_a_sign_in_call_is_redacted(call, q, user, seed):
-    value = secret(seed)
+    value = drawn(seed, 14)
     text = f"{call}({q}{user}{q}, {q}{value}{q})"
     assert value not in S.redact(text), text
     same = f"{call}({q}{user}{q}, {q}{user}{q})"  # (a default pair: the user again)
@@ -47,7 +40,7 @@ def test_a_password_given_to_a_sign_in_call_is_redacted(call, q, user, seed):
 @given(st.sampled_from(["API_KEY", "api_key", "client_secret", "db_password", "token"]),
        st.sampled_from(["", "    ", "\t"]), st.integers(0, 2**32))
 def test_a_value_wrapped_in_parentheses_under_its_name_is_redacted(name, indent, seed):
-    value = secret(seed, 21)
+    value = drawn(seed, 21)
     text = f'{indent}{name} = (\n{indent}    "{value}"\n{indent})\n'
     assert value not in S.redact(text), text
     text = f'Client(\n    {name}=(\n        "{value}"\n    ),\n)'
@@ -59,11 +52,11 @@ def test_a_value_wrapped_in_parentheses_under_its_name_is_redacted(name, indent,
        st.sampled_from(["the API token", "prod password", "service secret", "api key"]),
        st.integers(0, 2**32))
 def test_a_literal_whose_trailing_comment_names_it_is_redacted(mark, label, seed):
-    value = secret(seed, 21)
+    value = drawn(seed, 21)
     text = f'headers = {{"X-Custom": "{value}"}}  {mark} {label}'
     assert value not in S.redact(text), text
     # (two literals: which one the comment names is not said; both stay)
-    two = f'f("{value}", "{secret(seed + 1, 21)}")  {mark} {label}'
+    two = f'f("{value}", "{drawn(seed + 1, 21)}")  {mark} {label}'
     assert S.redact(two) == two
 
 
@@ -108,7 +101,7 @@ WINDOWS_PATHS = st.sampled_from(["C:\\jobs\\run.bat", "C:\\new\\task.cmd", "D:\\
                                        "psexec -u alice -p {v} {p}",
                                        "{p} --password {v}"]), st.integers(0, 2**32))
 def test_a_windows_path_s_backslashes_escape_nothing(path, form, seed):
-    value = secret(seed)
+    value = drawn(seed, 14)
     text = form.format(p=path, v=value)
     assert value not in S.redact(text), text
     # (an escape outside a path is one still: JSON's `\n` before a key)

@@ -14,27 +14,20 @@ away."""
 
 from __future__ import annotations
 
-import random
-import string
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.secrets_corpus import drawn
 from toolpipe.secrets import SecretPatternSet
 
 S = SecretPatternSet.default_common()
-
-
-def secret(seed: int, n: int = 21) -> str:
-    rng = random.Random(seed)
-    return "7Qx" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(["API_KEY", "DB_PASSWORD", "client_secret", "AUTH_TOKEN"]),
        st.sampled_from(["plain", "added", "porcelain"]), st.integers(0, 2**32))
 def test_a_credential_s_new_value_in_a_word_diff_is_redacted(key, form, seed):
-    new, old = secret(seed), secret(seed + 1)
+    new, old = drawn(seed, 21), drawn(seed + 1, 21)
     text = {"plain": f"{key}=[-{old}-]{{+{new}+}}", "added": f"{key}={{+{new}+}}",
             "porcelain": f" {key}=\n-old\n+{new}\n~"}[form]
     out = S.redact(text)
@@ -55,7 +48,7 @@ MARKED = st.sampled_from([
 @settings(max_examples=80, deadline=None)
 @given(MARKED, st.integers(0, 2**32))
 def test_a_value_marked_secret_beside_it_is_redacted(form, seed):
-    value = secret(seed)
+    value = drawn(seed, 21)
     text = form.format(v=value)
     assert value not in S.redact(text), text
 
@@ -65,7 +58,7 @@ def test_a_value_marked_secret_beside_it_is_redacted(form, seed):
                         "sops --config .sops.yaml -d"]),
        st.sampled_from(["db.gpg", "secrets.enc.yaml"]), st.integers(0, 2**32))
 def test_what_a_decryptor_prints_after_its_options_is_redacted(command, name, seed):
-    value = secret(seed, 13)
+    value = drawn(seed, 13)
     text = f"$ {command} {name}\n{value}\n"
     assert value not in S.redact(text), text
     prose = f"$ {command} {name}\nMeeting moved to Thursday.\n"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from toolpipe.layers._shield_flow import BLOCKED, FileFact
 from toolpipe.layers._shield_projects import code_of, language_of
-from toolpipe.shell import config_commands
+from toolpipe.shell import classify, config_commands
 
 Judge = Callable[[str, str], tuple[float, str]]  # (text, language) → (score, reason)
 
@@ -57,7 +57,7 @@ def judged(path: str, fact: FileFact, how: str, judge: Judge,
     return score, f"{reason}, in {path} written {by}"
 
 
-_SOURCED_SCRATCH = re.compile(r"(?m)^source '?((?:/tmp|/var/tmp|/dev/shm)/[^\s']+)'?$")
+_SOURCED = re.compile(r"(?m)^source '?([^\s']+)'?$")  # (a file a settings file names)
 
 
 def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
@@ -67,11 +67,12 @@ def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
     every later call ask)."""
     if not fact.commands:
         return None
-    scratch = _SOURCED_SCRATCH.search(fact.commands)
+    scratch = next((m.group(1) for m in _SOURCED.finditer(fact.commands)
+                    if classify(m.group(1)).kind == "scratch"), None)
     if scratch is not None:  # (code a settings file names in a folder anyone may write:
         # `yarnPath: /tmp/y.cjs`; what it holds no call read)
         return (0.6, f"may load {path}, written {by}, which names code in a folder anyone "
-                     f"may write: {scratch.group(1)}")
+                     f"may write: {scratch}")
     score, reason = judge(fact.commands, "project")
     return (0.6, f"may load {path}, written {by}, which holds what is "
                  f"blocked: {reason}") if score >= BLOCKED else None

@@ -9,7 +9,8 @@ next lines, no longer than its own and indented no further than the value, up to
 first that is shorter (the tail). The continuation is redacted with the same kind when
 it is token-shaped (8 characters or more, a digit and a letter among them, or both cases
 for a literal, no blank): `--data @file` after a bearer token's backslash is a new
-argument, not the token."""
+argument, not the token. A plain word diff's old value goes on in its new one
+(`KEY=[-old-]{+new+}`)."""
 
 from __future__ import annotations
 

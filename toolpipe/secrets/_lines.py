@@ -18,6 +18,7 @@ def line_start(buf: bytes, pos: int, limit: int = 4096) -> int:
     found = buf.rfind(b"\n", floor, pos)
     return found + 1 if found >= 0 else floor
 
+
 def agreed(head: bytes, line: bytes) -> int:
     """How far ``line`` starts as ``head`` does, a digit agreeing with any digit (a log's
     timestamp ticks from one line to the next: `10:00:01.000Z` then `10:00:01.013Z`)."""
@@ -25,6 +26,7 @@ def agreed(head: bytes, line: bytes) -> int:
         if a != b and not (48 <= a <= 57 and 48 <= b <= 57):
             return k
     return min(len(head), len(line))
+
 
 # What may stand before a line's own text where a setting or a command is read as alone on
 # its line: a log's header (a timestamp, then up to a `]`, a `:` or a level), syslog's

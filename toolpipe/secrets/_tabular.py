@@ -124,7 +124,7 @@ def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
             return [], hi  # (a markdown table is the table rule's)
     if delimiter == b"," and _CALL_ARGUMENTS.fullmatch(header):
         return [], hi  # a call's arguments (`NetworkCredential(user, password, domain)`):
-        # the call rules read them by position (_contexts), no cell is a value
+        # the call rules read them by position (_calls), no cell is a value
     places = _cells(header, lo, delimiter)
     names = [buf[a:b].strip() for a, b in places]
     wanted = [i for i, n in enumerate(names) if _NAMED.fullmatch(n)]

@@ -20,6 +20,7 @@ from toolpipe.shell._helpers import _PROGRAM_KEY, SYSTEM_BIN, candidates
 from toolpipe.shell._languages import language_named, rule_commands
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
+from toolpipe.shell._places import SCRATCH
 from toolpipe.shell._sed import script_commands
 from toolpipe.shell._table import option_values
 from toolpipe.shell._words import ansi_c, shell_word
@@ -180,9 +181,9 @@ def commands_in(path: str, content: str) -> str:
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
 
 
-_SCRATCH_CODE = re.compile(r"(?<![\w./~-])(?:/tmp|/var/tmp|/dev/shm)/[\w./-]{0,200}\.(?:js|cjs|"
-                           r"mjs|ts|mts|cts|jsx|tsx|py|rb|sh|bash|zsh|pl|pm|php|lua|so|dylib|jar)"
-                           r"(?![\w.-])")
+_SCRATCH_CODE = re.compile(r"(?<![\w./~-])(?:" + "|".join(re.escape(f) for f in SCRATCH) +
+                           r")[\w./-]{0,200}\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx|py|rb|sh|bash|"
+                           r"zsh|pl|pm|php|lua|so|dylib|jar)(?![\w.-])")
 
 
 # git's settings files: the keys whose value git runs (core.fsmonitor, core.pager,

@@ -11,7 +11,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from toolpipe.secrets import SecretPatternSet
-from toolpipe.secrets._escapes import _ESCAPE, _break, unescaped
+from toolpipe.secrets._escapes import _ESCAPE, _WINDOWS_PATH, _break, unescaped
 from toolpipe.secrets._providers import _ROWS
 
 S = SecretPatternSet.default_common()
@@ -19,8 +19,13 @@ S = SecretPatternSet.default_common()
 
 def reference(buf: bytes) -> bytes:
     """The escapes read one by one: each run of backslashes pairs off from its left, and
-    an odd one out escapes the letter after it."""
-    return _ESCAPE.sub(_break, buf) if b"\\" in buf else buf
+    an odd one out escapes the letter after it; a Windows path's backslashes (a drive's,
+    a share's: `\\\\ab\\n`) escape nothing (since the eighteenth sitting)."""
+    out, at = b"", 0
+    for m in _WINDOWS_PATH.finditer(buf):
+        out += _ESCAPE.sub(_break, buf[at:m.start()]) + m.group(0)
+        at = m.end()
+    return out + _ESCAPE.sub(_break, buf[at:])
 
 
 @settings(max_examples=300)

@@ -68,7 +68,8 @@ def _holds_blocked(path: str, fact: FileFact, judge: Judge, by: str
     if not fact.commands:
         return None
     scratch = next((m.group(1) for m in _SOURCED.finditer(fact.commands)
-                    if classify(m.group(1)).kind == "scratch"), None)
+                    if classify(m.group(1)).kind in ("scratch", "device")), None)
+    # (/dev/shm is a device's folder as a place, and one anyone may write, as /tmp is)
     if scratch is not None:  # (code a settings file names in a folder anyone may write:
         # `yarnPath: /tmp/y.cjs`; what it holds no call read)
         return (0.6, f"may load {path}, written {by}, which names code in a folder anyone "

@@ -30,7 +30,7 @@ _RUN = re.compile(rb"\\+")
 # a Windows path (a drive's, or a share's): its backslashes part folders, they escape
 # nothing (`C:\jobs\run.bat`, `\\files\new`: read as escapes, a `\r` broke the command
 # line it stood in; the eighteenth sitting's classes-fresh86)
-_WINDOWS_PATH = re.compile(rb"(?<![\w\\])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|*?]*")
+_WINDOWS_PATH = re.compile(rb"(?<![\w\\])(?:[A-Za-z]:|\\\\[A-Za-z][\w.$-]{1,63})\\[^\s\"'<>|*?]*")
 
 
 def unescaped(buf: bytes) -> bytes:

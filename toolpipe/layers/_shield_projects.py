@@ -227,9 +227,7 @@ def code_of(content: str, language: str) -> str:
     if language == "sources":
         return _sources_as_options(content)
     if language == "recipes":  # justfile recipes
-        return "\n".join(line.strip().removeprefix("- ").removeprefix("cmd:").strip()
-                         for line in content.splitlines()
-                         if line[:1].isspace() or line.startswith("- "))
+        return "\n".join(line.strip() for line in content.splitlines() if line[:1].isspace())
     if language == "precommit":  # a local hook's entry is a command line
         return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
     if language in ("compose", "manifest"):  # the host access of the services or pods

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.test_shield_flow import play
 from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
@@ -71,5 +72,43 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
                 a for a in args if a.text != ":::"])
             command = "parallel ::: 'rm -rf /'"
         assert UnixShield().evaluate("Bash", {"command": command}, ()).action == "allow"
+    finally:
+        clear_caches()
+
+
+# A recipe line's marks (make's and just's `@` quiet, `-` errors ignored, make's `+`): the
+# command follows them (the eighteenth sitting's second review: `@rm -rf ~` in a written
+# justfile or Makefile ran, its line read as a program named `@rm`).
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([("justfile", "build:\n    {m}{c}\n", "just build"),
+                        ("Makefile", "all:\n\t{m}{c}\n", "make")]),
+       st.sampled_from(["@", "-", "+", "@-", "+@", ""]))
+def test_a_recipe_line_is_read_after_its_marks(recipe, mark):
+    name, text, command = recipe
+    if mark == "+" and name == "justfile":
+        mark = "@"  # (`+` is make's alone)
+    calls = [("Write", {"path": name, "content": text.format(m=mark, c="rm -rf ~")}),
+             ("Bash", {"command": command})]
+    assert play(calls)[-1][0] in ("asked", "blocked"), calls
+    calls[0] = ("Write", {"path": name, "content": text.format(m=mark, c="echo built")})
+    assert play(calls)[-1] == ("ran", False), calls
+
+
+def test_the_recipe_law_catches_the_marks_read_as_the_command(monkeypatch):
+    import re
+
+    from toolpipe.layers import _shield_projects
+    from toolpipe.shell import _texts
+
+    calls = [("Write", {"path": "Makefile", "content": "all:\n\t@rm -rf ~\n"}),
+             ("Bash", {"command": "make"})]
+    clear_caches()
+    try:
+        assert play(calls)[-1][0] == "blocked"
+        monkeypatch.setattr(_shield_projects, "_RECIPE_MARKS", re.compile(r"^[ \t]+"))
+        # (and the settings' reading of a tab's line, which reads the marks too)
+        monkeypatch.setattr(_texts, "_RECIPE", re.compile(r"^\t(?P<value>.+)$"))
+        clear_caches()
+        assert play(calls)[-1] == ("ran", False)
     finally:
         clear_caches()

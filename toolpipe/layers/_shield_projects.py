@@ -226,8 +226,9 @@ def code_of(content: str, language: str) -> str:
                          for line in text.splitlines() if not line.startswith("["))
     if language == "sources":
         return _sources_as_options(content)
-    if language == "recipes":  # justfile recipes
-        return "\n".join(line.strip() for line in content.splitlines() if line[:1].isspace())
+    if language == "recipes":  # justfile recipes, after their marks (`@rm -rf ~`)
+        return "\n".join(_RECIPE_MARKS.sub("", line) for line in content.splitlines()
+                         if line[:1].isspace())
     if language == "precommit":  # a local hook's entry is a command line
         return "\n".join(m.group(1) for m in _ENTRY.finditer(content))
     if language in ("compose", "manifest"):  # the host access of the services or pods
@@ -235,7 +236,7 @@ def code_of(content: str, language: str) -> str:
     if language == "nix":  # its strings, where a shellHook's or an app's commands are
         return "\n".join(m.group(1) or m.group(2) for m in _NIX_STRING.finditer(content))
     if language == "make":  # a recipe's lines, and one after its rule (`all: ; CMD`)
-        return "\n".join(line[1:] if line.startswith("\t") else line.split(";", 1)[1]
+        return "\n".join(_RECIPE_MARKS.sub("", line) if line[:1] == "\t" else line.split(";", 1)[1]
                          for line in content.splitlines() if line.startswith("\t") or (
                              _RULE_THEN.match(line)))
     if language == "npm":
@@ -259,9 +260,8 @@ _ENV_LOADERS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "deno": (("--env-file",), None),
     "dotenv": (("-f", "-e"), ".env"), "dotenv-cli": (("-e",), ".env"),
     "env-cmd": (("-f", "--file"), ".env"), "docker-compose": (("--env-file",), ".env"),
-    "podman-compose": (("--env-file",), ".env"),
-    # runners that may load the project's .env into the commands they run (just's
-    # `set dotenv-load`, Taskfile's `dotenv:`, pipenv always): fail closed, as if they do
+    "podman-compose": (("--env-file",), ".env"),  # (runners that may load the .env:
+    # just's dotenv-load, Taskfile's dotenv:, pipenv always; fail closed, as if they do)
     "just": (("--dotenv-path", "--dotenv-filename"), ".env"), "task": ((), ".env"),
     "pipenv": ((), ".env")}
 
@@ -289,6 +289,8 @@ def env_files(name: str, texts: list[str]) -> list[str]:
 _TOX_HOME = re.compile(r"\{(?:homedir|env:HOME(?::[^}]*)?)\}")
 _RULE_THEN = re.compile(r"^[^\t#=:;]+::?[^=;]*;")  # `all: dep ; CMD` (not `x := a;b`)
 _NIX_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|''(.*?)''", re.S)
+# a recipe line's indent and marks (`@` quiet, `-` errors ignored, make's `+` even under -n)
+_RECIPE_MARKS = re.compile(r"^[ \t]+[@+\-]*[ \t]*")
 _ENTRY = re.compile(r"(?m)^[ \t-]*entry:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 def key(path: str, cwd: str | None, workspace: str) -> str:
     """A file's name as the session knows it: relative to the workspace when inside."""

@@ -52,7 +52,7 @@ def _settings_named(name: str, ext: str) -> bool:
 # a value after `key =`, `key:`, `"key":`, `- run:`, a Makefile recipe's tab, CMake's COMMAND
 _VALUE = re.compile(r"""^\s*(?:-\s*)?["']?(?P<key>[\w.@/-]*)["']?\s*[:=]\s*"""
                     r"""(?P<value>.+?)\s*,?\s*$""")
-_RECIPE = re.compile(r"^\t(?P<value>.+)$")
+_RECIPE = re.compile(r"^\t[@+\-]*(?P<value>.+)$")  # (after make's marks: `@`, `-`, `+`)
 # a YAML list's item that is a command line (a CI job's `script:`, `commands:`, `steps:`)
 _ITEM = re.compile(r"^\s*-\s+(?P<value>(?![\"'{\[])[^:#\n]+(?::(?!\s)[^#\n]*)?)$")
 _INLINE = re.compile(r"""(?P<key>[\w.@-]+)\s*[:=]\s*(?P<q>["'])"""

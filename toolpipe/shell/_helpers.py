@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from toolpipe.shell._code_rows import MAX_INPUT_LINES, carried_code
 from toolpipe.shell._functions import _Functions
+from toolpipe.shell._loaders import loaded_from, scratch_location
 from toolpipe.shell._loads import PERL_MODULE
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import TCL, shell_strings
@@ -122,6 +123,32 @@ def candidates(text: str) -> list[str]:
     return seen[:MAX_CANDIDATES]
 
 
+
+def runtime_loads(name: str, text: str, cwd: str | None) -> str | None:
+    """The file a runtime's options (``-javaagent:/tmp/a.jar`` in $JAVA_TOOL_OPTIONS) or a
+    startup hook (``DOTNET_STARTUP_HOOKS``) has it load from outside the workspace, a
+    folder anyone may write or a secret's place; else None."""
+    if not (_OPTIONS_VAR.search(name) or _HOOK_VAR.search(name)):
+        return None
+    paths = [m.group("p") for m in _LOADS.finditer(text)] if _OPTIONS_VAR.search(
+        name) else [p for p in re.split(r"[;:,\s]+", text) if p]
+    for path in paths:
+        if path.startswith(("/", "~", ".")) or UNKNOWN in path:
+            if UNKNOWN in path or classify(path, cwd).kind in (
+                    "scratch", "outside", "device", "secret"):
+                return path
+    return None
+
+
+def code_place(name: str, text: str) -> str | None:
+    """Where a variable a settings file gives the program a tool runs (.NET's launch
+    profile's ``environmentVariables``, R's .Renviron) has it load code from: a runtime's
+    options or startup hook, a library preloaded, a location in a folder anyone may write
+    (as the same variable exported is judged); else None."""
+    word = Word(text, text)
+    return runtime_loads(name, text, None) or loaded_from(name, word, None) or (
+        scratch_location(name, word, None))
+
 class _Helpers(_Functions):
     """Mixed into the walk of ``_grammar`` (through ``_carried``)."""
 
@@ -196,16 +223,10 @@ class _Helpers(_Functions):
         checksum checks turned off."""
         text = value.text
         label = (*self.where, f"${name}")
-        if _OPTIONS_VAR.search(name) or _HOOK_VAR.search(name):
-            paths = [m.group("p") for m in _LOADS.finditer(text)] if _OPTIONS_VAR.search(
-                name) else [p for p in re.split(r"[;:,\s]+", text) if p]
-            for path in paths:
-                if path.startswith(("/", "~", ".")) or UNKNOWN in path:
-                    kind = classify(path, self.cwd).kind
-                    if UNKNOWN in path or kind in ("scratch", "outside", "device", "secret"):
-                        self.out.problem("dynamic-code", f"makes a runtime load code from "
-                                         f"{path} (${name})", self.where, value.sources)
-                        break
+        path = runtime_loads(name, text, self.cwd)
+        if path is not None:
+            self.out.problem("dynamic-code", f"makes a runtime load code from {path} "
+                             f"(${name})", self.where, value.sources)
         if name == "PYTHONBREAKPOINT" and text not in ("", "0") and text.split(".")[
                 0] not in _DEBUGGERS:  # (`os.system`: breakpoint("rm -rf ~") runs it)
             self.out.problem("dynamic-code", f"makes python's breakpoint() call {text} "

@@ -7,11 +7,9 @@ program that may load it is judged by it (``build.rs``, ``CMakeLists.txt``,
 
 from __future__ import annotations
 
-import html
 import json
 import posixpath
 import re
-import shlex
 from collections.abc import Iterator
 
 from toolpipe.shell._carried import _EX_BANG, KNOWN, RUNNABLE
@@ -22,9 +20,12 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._places import SCRATCH
 from toolpipe.shell._sed import script_commands
+from toolpipe.shell._setting_values import option_file_commands, setting_loads
 from toolpipe.shell._table import option_values
 from toolpipe.shell._words import ansi_c, shell_word
 from toolpipe.shell._wrappers import SHELLS
+from toolpipe.shell._xml import XML as _XML
+from toolpipe.shell._xml import xml_commands
 
 # Text that no tool runs: prose, data, lock files
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".csv", ".tsv", ".log", ".html", ".htm",
@@ -32,11 +33,12 @@ _PROSE = (".md", ".markdown", ".rst", ".txt", ".csv", ".tsv", ".log", ".html", "
 _SCRIPT = (".sh", ".bash", ".zsh", ".ksh", ".fish", ".command")
 _SETTINGS = (".toml", ".json", ".jsonc", ".json5", ".yml", ".yaml", ".ini", ".cfg", ".conf",
              ".properties", ".gradle", ".kts", ".build", ".cmake", ".xml", ".sbt", ".nix",
-             ".mk", ".bzl", ".bazel", ".hcl", ".tf", ".ninja")
+             ".mk", ".bzl", ".bazel", ".hcl", ".tf", ".ninja", ".desktop")
 _SETTINGS_NAMES = frozenset({"CMakeLists.txt", ".envrc", "Makefile",
                              "makefile", "GNUmakefile", "justfile", "Justfile", "Rakefile",
                              "Gemfile", "Vagrantfile", "BUILD", "WORKSPACE", "meson.build",
-                             "Procfile", "Brewfile", "Jenkinsfile", "Earthfile", "Tiltfile"})
+                             "Procfile", "Brewfile", "Jenkinsfile", "Earthfile", "Tiltfile",
+                             ".Renviron"})
 # a tool's rc file by its name (`hgrc`, `.hgrc`, `.wgetrc`, `.npmrc`): settings, whose values
 # may be command lines (Mercurial's `[hooks]`); not a shell's own, which is a script
 _RC_NAME = re.compile(r"\.?[A-Za-z0-9_-]*rc")
@@ -71,13 +73,6 @@ MAX_STRINGS = 256
 _BACKTICKED = re.compile(r"`([^`\n]{1,512})`")
 # the string readings' families of the languages a name gives (`_languages`)
 _FAMILIES = {"snakefile": "python", "unread": ""}
-_XML_EXEC = re.compile(r"""<exec\b[^>]*?\bexecutable\s*=\s*(["'])(?P<exe>[^"']+)\1[^>]*?"""
-                       r"""(?P<closed>/)?>""")
-_XML_ARG = re.compile(r"""<arg\b[^>]*?\b(?P<kind>line|value|path|file)\s*=\s*(["'])"""
-                      r"""(?P<v>.*?)\2""", re.S)
-_MVN_EXE = re.compile(r"<executable>\s*(?P<exe>[^<]+?)\s*</executable>"
-                      r"(?P<body>(?:(?!</configuration>).){0,4096})", re.S)
-_MVN_ARG = re.compile(r"<argument>\s*([^<]*?)\s*</argument>")
 _VIM_FILES = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", ".nvimrc"})
 _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
 _GENERATE = re.compile(r"(?m)^//go:generate[ \t]+(.+)$")
@@ -128,8 +123,8 @@ def commands_in(path: str, content: str) -> str:
         out += [m.group("make") or m.group("gyp") for m in _EXPANDED.finditer(content)]
     if name == "Earthfile" and "LOCALLY" in content:  # its RUN lines run on the host
         out += _RUN_LINE.findall(content)
-    if ext == ".xml" or "<exec" in content or "<executable>" in content:
-        out += _xml_commands(content)
+    if ext in _XML or "<exec" in content or "<Exec" in content or "<executable>" in content:
+        out += xml_commands(content)
     if "ommand" in content or "exec" in content:  # an ssh config's, read by `ssh -F FILE`
         out += [m.group("c") or m.group("q") or m.group("w") for m in _SSH_RUNS.finditer(content)]
     if name in _DEBUGGER_FILES:  # gdb's `shell CMD` and `!CMD`, lldb's `platform shell CMD`
@@ -174,6 +169,10 @@ def commands_in(path: str, content: str) -> str:
             if "=" in line or ":" in line:  # and settings inside a line: Nix's `{ shellHook
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))
+    if name.startswith("rust-toolchain"):  # its [toolchain]'s `path`: the toolchain's folder
+        out += [c for m in _TOOLCHAIN_PATH.finditer(content) for c in setting_loads(
+            "path", m.group(1), toolchain_table=True)]
+    out += option_file_commands(path, content)  # (.proverc, .bazelrc: a program's options)
     # code in a folder anyone may write, named anywhere in a settings file (yarn's
     # `yarnPath`, bun's `preload`, mocha's `require`, `--require` in .rspec or npm's
     # node-options): what the tool loads from there, read as sourced (asked about)
@@ -181,9 +180,12 @@ def commands_in(path: str, content: str) -> str:
     return "\n".join(dict.fromkeys(o for o in out if o.strip()))
 
 
-_SCRATCH_CODE = re.compile(r"(?<![\w./~-])(?:" + "|".join(re.escape(f) for f in SCRATCH) +
-                           r")[\w./-]{0,200}\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx|py|rb|sh|bash|"
-                           r"zsh|pl|pm|php|lua|so|dylib|jar)(?![\w.-])")
+# (after a space, a quote, `=`, `:`, or glued to a short option: `-r/tmp/x.rb`)
+_SCRATCH_CODE = re.compile(r"(?:(?<![\w./~-])|(?<=(?<![\w-])-[A-Za-z]))(?:" + "|".join(
+    re.escape(f) for f in SCRATCH) + r")[\w./-]{0,200}\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx|py|"
+    r"pyc|rb|sh|bash|zsh|pl|pm|php|lua|so|dylib|jar|class|war|dll|exe|node|wasm|R|r|jl|el|"
+    r"ps1|psm1|bat|cmd|groovy)(?![\w.-])")
+_TOOLCHAIN_PATH = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*[\"']?([^\"'\n]+)")
 
 
 # git's settings files: the keys whose value git runs (core.fsmonitor, core.pager,
@@ -227,25 +229,14 @@ def _git_config_commands(content: str) -> str:
     return "\n".join(out)
 
 
-def _xml_commands(content: str) -> list[str]:
-    """Ant's ``<exec executable="sh"><arg line="-c …"/></exec>`` and Maven's exec plugin
-    (``<executable>sh</executable>`` with ``<argument>``s): the command lines they run."""
-    out = []
-    for m in _XML_EXEC.finditer(content):
-        body = "" if m.group("closed") else content[m.end():content.find("</exec>", m.end())]
-        words = [a.group("v") if a.group("kind") == "line" else shlex.quote(
-            html.unescape(a.group("v"))) for a in _XML_ARG.finditer(body)]
-        out.append(html.unescape(" ".join([m.group("exe"), *words])))
-    for m in _MVN_EXE.finditer(content):
-        args = [shlex.quote(html.unescape(a)) for a in _MVN_ARG.findall(m.group("body"))]
-        out.append(" ".join([html.unescape(m.group("exe")), *args]))
-    return out
-
-
 def _command(key: str, value: str) -> list[str]:
     """A setting's value as the command lines it holds: all of it when its key names a
     program (``runner = "…"``, ``script-shell=./x.sh``), else when it starts with a program
-    whose effects the wing models (``"dev": "rm -rf ~"``, ``- run: curl … | sh``)."""
+    whose effects the wing models (``"dev": "rm -rf ~"``, ``- run: curl … | sh``); and
+    what it has a program load or fetch (``_setting_values``)."""
+    loads = setting_loads(key, value)
+    if loads:
+        return loads
     if key and _LOADED_KEY.search(key) and value.split() == [value] and "://" not in value:
         # a file the tool sources into its shell or environment (mise's `_.source` and
         # `_.file`, direnv's, a runner's dotenv or env_file): read as sourced, so that one

@@ -1,0 +1,80 @@
+"""What a tool's settings give the programs it runs, beyond command lines (``_texts``
+reads those): the environment a launch profile sets (``DOTNET_STARTUP_HOOKS``, R's
+.Renviron), a toolchain's or runtime's folder (rust-toolchain.toml's ``path``, Gradle's
+``org.gradle.java.home``), the distribution a build wrapper downloads and runs (Gradle's
+and Maven's ``distributionUrl``), and the options an options file gives its program
+(``.proverc``, ``.bazelrc``, ``.mvn/maven.config``). Each is read as what the same thing
+said in the shell amounts to, so that the wing judges it as it judges that."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+
+from toolpipe.shell._helpers import code_place
+from toolpipe.shell._places import classify
+from toolpipe.shell._words import shell_word
+
+# a variable's name as an environment spells it (a launch profile's, an .Renviron line's)
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]{1,127}")
+# a key naming a toolchain's or a runtime's home, whose programs the tool runs
+_TOOLCHAIN_KEY = re.compile(r"(?i)(?:(?:^|[._-])(?:java[._-]?home|jdk[._-]?home|go[._-]?root|"
+                            r"dotnet[._-]?root|sdk[._-]?paths?|toolchain[._-]?path)|"
+                            r"interpreter[._-]?path)$")
+# the distribution a build wrapper fetches and runs (gradlew, mvnw), and the hosts of the
+# build tools' own (a wrapper pointed at any other is a download run, as `curl … | sh`)
+_DISTRIBUTION_KEY = re.compile(r"(?i)(?:^|[._-])(?:distribution|wrapper)Url$")
+_OWN_DISTRIBUTIONS = frozenset({"services.gradle.org", "downloads.gradle.org",
+                                "downloads.gradle-dn.com", "repo.maven.apache.org",
+                                "repo1.maven.org"})
+_HOST = re.compile(r"^https://([^/:\s]+)(?:[/:]|$)")
+
+
+def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[str]:
+    """A setting (``key``, ``value``) as the shell's line it amounts to when it has a
+    program load or fetch code: ``source PLACE`` for code in a place it should not come
+    from (judged as sourcing it is: asked about in a folder anyone may write), ``curl URL |
+    sh`` for a wrapper's distribution from a host not the tool's own. ``toolchain_table``:
+    the key is in rust-toolchain.toml's ``[toolchain]``, where ``path`` is the toolchain's
+    folder."""
+    value = value.strip().strip("\"'")
+    if _DISTRIBUTION_KEY.search(key):
+        url = value.replace("\\:", ":")  # (a .properties file escapes its colons)
+        found = _HOST.match(url)
+        if "://" in url and (found is None or found.group(1).lower() not in _OWN_DISTRIBUTIONS):
+            return [f"curl -fsSL {shell_word(url)} | sh"]
+        return []
+    if _VARIABLE.fullmatch(key):
+        place = code_place(key, value)
+        return [f"source {shell_word(place)}"] if place else []
+    if _TOOLCHAIN_KEY.search(key) or (toolchain_table and key == "path"):
+        if value.startswith("/") and classify(value).kind in ("scratch", "device"):
+            return [f"source {shell_word(value)}"]
+    return []
+
+
+# files whose text is options given to one program (each line, or the whole, as its
+# arguments): prove's, RSpec's, sbt's, Maven's, ripgrep's, ack's; Bazel's lines start with
+# the command they apply to (`build --run_under=…`)
+OPTION_FILES = {".proverc": "prove", ".rspec": "rspec", ".sbtopts": "sbt",
+                ".jvmopts": "java", "maven.config": "mvn", "jvm.config": "java",
+                ".ripgreprc": "rg", ".ackrc": "ack", ".bazelrc": "bazel",
+                "bazel.rc": "bazel"}
+
+
+def option_file_commands(path: str, content: str) -> list[str]:
+    """An options file's text as the command lines it makes of its program."""
+    program = OPTION_FILES.get(posixpath.basename(path))
+    if program is None or (program in ("mvn", "java") and "/.mvn/" not in "/" + path
+                           and posixpath.basename(path) in ("maven.config", "jvm.config")):
+        return []
+    lines = [line.strip() for line in content.splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    if program == "bazel":  # (`build --run_under=…`, `import %workspace%/other.bazelrc`)
+        return [f"bazel {line}" for line in lines]
+    try:
+        words = [w for line in lines for w in shlex.split(line)]
+    except ValueError:  # (quotes that do not close: as the lines stand)
+        return [f"{program} {' '.join(lines)}"]
+    return [" ".join([program, *(shell_word(w) for w in words)])] if words else []

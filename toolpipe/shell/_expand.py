@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolpipe.shell._items import listed_root
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text, parse_tree
@@ -310,14 +311,20 @@ class _Expansions(_Parameters):
         made = self.out.commands[before:]
         sources += [c.name for c in made if c.name]
         echoed = _echoed(ran)
+        listed = listed_root(ran[0]) if len(made) == 1 and len(ran) == 1 else None
         if node.type == "process_substitution":
             if echoed is not None and len(made) == 1:
                 self.out.fed[_text(node)] = echoed
+            if listed is not None:  # (readarray -t a < <(ls -d build/*): names under it)
+                self.out.listed[_text(node)] = listed
             return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
         if echoed is not None and len(made) == 1:
             return [Segment(echoed, quoted)]
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
             return [Segment(self.cwd, quoted)]
+        if listed is not None:  # $(ls -d build/*/), $(find dist -name '*.map'): the names,
+            # each under the listing's root (`for d in $(…)`), none climbing out of it
+            return [Segment(listed, quoted), Segment("", quoted, known=False, tame=True)]
         return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
 
 

@@ -267,8 +267,9 @@ class _Walk(_Carriers):
         name = cmd.name
         if name in ("alias", "hash"):
             self.remember(cmd)
-        elif name in ("printf", "read"):  # printf -v d '%s' build, read -r d <<< build
-            self.env.update(assigned(cmd))
+        elif name in ("printf", "read", "readarray", "mapfile"):  # printf -v d '%s' build,
+            # read -r d <<< build, readarray -t a < <(ls -d build/*)
+            self.env.update(assigned(cmd, self.out.listed))
         elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "conda", "composer",
                       "enable"):
             self.tool_facts(cmd, where)

@@ -45,11 +45,37 @@ def hooked(raw: str) -> bool:
     return program not in NETWORK_SOURCES | DECODERS | SHELLS and program not in LANGUAGES
 
 
-def assigned(cmd: Command) -> dict[str, Word]:
-    """The variables ``printf -v NAME FORMAT ARGS…`` or ``read`` set (see ``read_into``)."""
+def assigned(cmd: Command, listed: dict[str, str]) -> dict[str, Word]:
+    """The variables ``printf -v NAME FORMAT ARGS…``, ``read`` (see ``read_into``) or
+    ``readarray``/``mapfile`` set (see ``listed_into``; ``listed``: the root of what each
+    process substitution lists, by its text)."""
     if cmd.name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
         return {cmd.args[1].text: printed(cmd.args[2:])}
+    if cmd.name in ("readarray", "mapfile"):
+        return listed_into(cmd, listed)
     return read_into(cmd) if cmd.name == "read" else {}
+
+
+# readarray's options that take a value (-C's callback runs code: not read here)
+_MAPFILE_VALUED = frozenset({"-d", "-n", "-O", "-s", "-u", "-c"})
+
+
+def listed_into(cmd: Command, listed: dict[str, str]) -> dict[str, Word]:
+    """``readarray -t NAME < <(ls -d build/*)``: NAME's elements are the names the listing
+    prints, each under its root (tame: none climbs out). Nothing else is known: input from
+    elsewhere, another descriptor (-u), a callback (-C), a name not plain."""
+    source = next((listed[r.target.raw] for r in cmd.redirects if r.op == "<"
+                   and r.target is not None and r.target.raw in listed), None)
+    texts = [a.text for a in cmd.args]
+    if source is None or "-C" in texts or "-u" in texts:
+        return {}
+    names = [t for i, t in enumerate(texts) if not t.startswith("-") and (
+        i == 0 or texts[i - 1] not in _MAPFILE_VALUED)]
+    name = names[-1] if names else "MAPFILE"
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return {}
+    word = Word(source + UNKNOWN, f"<names from {source}>", tame=True)
+    return {name: word, name + "[]": word}
 
 
 def read_into(cmd: Command) -> dict[str, Word]:

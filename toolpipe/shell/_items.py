@@ -46,16 +46,63 @@ def _items(upstream: Sequence[object]) -> Word:
             _, item, _ = find_item(cmd.args)
             if item.known:
                 return Word(item.text, "<names from find>", tame=True)
-        if cmd.name in ("find", "ls", "fd", "fdfind", "locate"):
-            roots = [a for a in cmd.args if a.known and not a.text.startswith("-")]
-            root = roots[0].text if roots and cmd.name != "locate" else (
-                "." if cmd.name != "locate" else "")
-            if root:
-                base = root if root.endswith("/") else root + "/"
-                return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
+        base = listed_root(cmd)
+        if base is not None:
+            return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
         break
     names = tuple(c.name for c in upstream if isinstance(c, Command) and c.name)
     return Word(UNKNOWN, "<names read by xargs>", tame=False, sources=names)
+
+
+# git ls-files' options that take the next word as their value
+_LS_FILES_VALUED = frozenset({"-x", "--exclude", "-X", "--exclude-from", "--with-tree",
+                              "--format", "--exclude-per-directory", "--abbrev"})
+
+
+def listed_root(cmd: object) -> str | None:
+    """``ROOT/``: the folder under which every name a listing prints lies (``find ROOT``,
+    ``ls ROOT``, ``fd PATTERN ROOT``; ``git ls-files [PATHSPEC]``, whose names are the
+    repository's under the pathspec or here); None for another command or a root not
+    known. (``ls DIR`` prints names relative to DIR: read as under it, the stricter.)"""
+    from toolpipe.shell._model import Command
+
+    if not isinstance(cmd, Command):
+        return None
+    texts = [a.text for a in cmd.args]
+    if cmd.name == "git" and texts[:1] == ["ls-files"]:
+        operands = [a for i, a in enumerate(cmd.args[1:], 1) if not a.text.startswith("-")
+                    and texts[i - 1] not in _LS_FILES_VALUED]
+        if not all(a.known for a in operands) or len(operands) > 1:
+            return None
+        root = operands[0].text if operands else "."
+    elif cmd.name == "find":  # (after its -H, -L, -P, -O and -D options, its roots)
+        at = 0
+        while at < len(texts) and (texts[at] in ("-H", "-L", "-P") or texts[at].startswith(
+                "-O")):
+            at += 1
+        if at < len(texts) and texts[at] == "-D":
+            at += 2
+        roots = find_roots(cmd.args[at:])
+        if len(roots) > 1 or (roots and not roots[0].known):
+            return None
+        root = roots[0].text if roots else "."
+    elif cmd.name in ("ls", "fd", "fdfind"):
+        valued = _FD_VALUED if cmd.name != "ls" else _LS_VALUED
+        operands = [a for i, a in enumerate(cmd.args) if not a.text.startswith("-") and (
+            i == 0 or texts[i - 1] not in valued)]
+        if cmd.name != "ls":  # (fd's first operand is its pattern; --search-path a root)
+            operands = operands[1:] + [cmd.args[i + 1] for i, t in enumerate(texts[:-1])
+                                       if t == "--search-path"]
+        if len(operands) > 1 or (operands and not operands[0].known):
+            return None
+        root = operands[0].text if operands else "."
+    else:
+        return None
+    return root if root.endswith("/") else root + "/"
+
+
+_LS_VALUED = frozenset({"-I", "--ignore", "--hide", "-w", "--width", "-T", "--tabsize",
+                        "--format", "--sort", "--time", "--time-style", "--block-size"})
 
 
 _FIND_NAMES = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",

@@ -38,6 +38,8 @@ def _echoed(ran: Sequence[Command]) -> str | None:
         return ran[0].args[-1].text
     if len(ran) == 1 and not ran[0].redirects and ran[0].name in ("dirname", "basename"):
         return _path_part(ran[0])
+    if len(ran) == 1 and not ran[0].redirects and ran[0].name in _RESOLVERS:
+        return _resolved(ran[0])
     if len(ran) != 1 or ran[0].name not in ("echo", "printf") or ran[0].redirects:
         return None
     args = [a for a in ran[0].args]
@@ -74,6 +76,27 @@ def _path_part(cmd: Command) -> str | None:
     if "/" not in stripped:
         return "."
     return stripped.rsplit("/", 1)[0].rstrip("/") or "/"
+
+
+# programs that print a path resolved (`realpath P`, `readlink -f P`): the place P names,
+# read as P itself (a link's far end aside: the flow knows the links the session makes),
+# and the options that keep them printing it; readlink alone prints a link's text
+_RESOLVERS = frozenset({"realpath", "grealpath", "readlink", "greadlink"})
+_RESOLVING = frozenset({"-e", "-m", "-s", "-q", "-L", "-P", "-f", "-n", "-v",
+                        "--canonicalize", "--canonicalize-existing", "--canonicalize-missing",
+                        "--strip", "--no-symlinks", "--logical", "--physical", "--quiet",
+                        "--no-newline", "--verbose", "--"})
+
+
+def _resolved(cmd: Command) -> str | None:
+    flags = [a.text for a in cmd.args if a.text.startswith("-")]
+    operands = [a for a in cmd.args if not a.text.startswith("-")]
+    if len(operands) != 1 or not operands[0].known or not set(flags) <= _RESOLVING or (
+            cmd.name.endswith("readlink") and not set(flags) & {
+                "-f", "-e", "-m", "--canonicalize", "--canonicalize-existing",
+                "--canonicalize-missing"}):
+        return None
+    return operands[0].text
 
 
 plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)

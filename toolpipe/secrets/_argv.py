@@ -20,17 +20,23 @@ def _list_rule(row: Credential) -> Rule:
     word after it (or glued to it: `"-p…"`, `"--password=…"`)."""
     names = "|".join(re.escape(p) for p in sorted(row.programs, key=len, reverse=True)
                      if " " not in p)
-    item = r"""["'][^"'\n]{0,256}["'][ \t]*,[ \t]*"""
-    separate = [re.escape(f) + r"""["'][ \t]*,[ \t]*["']""" for f in row.flags
+    item = rf"""["'][^"'\n]{{0,256}}["']{_BETWEEN}"""
+    separate = [re.escape(f) + rf"""["']{_BETWEEN}["']""" for f in row.flags
                 if not row.attached]
     glued = [re.escape(f) + ("=" if f.startswith("--") else "") for f in row.flags
              if not row.spaced]
     options = "|".join(sorted(separate + glued, key=len, reverse=True))
     return rule("password", tuple(p for p in row.programs if " " not in p),
-                rf"""(?:{names})["'][ \t]*,[ \t]*\[?[ \t]*(?:{item}){{0,24}}?["']"""
+                rf"""(?:{names})["']{_BETWEEN}\[?[ \t]*(?:{item}){{0,24}}?["']"""
                 rf"""(?:{options})(?P<v>[^"'\s][^"'\n]{{0,255}})["']""",
                 value=("v",), check="url_password", bounded=False, priority=CONTEXT,
-                shape=r"""["'][ \t]*,""")  # (the name's closing quote, then the list)
+                shape=r"""["'](?:[ \t]*,|[ \t]+a\d)""")  # (the name's closing quote, then
+    # the list)
+
+
+# between two words of a list: a comma, or auditd's next argument (`a0="mysql" a1="-u…"`,
+# an EXECVE record's words)
+_BETWEEN = r"""(?:[ \t]*,[ \t]*|[ \t]+a\d{1,3}=)"""
 
 
 _LISTED_WORDS = ("password", "passwd", "passphrase", "pass", "pwd", "token", "secret",

@@ -34,13 +34,21 @@ def _flag_rule(row: Credential) -> Rule:
     value = (r"[^\s%'\"]{1,128}%(?P<v>[^\s'\"]{1,256})" if row.percent else
              r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else
              r"['\"]?[^\s:'\"]{1,128}:(?P<v>[^\s'\"]{1,256})" if row.colon else _PW)
+    # the option and its value glued inside one quoted word (`'-pPW'`, `"--password=PW"`)
+    glued = "|".join(re.escape(f) + ("=" if f.startswith("--") else "")
+                     for f in sorted(row.flags, key=len, reverse=True) if not row.spaced)
+    every = "|".join(re.escape(f) for f in row.flags)  # (`'-passin'`: an option, not -pass's)
+    words = _GLUED_WORD.format(glued=glued, every=every) if glued and not (
+        row.percent or row.comma or row.colon) else ""
     made = rule("password", row.programs,
-                rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:{options}){value}",
-                value=("v",), check="flags", shape=r"[ \t]", priority=CONTEXT)
-    _FOLLOWING[made.regex.pattern] = re.compile(rf"(?<=[ \t\n])(?:{options}){value}".encode())
+                rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:(?:{options}){value}{words})",
+                value=("v", "w"), check="flags", shape=r"[ \t]", priority=CONTEXT)
+    _FOLLOWING[made.regex.pattern] = re.compile(
+        rf"(?<=[ \t\n])(?:(?:{options}){value}{words})".encode())
     return made
 
 
+_GLUED_WORD = r"""|(?P<q>['"])(?!(?:{every})['"])(?:{glued})(?P<w>[^\s'"]{{1,256}})(?P=q)"""
 _FOLLOWING: dict[bytes, re.Pattern[bytes]] = {}  # a flag rule's regex → one of its flags
 _COMMAND_END = re.compile(rb"[|;&]|(?<!\\)(?<!\\\r)\n")  # (a continued line goes on)
 
@@ -52,9 +60,10 @@ def _flags(buf: bytes, start: int, found: re.Match[bytes], floor: int
     end = _COMMAND_END.search(buf, found.start(), found.start() + 4096)
     stop = end.start() if end is not None else min(len(buf), found.start() + 4096)
     judge = CHECKS["url_password"]
-    return [m.span("v") for m in _FOLLOWING[found.re.pattern].finditer(buf, found.start(), stop)
-            if b"[REDACTED:" not in m.group("v") and judge("password", m, buf, ("v",))
-            is not None and m.group("v").strip(b"'\"").lower() not in _DEFAULTS], stop
+    return [m.span(g) for m in _FOLLOWING[found.re.pattern].finditer(buf, found.start(), stop)
+            for g in ("v" if m.group("v") is not None else "w",)
+            if b"[REDACTED:" not in m.group(g) and judge("password", m, buf, (g,))
+            is not None and m.group(g).strip(b"'\"").lower() not in _DEFAULTS], stop
 
 
 # SNMP's default communities (`snmpwalk -c public`): known to everyone, no secret

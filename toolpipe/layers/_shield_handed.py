@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from toolpipe.shell import TRANSFER_CLIENTS, option_values
+from toolpipe.shell import PACKAGE_INDEXES, TRANSFER_CLIENTS, option_values
 
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
@@ -127,7 +127,25 @@ def playbook_commands(content: str) -> str:
 # requirements.txt and constraints files: the package sources given as options in them
 _REQUIREMENT_SOURCE = re.compile(
     r"(?m)^\s*(?:--index-url|--extra-index-url|-i|--find-links|-f)(?:\s+|=)(\S+)")
+# and any settings file's: a key naming an index, a registry, a mirror… and its address
+_SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
+                     r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
+                     r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
+_HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
 
 
-def requirement_sources(content: str) -> list[str]:
-    return _REQUIREMENT_SOURCE.findall(content)
+def _official(url: str) -> bool:
+    found = _HTTPS_HOST.match(url)
+    return found is not None and found.group(1).lower() in PACKAGE_INDEXES
+
+
+def sources_as_options(content: str) -> str:
+    """Each package source a settings file sets that is not the ecosystem's own, as the
+    option that gives it on a command line."""
+    urls = _SOURCE.findall(content) + _REQUIREMENT_SOURCE.findall(content)
+    # (Cargo's `sparse+http://…` and a `git+https://…` are judged by the address itself)
+    return "\n".join(f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
+                     for url in urls if not _official(url))
+
+
+_TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")

@@ -21,9 +21,9 @@ from toolpipe.layers._shield_handed import (
     client_code,
     container_as_run,
     playbook_commands,
-    requirement_sources,
+    sources_as_options,
 )
-from toolpipe.shell import PACKAGE_INDEXES, Command, language_named, option_values, rule_commands
+from toolpipe.shell import Command, language_named, option_values, rule_commands
 
 # Programs that load no file of a project (they read, list, copy or print what they are
 # told to): the rest may, and are judged by what a written file holds
@@ -139,29 +139,6 @@ def installs(name: str, texts: list[str]) -> bool:
     return (not words and name == "yarn") or (bool(words) and words[0] in _INSTALLS)
 
 
-_SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
-                     r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
-                     r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
-_HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
-
-
-def _official(url: str) -> bool:
-    found = _HTTPS_HOST.match(url)
-    return found is not None and found.group(1).lower() in PACKAGE_INDEXES
-
-
-def _sources_as_options(content: str) -> str:
-    """Each package source a settings file sets that is not the ecosystem's own, as the
-    option that gives it on a command line."""
-    urls = _SOURCE.findall(content) + requirement_sources(content)
-    # (Cargo's `sparse+http://…` and a `git+https://…` are judged by the address itself)
-    return "\n".join(f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
-                     for url in urls if not _official(url))
-
-
-_TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")
-
-
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "ruby", "precommit",
                "compose", "nix", "sources", "manifest", "playbook", "env") or how.startswith(
@@ -225,7 +202,7 @@ def code_of(content: str, language: str) -> str:
         return "\n".join(line.split("=", 1)[1] if "=" in line else line
                          for line in text.splitlines() if not line.startswith("["))
     if language == "sources":
-        return _sources_as_options(content)
+        return sources_as_options(content)
     if language == "recipes":  # justfile recipes, after their marks (`@rm -rf ~`)
         return "\n".join(_RECIPE_MARKS.sub("", line) for line in content.splitlines()
                          if line[:1].isspace())

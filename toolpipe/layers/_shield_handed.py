@@ -127,6 +127,10 @@ def playbook_commands(content: str) -> str:
 # requirements.txt and constraints files: the package sources given as options in them
 _REQUIREMENT_SOURCE = re.compile(
     r"(?m)^\s*(?:--index-url|--extra-index-url|-i|--find-links|-f)(?:\s+|=)(\S+)")
+# a requirement that is a folder or a file: `-e PATH`, `PATH`, `NAME @ file:///PATH`
+_REQUIREMENT_PATH = re.compile(r"(?m)^[ \t]*(?:(?:-e|--editable)(?:[ \t]+|=))?"
+                               r"(?:[\w.\[\],-]+[ \t]*@[ \t]*)?(?:file://)?"
+                               r"((?:/|~|\.{1,2}/)[^\s;#]*)")
 # and any settings file's: a key naming an index, a registry, a mirror… and its address
 _SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
                      r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
@@ -141,11 +145,13 @@ def _official(url: str) -> bool:
 
 def sources_as_options(content: str) -> str:
     """Each package source a settings file sets that is not the ecosystem's own, as the
-    option that gives it on a command line."""
+    option that gives it on a command line; and each package a requirements file takes
+    from a folder or a file (`-e /tmp/lib`, `lib @ file:///tmp/lib`), as pip given it."""
     urls = _SOURCE.findall(content) + _REQUIREMENT_SOURCE.findall(content)
     # (Cargo's `sparse+http://…` and a `git+https://…` are judged by the address itself)
-    return "\n".join(f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
-                     for url in urls if not _official(url))
+    return "\n".join([f"pip install --index-url {shlex.quote(_TRANSPORT.sub('', url))} package"
+                      for url in urls if not _official(url)] + [
+        f"pip install {shlex.quote(p)}" for p in _REQUIREMENT_PATH.findall(content)])
 
 
 _TRANSPORT = re.compile(r"^(?:sparse|git|registry)\+(?=\w+://)")

@@ -3,8 +3,10 @@ reads those): the environment a launch profile sets (``DOTNET_STARTUP_HOOKS``, R
 .Renviron), a toolchain's or runtime's folder (rust-toolchain.toml's ``path``, Gradle's
 ``org.gradle.java.home``), the distribution a build wrapper downloads and runs (Gradle's
 and Maven's ``distributionUrl``), and the options an options file gives its program
-(``.proverc``, ``.bazelrc``, ``.mvn/maven.config``). Each is read as what the same thing
-said in the shell amounts to, so that the wing judges it as it judges that."""
+(``.proverc``, ``.bazelrc``, ``.mvn/maven.config``), and a dependency a manifest takes
+from a folder (Go's ``replace``, Cargo's ``path``, npm's ``file:``). Each is read as what
+the same thing said in the shell amounts to, so that the wing judges it as it judges
+that."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 import shlex
 
 from toolpipe.shell._helpers import code_place
-from toolpipe.shell._places import classify
+from toolpipe.shell._places import SCRATCH, classify
 from toolpipe.shell._words import shell_word
 
 # a variable's name as an environment spells it (a launch profile's, an .Renviron line's)
@@ -78,3 +80,33 @@ def option_file_commands(path: str, content: str) -> list[str]:
     except ValueError:  # (quotes that do not close: as the lines stand)
         return [f"{program} {' '.join(lines)}"]
     return [" ".join([program, *(shell_word(w) for w in words)])] if words else []
+
+
+# A folder anyone may write, as a manifest names a dependency's place in it: after npm's,
+# pnpm's and yarn's `file:`, `link:` and `portal:`, Nix's `path:` and a `file://` address,
+# Go's `replace … =>` and go.work's `use`, a `path` key (Cargo, Poetry, uv, Bundler, Mix,
+# pubspec, SwiftPM, CocoaPods: `path = "…"`, `path: "…"`, `:path => '…'`), deps.edn's
+# `:local/root`, Composer's path repository's `url`, Gradle's `includeBuild` and CMake's
+# `add_subdirectory`
+_PLACE = "(?P<p>(?:" + "|".join(re.escape(f) for f in SCRATCH) + r")[\w.@+/-]*)"
+_DEPENDENCY = re.compile(
+    r"""(?:(?:file|link|portal|path):(?://)?|git\+file://|=>[ \t]*|^[ \t]*(?:use[ \t]+)?"""
+    r"""|\bpath["']?[ \t]*(?:=>|=|:)[ \t]*["']?|:local/root[ \t]+"|"url"[ \t]*:[ \t]*"|"""
+    r"""includeBuild[ \t(]*["']|add_subdirectory[ \t]*\([ \t]*)""" + _PLACE, re.M)
+# the manifests: where a dependency's place is what such a path names
+MANIFESTS = frozenset({
+    "go.mod", "go.work", "Cargo.toml", "package.json", "pyproject.toml", "Pipfile",
+    "Gemfile", "gems.rb", "composer.json", "mix.exs", "pubspec.yaml", "Package.swift",
+    "Podfile", "deps.edn", "settings.gradle", "settings.gradle.kts", "CMakeLists.txt",
+    "pnpm-workspace.yaml", "flake.nix", "deno.json", "deno.jsonc", "environment.yml",
+    "environment.yaml", "setup.cfg", "Project.toml", "shard.yml", "cabal.project",
+    "stack.yaml", "vcpkg.json"})
+
+
+def dependency_places(path: str, content: str) -> list[str]:
+    """``source PLACE`` for each folder anyone may write that a manifest takes a
+    dependency from (its code is built or loaded with the project's)."""
+    if posixpath.basename(path) not in MANIFESTS or not any(f in content for f in SCRATCH):
+        return []
+    return [f"source {shell_word(m.group('p').rstrip('/'))}"
+            for m in _DEPENDENCY.finditer(content)]

@@ -20,7 +20,11 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._places import SCRATCH
 from toolpipe.shell._sed import script_commands
-from toolpipe.shell._setting_values import option_file_commands, setting_loads
+from toolpipe.shell._setting_values import (
+    dependency_places,
+    option_file_commands,
+    setting_loads,
+)
 from toolpipe.shell._table import option_values
 from toolpipe.shell._words import ansi_c, shell_word
 from toolpipe.shell._wrappers import SHELLS
@@ -173,6 +177,7 @@ def commands_in(path: str, content: str) -> str:
         out += [c for m in _TOOLCHAIN_PATH.finditer(content) for c in setting_loads(
             "path", m.group(1), toolchain_table=True)]
     out += option_file_commands(path, content)  # (.proverc, .bazelrc: a program's options)
+    out += dependency_places(path, content)  # (go.mod's `replace … => /tmp/lib`)
     # code in a folder anyone may write, named anywhere in a settings file (yarn's
     # `yarnPath`, bun's `preload`, mocha's `require`, `--require` in .rspec or npm's
     # node-options): what the tool loads from there, read as sourced (asked about)

@@ -8,9 +8,7 @@ long options (`output = "/root/.bashrc"` is `--output /root/.bashrc`); npm's is 
 
 from __future__ import annotations
 
-import re
-import shlex
-
+from toolpipe.shell._setting_values import read_as, settings_lines
 from toolpipe.shell._texts import MAX_LINES, commands_in
 
 # program: (its options naming the file, how each line is read: a prefix, or "options")
@@ -20,7 +18,6 @@ OPTION_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "npm": (("--userconfig", "--globalconfig"), ".npmrc"),
     "pnpm": (("--userconfig", "--globalconfig"), ".npmrc"),
 }
-_OPTION_LINE = re.compile(r"(-{0,2}[A-Za-z][\w-]*)\s*[=:]?\s*(.*)$")
 
 
 def config_commands(program: str, content: str) -> str:
@@ -28,23 +25,4 @@ def config_commands(program: str, content: str) -> str:
     reading = OPTION_FILES[program][1]
     if reading == ".npmrc":
         return commands_in(".npmrc", content)
-    lines = [line.strip() for line in content.splitlines()[:MAX_LINES]]
-    lines = [line for line in lines if line and not line.startswith("#")]
-    if reading != "options":
-        return "\n".join(f"{reading} {line}" for line in lines)
-    words = [program]
-    for line in lines:
-        m = _OPTION_LINE.match(line)
-        if m is None:
-            continue
-        name, value = m.group(1), m.group(2).strip()
-        if not name.startswith("-") or name.startswith("--"):  # (`-o F`: a short one)
-            name = "--" + name.lstrip("-")
-        if program == "wget":  # (wgetrc's commands: output_document is --output-document)
-            name = name.replace("_", "-")
-        words.append(name)
-        if value:
-            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
-                value = value[1:-1]
-            words.append(shlex.quote(value))
-    return " ".join(words)
+    return "\n".join(read_as(program, reading, settings_lines(content, MAX_LINES)))

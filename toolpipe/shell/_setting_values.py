@@ -56,30 +56,65 @@ def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[s
     return []
 
 
-# files whose text is options given to one program (each line, or the whole, as its
-# arguments): prove's, RSpec's, sbt's, Maven's, ripgrep's, ack's; Bazel's lines start with
-# the command they apply to (`build --run_under=…`)
-OPTION_FILES = {".proverc": "prove", ".rspec": "rspec", ".sbtopts": "sbt",
-                ".jvmopts": "java", "maven.config": "mvn", "jvm.config": "java",
-                ".ripgreprc": "rg", ".ackrc": "ack", ".bazelrc": "bazel",
-                "bazel.rc": "bazel"}
+# files a program reads by their name, whose text is its options, and how each is read
+# (see ``read_as``): prove's, RSpec's, sbt's, Maven's, ripgrep's, ack's words; Bazel's
+# lines each start with the command they apply to (`build --run_under=…`)
+NAMED_OPTION_FILES = {
+    ".proverc": ("prove", "words"), ".rspec": ("rspec", "words"), ".sbtopts": ("sbt", "words"),
+    ".jvmopts": ("java", "words"), "maven.config": ("mvn", "words"),
+    "jvm.config": ("java", "words"), ".ripgreprc": ("rg", "words"), ".ackrc": ("ack", "words"),
+    ".bazelrc": ("bazel", "bazel"), "bazel.rc": ("bazel", "bazel")}
+_MAVEN_FILES = ("maven.config", "jvm.config")  # (only in a project's .mvn folder)
 
 
 def option_file_commands(path: str, content: str) -> list[str]:
-    """An options file's text as the command lines it makes of its program."""
-    program = OPTION_FILES.get(posixpath.basename(path))
-    if program is None or (program in ("mvn", "java") and "/.mvn/" not in "/" + path
-                           and posixpath.basename(path) in ("maven.config", "jvm.config")):
+    """A file ``NAMED_OPTION_FILES`` names: the command lines it makes of its program."""
+    name = posixpath.basename(path)
+    if name not in NAMED_OPTION_FILES or (name in _MAVEN_FILES and "/.mvn/" not in "/" + path):
         return []
-    lines = [line.strip() for line in content.splitlines()
-             if line.strip() and not line.lstrip().startswith("#")]
-    if program == "bazel":  # (`build --run_under=…`, `import %workspace%/other.bazelrc`)
-        return [f"bazel {line}" for line in lines]
-    try:
-        words = [w for line in lines for w in shlex.split(line)]
-    except ValueError:  # (quotes that do not close: as the lines stand)
-        return [f"{program} {' '.join(lines)}"]
-    return [" ".join([program, *(shell_word(w) for w in words)])] if words else []
+    program, reading = NAMED_OPTION_FILES[name]
+    return read_as(program, reading, settings_lines(content))
+
+
+def settings_lines(content: str, limit: int = 4096) -> list[str]:
+    """A settings file's lines that say something: stripped, no blank and no comment."""
+    lines = (line.strip() for line in content.splitlines()[:limit])
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+_OPTION_LINE = re.compile(r"(-{0,2}[A-Za-z][\w-]*)\s*[=:]?\s*(.*)$")
+
+
+def read_as(program: str, reading: str, lines: list[str]) -> list[str]:
+    """A program's settings lines as its command lines: ``words``, their shell words as its
+    arguments; ``options``, each line a long option and its value (curl's and wget's
+    `output = "/root/.bashrc"` is `--output /root/.bashrc`); else each line a command of
+    the program's own after the prefix ``reading`` (tmux's `run-shell 'CMD'`, screen's,
+    Bazel's `build --run_under=…`)."""
+    if reading == "words":
+        try:
+            words = [w for line in lines for w in shlex.split(line)]
+        except ValueError:  # (quotes that do not close: as the lines stand)
+            return [f"{program} {' '.join(lines)}"]
+        return [" ".join([program, *(shell_word(w) for w in words)])] if words else []
+    if reading != "options":
+        return [f"{reading} {line}" for line in lines]
+    words = [program]
+    for line in lines:
+        m = _OPTION_LINE.match(line)
+        if m is None:
+            continue
+        name, value = m.group(1), m.group(2).strip()
+        if not name.startswith("-") or name.startswith("--"):  # (`-o F`: a short one)
+            name = "--" + name.lstrip("-")
+        if program == "wget":  # (wgetrc's commands: output_document is --output-document)
+            name = name.replace("_", "-")
+        words.append(name)
+        if value:
+            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            words.append(shlex.quote(value))
+    return [" ".join(words)]
 
 
 # A folder anyone may write, as a manifest names a dependency's place in it: after npm's,

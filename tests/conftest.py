@@ -79,3 +79,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         position += take
     ordered.extend(rest[position:])
     items[:] = ordered
+
+
+@pytest.fixture
+def fresh_readings() -> Any:
+    """For a law shown catching a reading taken away (its ``monkeypatch``): the safety
+    shield's kept readings cleared before the test and after it, so that none read by the
+    real wing is judged by the broken one, nor one read by the broken wing kept after it.
+    Gives the clearing itself, for a test that breaks the reading halfway."""
+    from toolpipe.layers._shield_readings import clear_caches
+    from toolpipe.shell._places import _classify
+
+    def clear() -> None:
+        clear_caches()
+        _classify.cache_clear()  # (the places, by their words: a broken reading's too)
+
+    clear()
+    yield clear
+    clear()

@@ -12,7 +12,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -42,16 +41,12 @@ def test_a_file_of_mcp_servers_is_an_agents_own_settings(name, ordinary, tool):
     assert not stopped(tool, ordinary), (tool, ordinary)
 
 
-def test_the_law_catches_the_names_taken_away(monkeypatch):
+def test_the_law_catches_the_names_taken_away(fresh_readings, monkeypatch):
     import re
 
     from toolpipe.shell import _places
 
-    clear_caches()
-    try:
-        kept = [(p, label) for p, label in _places._STARTS if "agent" not in label]
-        monkeypatch.setattr(_places, "_STARTS", (
-            *kept, (re.compile(r"(?:^|/)\.claude/settings\.json$"), "an agent's settings")))
-        assert not stopped("Bash", ".vscode/mcp.json", UnixShield())
-    finally:
-        clear_caches()
+    kept = [(p, label) for p, label in _places._STARTS if "agent" not in label]
+    monkeypatch.setattr(_places, "_STARTS", (
+        *kept, (re.compile(r"(?:^|/)\.claude/settings\.json$"), "an agent's settings")))
+    assert not stopped("Bash", ".vscode/mcp.json", UnixShield())

@@ -24,7 +24,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -173,11 +172,10 @@ def test_code_or_settings_loaded_from_the_workspace_or_home_passes(command):
 
 @pytest.mark.parametrize("broken", ["login", "execdir", "unpackers", "rename", "loaders",
                                     "entered"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.layers import _shield_rules
     from toolpipe.shell import _carried, _effects, _inline, _loaders, _wrappers
 
-    clear_caches()
     if broken == "login":  # the old reading: a login wrapper moves nothing
         monkeypatch.setattr(_wrappers, "login_folder", lambda name, options: None)
         command = "sudo -i rm -rf .ssh"
@@ -198,7 +196,4 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
     else:  # the old reading: a relative name in the workspace by its spelling alone
         monkeypatch.setattr(_shield_rules, "_inside", lambda path: not path.startswith("/"))
         command = "cd ~/.ssh && touch id_new"
-    try:
-        assert action(command, UnixShield()) in PASSED, command  # (no decision kept)
-    finally:
-        clear_caches()
+    assert action(command, UnixShield()) in PASSED, command  # (no decision kept)

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
@@ -100,15 +99,11 @@ OLD_HOME = re.compile(r"""NSHomeDirectory|homedir|home_dir|[Hh]omeDirectory|user
 
 @pytest.mark.parametrize("broken", ["toolpipe.shell._code_files.home_interpolated",
                                     "toolpipe.shell._code_files.HOME"])
-def test_the_law_catches_a_wing_that_misses_a_class(monkeypatch, broken):
+def test_the_law_catches_a_wing_that_misses_a_class(fresh_readings, monkeypatch, broken):
     """Without the home inside a string (`"$ENV{HOME}/.bashrc"`, `"#{Dir.home}/.zshrc"`),
     or with the home spelt as only some languages spell it, cases fail."""
     blind = (lambda text: text) if broken.endswith("interpolated") else OLD_HOME
     monkeypatch.setattr(broken, blind)
-    clear_caches()
-    try:
-        shield = UnixShield()
-        failing = [w for case in CASES if (w := weaker(shield, case))]
-        assert failing
-    finally:
-        clear_caches()
+    shield = UnixShield()
+    failing = [w for case in CASES if (w := weaker(shield, case))]
+    assert failing

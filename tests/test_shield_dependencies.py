@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
 from toolpipe.layers import _shield_handed
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.shell import _setting_values
 
 MANIFESTS = st.sampled_from([
@@ -70,14 +69,11 @@ def test_a_dependency_from_a_folder_anyone_may_write_asks(manifest, scratch, own
     (_shield_handed, "_REQUIREMENT_PATH", re.compile(r"(?!)"),
      ("requirements.txt", "-e /tmp/lib\n", "pip install -r requirements.txt")),
 ])
-def test_the_law_catches_the_reading_taken_away(monkeypatch, module, name, broken, manifest):
+def test_the_law_catches_the_reading_taken_away(fresh_readings, monkeypatch, module, name,
+                                                 broken, manifest):
     path, text, command = manifest
     calls = [("Write", {"path": path, "content": text}), ("Bash", {"command": command})]
-    clear_caches()
-    try:
-        assert play(calls)[-1][0] == "asked"
-        monkeypatch.setattr(module, name, broken)
-        clear_caches()
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    assert play(calls)[-1][0] == "asked"
+    monkeypatch.setattr(module, name, broken)
+    fresh_readings()
+    assert play(calls)[-1] == ("ran", False)

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 
 LOADERS = st.sampled_from(["node --env-file={f} app.js", "node --env-file {f} app.js",
                            "npx dotenv-cli -e {f} -- git fetch", "dotenv -f {f} run -- make",
@@ -82,31 +81,23 @@ def test_a_file_a_tool_s_settings_source_is_judged_as_sourced(setting, scratch):
     assert play(calls)[-1] == ("ran", False), calls
 
 
-def test_the_law_catches_the_loaders_taken_away(monkeypatch):
+def test_the_law_catches_the_loaders_taken_away(fresh_readings, monkeypatch):
     from toolpipe.layers import _shield_runs
 
-    clear_caches()
-    try:
-        monkeypatch.setattr(_shield_runs, "env_files", lambda name, texts: [])
-        calls = [("Write", {"path": ".env", "content": "PYTHONPATH=/tmp/evil\n"}),
-                 ("Bash", {"command": "node --env-file=.env app.js"})]
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    monkeypatch.setattr(_shield_runs, "env_files", lambda name, texts: [])
+    calls = [("Write", {"path": ".env", "content": "PYTHONPATH=/tmp/evil\n"}),
+             ("Bash", {"command": "node --env-file=.env app.js"})]
+    assert play(calls)[-1] == ("ran", False)
 
 
-def test_the_law_catches_the_sourced_settings_taken_away(monkeypatch):
+def test_the_law_catches_the_sourced_settings_taken_away(fresh_readings, monkeypatch):
     from toolpipe.shell import _texts
 
-    clear_caches()
-    try:
-        # (a script's name, `/tmp/x.sh`, is read as code a settings file names in a scratch
-        # folder too, `_texts._SCRATCH_CODE`: an environment file's is this law's alone)
-        calls = [("Write", {"path": "mise.toml", "content": '[env]\n_.source = "/tmp/x.env"\n'}),
-                 ("Bash", {"command": "mise exec -- make"})]
-        assert play(calls)[-1][0] == "asked"
-        monkeypatch.setattr(_texts, "_LOADED_KEY", __import__("re").compile(r"(?!)"))
-        clear_caches()
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    # (a script's name, `/tmp/x.sh`, is read as code a settings file names in a scratch
+    # folder too, `_texts._SCRATCH_CODE`: an environment file's is this law's alone)
+    calls = [("Write", {"path": "mise.toml", "content": '[env]\n_.source = "/tmp/x.env"\n'}),
+             ("Bash", {"command": "mise exec -- make"})]
+    assert play(calls)[-1][0] == "asked"
+    monkeypatch.setattr(_texts, "_LOADED_KEY", __import__("re").compile(r"(?!)"))
+    fresh_readings()
+    assert play(calls)[-1] == ("ran", False)

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpipe.errors import ConfigError
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _loaders, _table
 
@@ -131,11 +130,10 @@ def test_settings_named_by_an_option_or_a_repository_s_own(command, stopped):
 
 @pytest.mark.parametrize("broken", ["table", "defaults", "copies", "settings options",
                                     "settings variables"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.layers import _shield_flow
     from toolpipe.shell import _carried, _option_env
 
-    clear_caches()
     if broken == "table":
         monkeypatch.setattr(_option_env, "OPTION_ENV", {})
         command, wanted = "CARGO_TARGET_DIR=~/.ssh cargo build", STOPPED
@@ -155,8 +153,5 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
         monkeypatch.setattr(_loaders, "SETTINGS", frozenset({"XDG_CONFIG_HOME", "MAKEFILES"}))
         monkeypatch.setattr(_loaders, "LOCATION_VAR", __import__("re").compile("(?!)"))
         command, wanted = "AWS_CONFIG_FILE=/tmp/c aws s3 ls", STOPPED
-    try:
-        found = SHIELD.__class__().evaluate("Bash", {"command": command}, ())
-        assert found.action not in wanted, (broken, found.reason)
-    finally:
-        clear_caches()
+    found = SHIELD.__class__().evaluate("Bash", {"command": command}, ())
+    assert found.action not in wanted, (broken, found.reason)

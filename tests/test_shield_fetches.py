@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -69,24 +68,17 @@ def test_one_into_a_place_where_code_runs_is_still_stopped(command):
 
 
 @pytest.mark.parametrize("broken", ["fetches", "folders"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.shell import _effects, _fetches, _files
 
-    clear_caches()
     if broken == "fetches":  # the stores' and containers' copies read as before
         for name in ("aws", "gsutil", "docker", "kubectl"):
             monkeypatch.delitem(_effects._PARTLY, name)
         calls = [("Bash", {"command": "aws s3 cp s3://some-bucket/x.sh x.sh"}),
                  ("Bash", {"command": "bash x.sh"})]
-        try:
-            assert play(calls)[-1][0] != "blocked"
-        finally:
-            clear_caches()
+        assert play(calls)[-1][0] != "blocked"
     else:  # a copy's folder read as the place written
         monkeypatch.setattr(_files, "landed", lambda dest, source: dest)
         monkeypatch.setattr(_fetches, "landed", lambda dest, source: dest)
-        try:
-            found = UnixShield().evaluate("Bash", {"command": "cp /tmp/x ."}, ())
-            assert found.action != "allow", found
-        finally:
-            clear_caches()
+        found = UnixShield().evaluate("Bash", {"command": "cp /tmp/x ."}, ())
+        assert found.action != "allow", found

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 
 OUT = st.sampled_from(["~/.bashrc", "~/.ssh/authorized_keys", "~/.config/autostart/x.desktop",
                        "/etc/hosts", "../other-project/Makefile"])
@@ -39,16 +38,12 @@ def test_a_write_through_a_link_out_of_the_workspace_is_stopped(out, own, how, l
     assert play(calls)[-1] == ("ran", False), calls
 
 
-def test_the_law_catches_the_links_forgotten(monkeypatch):
+def test_the_law_catches_the_links_forgotten(fresh_readings, monkeypatch):
     from toolpipe.layers import _shield_flow
 
-    clear_caches()
-    try:
-        real = _shield_flow.FileFact
-        monkeypatch.setattr(_shield_flow, "FileFact", lambda origin, *a: real(
-            "write" if origin == "link" else origin, *a))
-        calls = [("Bash", {"command": "ln -s ~/.bashrc notes.txt"}),
-                 ("Write", {"file_path": "notes.txt", "content": "echo hello\n"})]
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    real = _shield_flow.FileFact
+    monkeypatch.setattr(_shield_flow, "FileFact", lambda origin, *a: real(
+        "write" if origin == "link" else origin, *a))
+    calls = [("Bash", {"command": "ln -s ~/.bashrc notes.txt"}),
+             ("Write", {"file_path": "notes.txt", "content": "echo hello\n"})]
+    assert play(calls)[-1] == ("ran", False)

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _expand, _items
 
@@ -72,12 +71,8 @@ def test_a_link_read_without_resolving_is_not_known():
      'for d in $(ls -d ~/*/); do rm -rf "$d"; done', "warn"),
     (_items, "listed_root", lambda cmd: "build/", "fd . ~ | xargs rm -rf", "warn"),
 ])
-def test_the_law_catches_a_broken_reading(monkeypatch, module, name, broken, command,
-                                          expected):
-    clear_caches()
-    try:
-        monkeypatch.setattr(module, name, broken)
-        clear_caches()
-        assert decide(command) == expected
-    finally:
-        clear_caches()
+def test_the_law_catches_a_broken_reading(fresh_readings, monkeypatch, module, name, broken,
+                                          command, expected):
+    monkeypatch.setattr(module, name, broken)
+    fresh_readings()
+    assert decide(command) == expected

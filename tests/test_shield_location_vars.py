@@ -54,15 +54,10 @@ def test_where_a_program_puts_what_it_makes_runs_wherever_it_points(name, place,
     assert decide(f"{name}={place} {program}") == "allow", (name, place)
 
 
-def test_the_laws_catch_the_class_taken_away(monkeypatch):
+def test_the_laws_catch_the_class_taken_away(fresh_readings, monkeypatch):
     import re
 
-    from toolpipe.layers._shield_readings import clear_caches
     from toolpipe.shell import _loaders
 
-    clear_caches()
-    try:
-        monkeypatch.setattr(_loaders, "LOCATION_VAR", re.compile("(?!)"))
-        assert decide("FROB_PROFILE=/tmp/x frob run", UnixShield()) == "allow"
-    finally:
-        clear_caches()
+    monkeypatch.setattr(_loaders, "LOCATION_VAR", re.compile("(?!)"))
+    assert decide("FROB_PROFILE=/tmp/x frob run", UnixShield()) == "allow"

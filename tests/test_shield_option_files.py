@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 
 # program: (the command that reads F, lines that run or write what is blocked, harmless)
 PROGRAMS = {
@@ -81,10 +80,9 @@ def test_a_file_that_loads_a_scratch_file_the_session_wrote_runs():
 
 
 @pytest.mark.parametrize("broken", ["option files", "scratch in a file"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.layers import _shield_runs, _shield_session
 
-    clear_caches()
     if broken == "option files":
         monkeypatch.setattr(_shield_runs, "OPTION_FILES", {})
         assert _outcome("tmux", "ci.cfg", "run-shell 'rm -rf ~'") == ("ran", False)
@@ -97,4 +95,3 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
                                     "export XDG_CONFIG_HOME=/tmp/cfg\n"}),
                          ("Bash", {"command": "source env.sh && git log"})])
         assert outcomes[-1] == ("ran", False), outcomes
-    clear_caches()

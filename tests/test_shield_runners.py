@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -58,22 +57,18 @@ def test_parallel_s_items_are_commands_only_with_no_command_before(command, stop
 
 
 @pytest.mark.parametrize("broken", ["concatenation", "parallel"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.shell import _code_rows, _wrappers
 
-    clear_caches()
-    try:
-        if broken == "concatenation":  # the awk string read as its first literal
-            monkeypatch.setattr(_code_rows, "_awk_string",
-                                lambda text: text.split('"')[1] if '"' in text else text)
-            command = "awk 'BEGIN { system(\"rm -rf \" ENVIRON[\"HOME\"]) }'"
-        else:  # no command before `:::` read as `:::`'s items given to nothing
-            monkeypatch.setattr(_wrappers, "_parallel_words", lambda args: [
-                a for a in args if a.text != ":::"])
-            command = "parallel ::: 'rm -rf /'"
-        assert UnixShield().evaluate("Bash", {"command": command}, ()).action == "allow"
-    finally:
-        clear_caches()
+    if broken == "concatenation":  # the awk string read as its first literal
+        monkeypatch.setattr(_code_rows, "_awk_string",
+                            lambda text: text.split('"')[1] if '"' in text else text)
+        command = "awk 'BEGIN { system(\"rm -rf \" ENVIRON[\"HOME\"]) }'"
+    else:  # no command before `:::` read as `:::`'s items given to nothing
+        monkeypatch.setattr(_wrappers, "_parallel_words", lambda args: [
+            a for a in args if a.text != ":::"])
+        command = "parallel ::: 'rm -rf /'"
+    assert UnixShield().evaluate("Bash", {"command": command}, ()).action == "allow"
 
 
 # A recipe line's marks (make's and just's `@` quiet, `-` errors ignored, make's `+`): the
@@ -94,7 +89,7 @@ def test_a_recipe_line_is_read_after_its_marks(recipe, mark):
     assert play(calls)[-1] == ("ran", False), calls
 
 
-def test_the_recipe_law_catches_the_marks_read_as_the_command(monkeypatch):
+def test_the_recipe_law_catches_the_marks_read_as_the_command(fresh_readings, monkeypatch):
     import re
 
     from toolpipe.layers import _shield_projects
@@ -102,13 +97,9 @@ def test_the_recipe_law_catches_the_marks_read_as_the_command(monkeypatch):
 
     calls = [("Write", {"path": "Makefile", "content": "all:\n\t@rm -rf ~\n"}),
              ("Bash", {"command": "make"})]
-    clear_caches()
-    try:
-        assert play(calls)[-1][0] == "blocked"
-        monkeypatch.setattr(_shield_projects, "_RECIPE_MARKS", re.compile(r"^[ \t]+"))
-        # (and the settings' reading of a tab's line, which reads the marks too)
-        monkeypatch.setattr(_texts, "_RECIPE", re.compile(r"^\t(?P<value>.+)$"))
-        clear_caches()
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    assert play(calls)[-1][0] == "blocked"
+    monkeypatch.setattr(_shield_projects, "_RECIPE_MARKS", re.compile(r"^[ \t]+"))
+    # (and the settings' reading of a tab's line, which reads the marks too)
+    monkeypatch.setattr(_texts, "_RECIPE", re.compile(r"^\t(?P<value>.+)$"))
+    fresh_readings()
+    assert play(calls)[-1] == ("ran", False)

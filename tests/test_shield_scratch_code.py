@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 
 SETTINGS = st.sampled_from([
     (".yarnrc.yml", "yarnPath: {f}\n", "yarn install", ".cjs"),
@@ -38,18 +37,14 @@ def test_code_named_in_a_scratch_folder_asks_when_the_tool_runs(setting, folder,
     assert play(calls)[-1] == ("ran", False), calls
 
 
-def test_the_law_catches_the_reading_taken_away(monkeypatch):
+def test_the_law_catches_the_reading_taken_away(fresh_readings, monkeypatch):
     import re
 
     from toolpipe.shell import _texts
 
-    clear_caches()
-    try:
-        calls = [("Write", {"path": ".yarnrc.yml", "content": "yarnPath: /tmp/y.cjs\n"}),
-                 ("Bash", {"command": "yarn install"})]
-        assert play(calls)[-1][0] == "asked"
-        monkeypatch.setattr(_texts, "_SCRATCH_CODE", re.compile(r"(?!)"))
-        clear_caches()
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+    calls = [("Write", {"path": ".yarnrc.yml", "content": "yarnPath: /tmp/y.cjs\n"}),
+             ("Bash", {"command": "yarn install"})]
+    assert play(calls)[-1][0] == "asked"
+    monkeypatch.setattr(_texts, "_SCRATCH_CODE", re.compile(r"(?!)"))
+    fresh_readings()
+    assert play(calls)[-1] == ("ran", False)

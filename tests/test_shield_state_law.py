@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpipe.layers import _shield_session
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import CallRecord, UnixShield
 
 RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
@@ -51,17 +50,13 @@ def test_a_call_in_a_lasting_shell_is_judged_as_the_lines_together(pair):
     assert weaker(UnixShield(), form.format(f=folder), then) is None
 
 
-def test_the_law_catches_a_wing_that_forgets_the_shell(monkeypatch):
+def test_the_law_catches_a_wing_that_forgets_the_shell(fresh_readings, monkeypatch):
     monkeypatch.setattr(_shield_session, "after_line", lambda state, command, read: state)
-    clear_caches()
-    try:
-        shield = UnixShield()
-        failing = [w for form in MOVES + SETS for folder in FOLDERS
-                   for then in (INSIDE if form in MOVES else WITH_T)
-                   if (w := weaker(shield, form.format(f=folder), then))]
-        assert failing
-    finally:
-        clear_caches()
+    shield = UnixShield()
+    failing = [w for form in MOVES + SETS for folder in FOLDERS
+               for then in (INSIDE if form in MOVES else WITH_T)
+               if (w := weaker(shield, form.format(f=folder), then))]
+    assert failing
 
 
 @pytest.mark.parametrize(("first", "then"), [("cd build", "rm -rf ./*"),

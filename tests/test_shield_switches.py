@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell._words import Word
 
@@ -112,10 +111,9 @@ def test_a_tar_key_s_letters_take_their_values_in_order(letters, folder):
 
 
 @pytest.mark.parametrize("broken", ["cluster", "module", "search", "tar"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     from toolpipe.shell import _files, _inline, _loaders
 
-    clear_caches()
     if broken == "cluster":  # the old reading: only the cluster's first letter
         monkeypatch.setattr(_files, "_clustered_i", lambda text, values: text[1:2] == "i")
         command = "sed -Ei 's/a/b/' ~/.bashrc"
@@ -130,7 +128,4 @@ def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
         monkeypatch.setattr(_loaders, "scratch", lambda entry, place: place in (
             "scratch", "device"))
         command = "PYTHONPATH=/tmp python3 app.py"
-    try:
-        assert action(command, UnixShield()) == "allow"  # (no decision kept)
-    finally:
-        clear_caches()
+    assert action(command, UnixShield()) == "allow"  # (no decision kept)

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.shell import _setting_values, _texts, _xml
 
 SCRATCH = st.sampled_from(["/tmp", "/var/tmp", "/dev/shm", "/tmp/build"])
@@ -134,12 +133,9 @@ def test_commands_an_options_build_or_desktop_file_holds_ask(setting, command):
      [("Write", {"path": "x.desktop", "content": '[Desktop Entry]\nExec=sh -c "rm -rf ~"\n'}),
       ("Bash", {"command": "gio launch x.desktop"})]),
 ])
-def test_each_law_catches_its_reading_taken_away(monkeypatch, module, name, broken, calls):
-    clear_caches()
-    try:
-        assert play(calls)[-1][0] == "asked"
-        monkeypatch.setattr(module, name, broken)
-        clear_caches()
-        assert play(calls)[-1] == ("ran", False)
-    finally:
-        clear_caches()
+def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,
+                                                 broken, calls):
+    assert play(calls)[-1][0] == "asked"
+    monkeypatch.setattr(module, name, broken)
+    fresh_readings()
+    assert play(calls)[-1] == ("ran", False)

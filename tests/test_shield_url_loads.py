@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -61,20 +60,16 @@ def test_an_evaluation_where_an_address_is_named_is_asked_about(pair):
 
 
 @pytest.mark.parametrize("broken", ["stems", "evals"])
-def test_the_laws_catch_a_reading_taken_away(monkeypatch, broken):
+def test_the_laws_catch_a_reading_taken_away(fresh_readings, monkeypatch, broken):
     import re
 
     from toolpipe.shell import _code_files
 
-    clear_caches()
-    try:
-        if broken == "stems":  # the names whole, as before: `source_url` is no load
-            monkeypatch.setattr(_code_files, "_LOADS_URL", re.compile(
-                r"""\b(?:source|import|require|include|load)\s*\(\s*["'](https?://[^"'\s]+)["']"""))
-            assert decide(f"R -e 'devtools::source_url(\"{URL}\")'", UnixShield()) == "allow"
-        else:
-            monkeypatch.setattr(_code_files, "_EVAL_CALL", re.compile("(?!)"))
-            assert decide(f"Rscript -e 'eval(parse(text = readLines(\"{URL}\")))'",
-                          UnixShield()) == "allow"
-    finally:
-        clear_caches()
+    if broken == "stems":  # the names whole, as before: `source_url` is no load
+        monkeypatch.setattr(_code_files, "_LOADS_URL", re.compile(
+            r"""\b(?:source|import|require|include|load)\s*\(\s*["'](https?://[^"'\s]+)["']"""))
+        assert decide(f"R -e 'devtools::source_url(\"{URL}\")'", UnixShield()) == "allow"
+    else:
+        monkeypatch.setattr(_code_files, "_EVAL_CALL", re.compile("(?!)"))
+        assert decide(f"Rscript -e 'eval(parse(text = readLines(\"{URL}\")))'",
+                      UnixShield()) == "allow"

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers._shield_readings import clear_caches
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -178,26 +177,22 @@ def test_a_build_of_a_project_on_the_drive_is_asked_about(project):
 
 
 @pytest.mark.parametrize("broken", ["exe", "windows-reads", "loaders", "drive"])
-def test_the_laws_catch_a_broken_reading(monkeypatch, broken):
+def test_the_laws_catch_a_broken_reading(fresh_readings, monkeypatch, broken):
     from toolpipe.shell import _carried, _model
 
-    clear_caches()
-    try:
-        if broken == "exe":  # the name as typed: `wmic.exe` is not `wmic`
-            monkeypatch.setattr(_model.Command, "name", property(
-                lambda self: self.argv[0].text.rpartition("/")[2].lower()
-                if self.argv and self.argv[0].known else ""))
-            assert decide("wmic.exe shadowcopy delete", UnixShield()) == "allow"
-        elif broken == "loaders":  # no Windows program file handed to an unknown one
-            monkeypatch.setattr(_carried, "windows_code", lambda args, cwd: None)
-            assert decide("pcalua.exe -a C:\\Users\\Public\\p.exe", UnixShield()) == "allow"
-        elif broken == "drive":  # a drive's path read as the workspace's
-            from toolpipe.shell import _places
-            monkeypatch.setattr(_places, "_DRIVE_PATH", __import__("re").compile(r"(?!)"))
-            assert decide("msbuild.exe C:\\x\\proj.csproj", UnixShield()) == "allow"
-        else:  # PowerShell's reads not spelled in the shell's words
-            monkeypatch.setattr(_carried, "as_shell", lambda name, code: "true")
-            assert decide("pwsh -c 'Get-Content C:\\Users\\me\\.ssh\\id_ed25519'",
-                          UnixShield()) == "allow"
-    finally:
-        clear_caches()
+    if broken == "exe":  # the name as typed: `wmic.exe` is not `wmic`
+        monkeypatch.setattr(_model.Command, "name", property(
+            lambda self: self.argv[0].text.rpartition("/")[2].lower()
+            if self.argv and self.argv[0].known else ""))
+        assert decide("wmic.exe shadowcopy delete", UnixShield()) == "allow"
+    elif broken == "loaders":  # no Windows program file handed to an unknown one
+        monkeypatch.setattr(_carried, "windows_code", lambda args, cwd: None)
+        assert decide("pcalua.exe -a C:\\Users\\Public\\p.exe", UnixShield()) == "allow"
+    elif broken == "drive":  # a drive's path read as the workspace's
+        from toolpipe.shell import _places
+        monkeypatch.setattr(_places, "_DRIVE_PATH", __import__("re").compile(r"(?!)"))
+        assert decide("msbuild.exe C:\\x\\proj.csproj", UnixShield()) == "allow"
+    else:  # PowerShell's reads not spelled in the shell's words
+        monkeypatch.setattr(_carried, "as_shell", lambda name, code: "true")
+        assert decide("pwsh -c 'Get-Content C:\\Users\\me\\.ssh\\id_ed25519'",
+                      UnixShield()) == "allow"

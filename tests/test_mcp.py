@@ -80,9 +80,11 @@ def test_tools_keep_their_names_schemas_and_annotations():
 @pytest.mark.process
 def test_calls_through_a_pipeline():
     async def body(session, registry):
-        pipeline = (ToolPipeline.builder()
+        def pipeline(seconds):  # (the slow call's deadline short, the others' not: a
+            # loaded machine's echo is no timeout)
+            return (ToolPipeline.builder()
                     .with_middleware(RedactingMiddleware())
-                    .with_middleware(TimeoutMiddleware.from_secs(1))
+                    .with_middleware(TimeoutMiddleware.from_secs(seconds))
                     .with_middleware(SafetyShieldMiddleware(roles=registry.roles()))
                     .with_core(registry).build())
         interpreter = AsyncioInterpreter()
@@ -93,7 +95,8 @@ def test_calls_through_a_pipeline():
             ("env", "env", {}), ("image", "snapshot", {}), ("error", "delete", {"path": "x"}),
             ("bad", "echo", {"text": 5}),
         ]:
-            out[key] = await interpreter.run(pipeline.dispatch(DispatchContext(tool, args)))
+            out[key] = await interpreter.run(pipeline(1 if key == "slow" else 60).dispatch(
+                DispatchContext(tool, args)))
         return out
 
     out = session_run(body)

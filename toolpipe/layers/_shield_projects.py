@@ -23,6 +23,7 @@ from toolpipe.layers._shield_handed import (
     playbook_commands,
     sources_as_options,
 )
+from toolpipe.layers._shield_hooks import PACKAGE_HOOKS, package_hooks
 from toolpipe.shell import Command, language_named, option_values, rule_commands
 
 # Programs that load no file of a project (they read, list, copy or print what they are
@@ -141,7 +142,8 @@ def installs(name: str, texts: list[str]) -> bool:
 
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "ruby", "precommit",
-               "compose", "nix", "sources", "manifest", "playbook", "env") or how.startswith(
+               "compose", "nix", "sources", "manifest", "playbook", "env",
+               PACKAGE_HOOKS) or how.startswith(
             ("xargs ", "client ")):
         return how
     # a file of another language, run or loaded (`node -r ./hook.js`, `./tool.rb`): read
@@ -216,6 +218,8 @@ def code_of(content: str, language: str) -> str:
         return "\n".join(_RECIPE_MARKS.sub("", line) if line[:1] == "\t" else line.split(";", 1)[1]
                          for line in content.splitlines() if line.startswith("\t") or (
                              _RULE_THEN.match(line)))
+    if language == PACKAGE_HOOKS:  # (at a git command: the hooks its managers run)
+        return package_hooks(content)
     if language == "npm":
         try:
             scripts = json.loads(content).get("scripts", {})

@@ -16,7 +16,7 @@ from toolpipe.layers._shield_flow import FileFact, SessionFacts
 from toolpipe.layers._shield_guarded import ci_file
 from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_held import reads_index
-from toolpipe.layers._shield_hooks import git_hook
+from toolpipe.layers._shield_hooks import PACKAGE_HOOKS, git_hook, holds_package_hooks
 from toolpipe.layers._shield_projects import (
     ARCHIVES,
     LOADS_NOTHING,
@@ -122,6 +122,9 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         # commit (lefthook's, overcommit's, pre-commit's, simple-git-hooks', husky 4's)
         found += [(p, "settings") for p in facts.pending
                   if posixpath.basename(p) in _HOOKS_SETTINGS]
+        # and a package.json's hook managers' sections (simple-git-hooks', husky 4's…)
+        found += [(p, PACKAGE_HOOKS) for p, f in facts.files.items()
+                  if posixpath.basename(p) == "package.json" and holds_package_hooks(f.content)]
     if cmd.name == "git":  # every git command reads the repository's settings (fsmonitor…)
         found.append((key(".git/config", where, workspace), "settings"))
         # and a user's: any git settings file the session wrote, wherever (HOME,

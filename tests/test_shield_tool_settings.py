@@ -126,7 +126,7 @@ def test_commands_an_options_build_or_desktop_file_holds_ask(setting, command):
      [("Write", {"path": "Directory.Build.props", "content": '<Project><Target Name="P">'
                  '<Exec Command="rm -rf ~" /></Target></Project>'}),
       ("Bash", {"command": "dotnet build"})]),
-    (_texts, "_TOOLCHAIN_PATH", re.compile(r"(?!)"),
+    (_setting_values, "_TOOLCHAIN_PATH", re.compile(r"(?!)"),
      [("Write", {"path": "rust-toolchain.toml", "content": '[toolchain]\npath = "/tmp/tc"\n'}),
       ("Bash", {"command": "cargo build"})]),
     (_texts, "_SETTINGS", (".toml",),

@@ -145,3 +145,17 @@ def dependency_places(path: str, content: str) -> list[str]:
         return []
     return [f"source {shell_word(m.group('p').rstrip('/'))}"
             for m in _DEPENDENCY.finditer(content)]
+
+
+_TOOLCHAIN_PATH = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*[\"']?([^\"'\n]+)")
+
+
+def file_loads(path: str, content: str) -> list[str]:
+    """What a file named ``path`` has its tool load or run beyond the command lines its
+    settings hold: an options file's options, a manifest's dependencies in a folder anyone
+    may write, rust-toolchain's ``[toolchain] path``."""
+    out = option_file_commands(path, content) + dependency_places(path, content)
+    if posixpath.basename(path).startswith("rust-toolchain"):
+        out += [c for m in _TOOLCHAIN_PATH.finditer(content) for c in setting_loads(
+            "path", m.group(1), toolchain_table=True)]
+    return out

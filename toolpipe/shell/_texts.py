@@ -20,11 +20,7 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._places import SCRATCH
 from toolpipe.shell._sed import script_commands
-from toolpipe.shell._setting_values import (
-    dependency_places,
-    option_file_commands,
-    setting_loads,
-)
+from toolpipe.shell._setting_values import file_loads, setting_loads
 from toolpipe.shell._table import option_values
 from toolpipe.shell._words import ansi_c, shell_word
 from toolpipe.shell._wrappers import SHELLS
@@ -173,11 +169,9 @@ def commands_in(path: str, content: str) -> str:
             if "=" in line or ":" in line:  # and settings inside a line: Nix's `{ shellHook
                 for inner in _INLINE.finditer(line):  # = "…"; }`, an inline table
                     out += _command(inner.group("key"), inner.group("value"))
-    if name.startswith("rust-toolchain"):  # its [toolchain]'s `path`: the toolchain's folder
-        out += [c for m in _TOOLCHAIN_PATH.finditer(content) for c in setting_loads(
-            "path", m.group(1), toolchain_table=True)]
-    out += option_file_commands(path, content)  # (.proverc, .bazelrc: a program's options)
-    out += dependency_places(path, content)  # (go.mod's `replace … => /tmp/lib`)
+    # what the file has its tool load or run beyond command lines: a program's options
+    # (.proverc), a dependency's folder (go.mod's `replace`), a toolchain's (rust-toolchain)
+    out += file_loads(path, content)
     # code in a folder anyone may write, named anywhere in a settings file (yarn's
     # `yarnPath`, bun's `preload`, mocha's `require`, `--require` in .rspec or npm's
     # node-options): what the tool loads from there, read as sourced (asked about)
@@ -190,7 +184,6 @@ _SCRATCH_CODE = re.compile(r"(?:(?<![\w./~-])|(?<=(?<![\w-])-[A-Za-z]))(?:" + "|
     re.escape(f) for f in SCRATCH) + r")[\w./-]{0,200}\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx|py|"
     r"pyc|rb|sh|bash|zsh|pl|pm|php|lua|so|dylib|jar|class|war|dll|exe|node|wasm|R|r|jl|el|"
     r"ps1|psm1|bat|cmd|groovy)(?![\w.-])")
-_TOOLCHAIN_PATH = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*[\"']?([^\"'\n]+)")
 
 
 # git's settings files: the keys whose value git runs (core.fsmonitor, core.pager,

@@ -219,10 +219,11 @@ def key_value(kind: str, match: re.Match[bytes], buf: bytes, groups: tuple[str, 
     suffix = match.group("ksuf") if "ksuf" in match.re.groupindex else None
     config = sep.strip() == b"" and sep != b">" and _config_line(match, buf)
     word_end = match.start("ksuf") if suffix else match.start("close")
-    if start and 97 <= buf[start - 1] <= 122 and 97 <= buf[start] <= 122 and buf[
-            start:word_end].lower() in _SHORT and not config and not flag and not (
-            _glued_setting(buf, start, match)):
-        return None  # "pass" inside a word: bypass=, compass= (not -storepass, RootPW)
+    if start and chr(buf[start - 1]).isascii() and chr(buf[start - 1]).isalpha() and (
+            97 <= buf[start] <= 122) and buf[start:word_end].lower() in _SHORT and not (
+            config or flag or _glued_setting(buf, start, match)):
+        return None  # "pass" inside a word: bypass=, compass=, a token's …XpwPg (not
+        # -storepass, RootPW)
     if suffix and _ABOUT.search(suffix):
         return None  # token_type, password_length, passwordPolicy: about the value
     if flag and buf[start:word_end].lower() in (b"secret-id", b"secret_id"):

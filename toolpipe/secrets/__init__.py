@@ -23,6 +23,7 @@ Layout (the face re-exports what users need; the rest is private):
     _scan       the scanner: the triggers, the rules at each, merge
     _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
     _percent    a line percent-encoded whole, read as a URL's reader reads it
+    _audit      an audit record's fields in hex, read as the text they spell
     _tags       a line HTML's tags hold, the text between them read as lines
     _shape      a text read without its lines' trailing blanks, returns, shared indent
     _wide       full-width forms read as NFKC; the labels a redaction writes
@@ -50,6 +51,7 @@ import attrs
 from toolpipe._checks import finite_number
 from toolpipe._text import character
 from toolpipe.errors import ConfigError
+from toolpipe.secrets._audit import audit_line, audit_lines
 from toolpipe.secrets._continued import continued
 from toolpipe.secrets._copies import copies
 from toolpipe.secrets._disguise import disguises, odd, undisguised
@@ -275,6 +277,8 @@ class SecretPatternSet:
                 text = self._escaped(text, html_lines, html_unescaped_line)
             if "%" in text or "+" in text:  # a line percent-encoded whole, read decoded
                 text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
+        if "audit(" in text:  # an audit record's fields in hex, read as the text they spell
+            text = self._escaped(text, audit_lines, audit_line)
         if "<" in text:  # a line that tags hold, each stretch between them a line (not
             # guessed at: a run read alone has lost the element that judged it, `<Modulus>`)
             text = self._escaped(text, tagged_lines, untagged_line, guess=False)

@@ -40,6 +40,9 @@ def _flag_rule(row: Credential) -> Rule:
     every = "|".join(re.escape(f) for f in row.flags)  # (`'-passin'`: an option, not -pass's)
     words = _GLUED_WORD.format(glued=glued, every=every) if glued and not (
         row.percent or row.comma or row.colon) else ""
+    if not row.attached and _QUOTED_ALONE:
+        options += _QUOTED_ALONE.format(flags="|".join(
+            re.escape(f) for f in sorted(row.flags, key=len, reverse=True)))
     made = rule("password", row.programs,
                 rf"(?:{names})[ \t][^\n|;&]{{0,200}}?(?<=[ \t])(?:(?:{options}){value}{words})",
                 value=("v", "w"), check="flags", shape=r"[ \t]", priority=CONTEXT)
@@ -49,6 +52,9 @@ def _flag_rule(row: Credential) -> Rule:
 
 
 _GLUED_WORD = r"""|(?P<q>['"])(?!(?:{every})['"])(?:{glued})(?P<w>[^\s'"]{{1,256}})(?P=q)"""
+# the option quoted alone, its value the next word unless that is an option (`redis-cli
+# "-a" "PW"`: a command line with every word quoted, as a process list or a unit shows)
+_QUOTED_ALONE = r"""|(?P<o>['"])(?:{flags})(?P=o)[ \t]+(?!['"]?-)"""
 _FOLLOWING: dict[bytes, re.Pattern[bytes]] = {}  # a flag rule's regex → one of its flags
 _COMMAND_END = re.compile(rb"[|;&]|(?<!\\)(?<!\\\r)\n")  # (a continued line goes on)
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolpipe.shell._items import listed_root
+from toolpipe.shell._items import listed_item, listed_root, lister
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text, parse_tree
@@ -311,12 +311,17 @@ class _Expansions(_Parameters):
         made = self.out.commands[before:]
         sources += [c.name for c in made if c.name]
         echoed = _echoed(ran)
-        listed = listed_root(ran[0]) if len(made) == 1 and len(ran) == 1 else None
+        # (one pipeline, nothing else run inside: `ls -d build/* | sort`)
+        listing = lister(ran) if len(made) == len(ran) and len(
+            node.named_children) == 1 and node.named_children[0].type in (
+            "pipeline", "command") else None
+        listed = listed_root(listing)
         if node.type == "process_substitution":
             if echoed is not None and len(made) == 1:
                 self.out.fed[_text(node)] = echoed
-            if listed is not None:  # (readarray -t a < <(ls -d build/*): names under it)
-                self.out.listed[_text(node)] = listed
+            item = listed_item(listing)
+            if item is not None:  # (readarray -t a < <(ls -d build/*): names under it)
+                self.out.listed[_text(node)] = item
             return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
         if echoed is not None and len(made) == 1:
             return [Segment(echoed, quoted)]

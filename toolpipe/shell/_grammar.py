@@ -269,7 +269,7 @@ class _Walk(_Carriers):
             self.remember(cmd)
         elif name in ("printf", "read", "readarray", "mapfile"):  # printf -v d '%s' build,
             # read -r d <<< build, readarray -t a < <(ls -d build/*)
-            self.env.update(assigned(cmd, self.out.listed))
+            self.env.update(assigned(cmd, self.out.listed, self.out.fed))
         elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "conda", "composer",
                       "enable"):
             self.tool_facts(cmd, where)

@@ -11,10 +11,12 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import DECODERS, NETWORK_SOURCES
+from toolpipe.shell._items import listed_item, lister
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._parameters import _ELEMENTS
 from toolpipe.shell._printed import printed
-from toolpipe.shell._words import UNKNOWN, Word
+from toolpipe.shell._words import UNKNOWN, Word, literal
 from toolpipe.shell._wrappers import SHELLS
 
 # a word that is one substitution, whole: "$(X)", $(X), `X`, <(X) (X: its command's text)
@@ -45,37 +47,80 @@ def hooked(raw: str) -> bool:
     return program not in NETWORK_SOURCES | DECODERS | SHELLS and program not in LANGUAGES
 
 
-def assigned(cmd: Command, listed: dict[str, str]) -> dict[str, Word]:
-    """The variables ``printf -v NAME FORMAT ARGS…``, ``read`` (see ``read_into``) or
-    ``readarray``/``mapfile`` set (see ``listed_into``; ``listed``: the root of what each
-    process substitution lists, by its text)."""
+def assigned(cmd: Command, listed: dict[str, Word], fed: dict[str, str]) -> dict[str, Word]:
+    """The variables ``printf -v NAME FORMAT ARGS…``, ``read`` (see ``read_into`` and
+    ``read_listed``) or ``readarray``/``mapfile`` set (see ``listed_into``; ``listed``: the
+    root of what each process substitution lists, ``fed``: what a plain one prints, by
+    its text)."""
     if cmd.name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
         return {cmd.args[1].text: printed(cmd.args[2:])}
     if cmd.name in ("readarray", "mapfile"):
-        return listed_into(cmd, listed)
-    return read_into(cmd) if cmd.name == "read" else {}
+        return listed_into(cmd, listed, fed)
+    if cmd.name == "read":
+        return read_into(cmd) or read_listed(cmd, listed)
+    return {}
+
+
+def _listing_read(cmd: Command, listed: dict[str, Word]) -> Word | None:
+    """Each name, when ``cmd`` reads the lines of a listing: from ``< <(ls -d build/*)``,
+    or from its pipe (``find build -print0 | while read -r -d '' f``)."""
+    source = next((listed[r.target.raw] for r in cmd.redirects if r.op == "<"
+                   and r.target is not None and r.target.raw in listed), None)
+    if source is None and not any(r.op in ("<", "<<", "<<<", "<<-") for r in cmd.redirects):
+        source = listed_item(lister(cmd.upstream))
+    return source
 
 
 # readarray's options that take a value (-C's callback runs code: not read here)
 _MAPFILE_VALUED = frozenset({"-d", "-n", "-O", "-s", "-u", "-c"})
 
 
-def listed_into(cmd: Command, listed: dict[str, str]) -> dict[str, Word]:
+def listed_into(cmd: Command, listed: dict[str, Word], fed: dict[str, str]) -> dict[str, Word]:
     """``readarray -t NAME < <(ls -d build/*)``: NAME's elements are the names the listing
-    prints, each under its root (tame: none climbs out). Nothing else is known: input from
-    elsewhere, another descriptor (-u), a callback (-C), a name not plain."""
-    source = next((listed[r.target.raw] for r in cmd.redirects if r.op == "<"
-                   and r.target is not None and r.target.raw in listed), None)
+    prints, each under its root (tame: none climbs out); from ``< <(printf '%s\\n' build
+    dist)``, the lines printed. Nothing else is known: input from elsewhere, another
+    descriptor (-u), a callback (-C), a name not plain."""
+    source = _listing_read(cmd, listed)
     texts = [a.text for a in cmd.args]
-    if source is None or "-C" in texts or "-u" in texts:
+    printed_lines = next((fed[r.target.raw] for r in cmd.redirects if r.op == "<"
+                          and r.target is not None and r.target.raw in fed), None)
+    if (source is None and printed_lines is None) or "-C" in texts or "-u" in texts:
         return {}
     names = [t for i, t in enumerate(texts) if not t.startswith("-") and (
         i == 0 or texts[i - 1] not in _MAPFILE_VALUED)]
     name = names[-1] if names else "MAPFILE"
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         return {}
-    word = Word(source + UNKNOWN, f"<names from {source}>", tame=True)
-    return {name: word, name + "[]": word}
+    if source is not None:
+        return {name: source, name + "[]": source}
+    elements = [e for e in re.split(r"[\n\0]", printed_lines or "") if e]
+    if not elements:
+        return {}
+    return {name: literal(elements[0]),
+            name + "[]": Word(_ELEMENTS.join(elements), printed_lines or "", tame=True)}
+
+
+def read_listed(cmd: Command, listed: dict[str, Word]) -> dict[str, Word]:
+    """``while read -r NAME; do …; done < <(ls -d build/*)`` (or a listing's pipe into the
+    loop, ``-d ''`` for ``find -print0``'s names): NAME is each name the listing prints,
+    under its root. Several names, an array, a count or another descriptor: nothing."""
+    source = _listing_read(cmd, listed)
+    texts = [a.text for a in cmd.args]
+    names: list[str] = []
+    at = 0
+    while at < len(texts):
+        t = texts[at]
+        if t == "-d" and at + 1 < len(texts):
+            at += 2
+            continue
+        if t.startswith("-") and set(t[1:]) <= set("rse"):
+            at += 1
+            continue
+        names.append(t)
+        at += 1
+    if source is None or len(names) != 1 or not re.fullmatch(r"[A-Za-z_]\w*", names[0]):
+        return {}
+    return {names[0]: source}
 
 
 def read_into(cmd: Command) -> dict[str, Word]:

@@ -11,8 +11,13 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from toolpipe.shell._words import UNKNOWN, Word, literal, unknown
+from toolpipe.shell._places import dot_parent
+from toolpipe.shell._words import GLOB_CHARS, UNKNOWN, Word, literal, unknown
+
+if TYPE_CHECKING:
+    from toolpipe.shell._model import Command
 
 
 def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
@@ -26,11 +31,20 @@ def _echoed_items(upstream: Sequence[object]) -> tuple[Word, ...]:
             feed[0].args) > 1 and _ONE_PER_ITEM.fullmatch(feed[0].args[0].text) and all(
             a.known for a in feed[0].args):
         # `printf '%s\0' build dist | xargs -0 rm -rf`: the format again for each word
-        return tuple(literal(a.text) for a in feed[0].args[1:])
+        return tuple(feed[0].args[1:])
+    if len(feed) == 1 and feed[0].name == "echo" and not feed[0].redirects and any(
+            a.glob for a in feed[0].args) and all(
+            a.known and not a.text.startswith("-") for a in feed[0].args):
+        return tuple(feed[0].args)  # `echo .* | xargs rm -rf`: the places each pattern names
+    if len(feed) == 1 and feed[0].name == "stat" and not feed[0].redirects and [
+            a.text for a in feed[0].args[:2]] in _NAME_ONLY and len(feed[0].args) > 2:
+        # `stat -c %n build/* | xargs rm -rf`: the names it is given, one a line
+        return tuple(feed[0].args[2:])
     text = _echoed(feed[-1:]) if len(feed) == 1 else None
     return tuple(literal(t) for t in text.split()) if text else ()
 
 
+_NAME_ONLY = (["-c", "%n"], ["--format", "%n"], ["--printf", "%n\\n"])  # stat's format
 _ONE_PER_ITEM = re.compile(r"%s(?:\\[0nt]| )?")  # printf's format of one word and its end
 
 
@@ -39,19 +53,94 @@ def _items(upstream: Sequence[object]) -> Word:
     something unknown."""
     from toolpipe.shell._model import Command
 
-    for cmd in reversed(upstream):
-        if not isinstance(cmd, Command):
-            continue
-        if cmd.name == "find":  # a test that rules the root out: names under it
-            _, item, _ = find_item(cmd.args)
-            if item.known:
-                return Word(item.text, "<names from find>", tame=True)
-        base = listed_root(cmd)
-        if base is not None:
-            return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
-        break
+    item = listed_item(lister(upstream))
+    if item is not None:
+        return item
     names = tuple(c.name for c in upstream if isinstance(c, Command) and c.name)
     return Word(UNKNOWN, "<names read by xargs>", tame=False, sources=names)
+
+
+def lister(feed: Sequence[object]) -> Command | None:
+    """The listing whose lines a pipeline (``feed``: one pipeline's commands, in order) ends by
+    printing: its last command, or the one before programs that only pick some of its lines
+    or reorder them (``ls -d build/* | sort | head -3``: head, tail, sort, uniq, tac, shuf,
+    a grep of standard input that prints whole lines), or ``du``'s before ``cut -f2`` (its
+    names, after their sizes); None for anything else (``listed_root`` says whether it
+    is a listing)."""
+    from toolpipe.shell._model import Command  # (at run time: a cycle)
+
+    cmds = [c for c in feed if isinstance(c, Command)]
+    while cmds and _selects_lines(cmds[-1]):
+        cmds.pop()
+    if len(cmds) >= 2 and cmds[-1].name == "cut" and cmds[-2].name == "du" and [
+            a.text for a in cmds[-1].args] in (["-f2"], ["-f", "2"], ["-f2-"], ["--fields=2"]):
+        cmds.pop()  # (du's line: its size, a tab, its name)
+    return cmds[-1] if cmds else None
+
+
+def listed_item(cmd: Command | None) -> Word | None:
+    """Each name a listing prints (``cmd``, see ``listed_root``): a name under its root,
+    or under find's root as its name test leaves it (``find . -name '*.tmp'``:
+    ``./{}.tmp``); None for a command that is no listing."""
+    if cmd is not None and cmd.name == "find":  # a test that rules the root out
+        _, item, _ = find_item(cmd.args)
+        if item.known:
+            return Word(item.text, "<names from find>", tame=True)
+    base = listed_root(cmd)
+    if base is None or cmd is None:
+        return None
+    return Word(base + UNKNOWN, f"<names from {cmd.name}>", tame=True)
+
+
+# programs that print some of their input's lines, whole, or all of them in another order:
+# the options of each that take a value (no operand is allowed: a file would be read
+# instead of the input), and the options that make it print something else (a line's
+# part: `find /tmp/x | head -c 1` prints `/`)
+_SELECTORS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "head": (frozenset({"-n", "--lines"}), frozenset({"-c", "--bytes"})),
+    "tail": (frozenset({"-n", "--lines", "-s", "--sleep-interval", "--pid"}),
+             frozenset({"-c", "--bytes"})),
+    "sort": (frozenset({"-k", "--key", "-t", "--field-separator", "-S", "--buffer-size",
+                        "-T", "--temporary-directory", "--parallel", "--batch-size"}),
+             frozenset({"--compress-program", "--files0-from"})),
+    "uniq": (frozenset({"-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"}),
+             frozenset({"-c", "--count"})),
+    "tac": (frozenset(), frozenset({"-s", "--separator", "-r", "--regex"})),
+    "shuf": (frozenset({"-n", "--head-count", "--random-source"}),
+             frozenset({"-e", "--echo", "-i", "--input-range"})),
+    "grep": (frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B",
+                        "-C", "--after-context", "--before-context", "--context"}),
+             frozenset({"-o", "--only-matching", "-r", "-R", "--recursive",
+                        "--dereference-recursive", "--label"})),
+}
+_SELECTORS["egrep"] = _SELECTORS["fgrep"] = _SELECTORS["grep"]
+
+
+def _selects_lines(cmd: Command) -> bool:
+    """Does ``cmd`` print only lines of its input, whole (see ``_SELECTORS``)?"""
+    row = _SELECTORS.get(cmd.name)
+    if row is None or cmd.redirects or not all(a.known for a in cmd.args):
+        return False
+    valued, other = row
+    texts = [a.text for a in cmd.args]
+    operands = []
+    skip = False
+    for i, t in enumerate(texts):
+        if skip:
+            skip = False
+        elif t.split("=", 1)[0] in other or (t.startswith("-") and not t.startswith("--")
+                                               and any(f"-{c}" in other for c in t[1:])):
+            return False
+        elif t in valued:
+            skip = True
+        elif t == "-" or not t.startswith("-"):
+            operands.append(i)
+    # (grep's first operand is its pattern, unless -e or -f gave one)
+    if cmd.name.endswith("grep") and not any(t in ("-e", "--regexp", "-f", "--file") or
+                                             t.startswith(("--regexp=", "--file="))
+                                             for t in texts):
+        operands = operands[1:]
+    return not operands
 
 
 # git ls-files' options that take the next word as their value
@@ -69,10 +158,27 @@ def listed_root(cmd: object) -> str | None:
     if not isinstance(cmd, Command):
         return None
     texts = [a.text for a in cmd.args]
-    if cmd.name == "git" and texts[:1] == ["ls-files"]:
-        operands = [a for i, a in enumerate(cmd.args[1:], 1) if not a.text.startswith("-")
-                    and texts[i - 1] not in _LS_FILES_VALUED]
+    if cmd.name == "git" and (texts[:1] == ["ls-files"] or (
+            texts[:1] == ["diff"] and "--name-only" in texts)):
+        if any(t.startswith(_GIT_PRINTS_MORE) for t in texts):
+            return None  # (a name's line given a prefix, a diff of two places anywhere)
+        if texts[0] == "diff":  # (names relative to the top, no `..`: pathspecs after --)
+            operands = list(cmd.args[texts.index("--") + 1:]) if "--" in texts else []
+        else:
+            operands = [a for i, a in enumerate(cmd.args[1:], 1) if not a.text.startswith(
+                "-") and texts[i - 1] not in _LS_FILES_VALUED]
         if not all(a.known for a in operands) or len(operands) > 1:
+            return None
+        root = operands[0].text if operands else "."
+    elif cmd.name in ("du", "tree"):  # du -a ROOT (its sizes are names here, a number's
+        # harmless), tree -f ROOT (each name with its path; its report's words too)
+        flags = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))
+        valued = _TREE_VALUED if cmd.name == "tree" else _DU_VALUED
+        operands = [a for i, a in enumerate(cmd.args) if not a.text.startswith("-") and (
+            i == 0 or texts[i - 1] not in valued)]
+        if (cmd.name == "tree" and "f" not in flags) or len(operands) > 1 or (
+                operands and not operands[0].known) or any(t.startswith(
+                    ("--files0-from", "--fromfile")) or t == "-0" for t in texts):
             return None
         root = operands[0].text if operands else "."
     elif cmd.name == "find":  # (after its -H, -L, -P, -O and -D options, its roots)
@@ -98,9 +204,28 @@ def listed_root(cmd: object) -> str | None:
         root = operands[0].text if operands else "."
     else:
         return None
+    root = _glob_root(root) if any(a.glob and a.text == root for a in cmd.args) else root
     return root if root.endswith("/") else root + "/"
 
 
+def _glob_root(pattern: str) -> str:
+    """The folder that holds every place a pattern given to a listing may match: the one
+    its first pattern part is in (`ls -d build*`: here, the workspace), or that folder's
+    parent when the part may match `..` (`ls -d .*`, `build/.*`: ``dot_parent``)."""
+    parent = dot_parent(pattern)
+    if parent is not None:
+        return parent.split(UNKNOWN, 1)[0].rstrip("/") + "/"
+    at = min(pattern.find(c) for c in GLOB_CHARS if c in pattern)
+    return pattern[:pattern.rfind("/", 0, at) + 1] or "./"
+
+
+# git's options that print a name with more than its path, or names of any two places
+_GIT_PRINTS_MORE = ("--format", "--line-prefix", "--no-index", "--src-prefix", "--dst-prefix",
+                    "--output-indicator")
+_DU_VALUED = frozenset({"-B", "--block-size", "-d", "--max-depth", "-t", "--threshold",
+                        "-X", "--exclude-from", "--exclude", "--time-style"})
+_TREE_VALUED = frozenset({"-L", "-P", "-I", "-o", "-H", "-T", "--charset", "--filelimit",
+                          "--timefmt", "--sort", "--hintro", "--houtro"})
 _LS_VALUED = frozenset({"-I", "--ignore", "--hide", "-w", "--width", "-T", "--tabsize",
                         "--format", "--sort", "--time", "--time-style", "--block-size"})
 

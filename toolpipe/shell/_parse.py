@@ -206,7 +206,7 @@ class _Out:
         self.problems: list[Problem] = []
         self.pipeline_id = 0
         self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
-        self.listed: dict[str, str] = {}  # the root of what a <(ls ROOT) lists, by its text
+        self.listed: dict[str, Word] = {}  # each name a <(ls ROOT) lists, by its text
         self.aliases: dict[str, tuple[Word, ...]] = {}  # alias and hash -p: name → words
         self.calls = 0
         self.active: set[str] = set()

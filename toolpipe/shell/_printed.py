@@ -107,13 +107,16 @@ _FORMAT = re.compile(r"%[sd%]")
 
 def printed(words: tuple[Word, ...]) -> Word:
     """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d`` and
-    ``%%`` only, its arguments known, once through; anything else is not known."""
+    ``%%`` only, its arguments known, the format once through for each round of them
+    (``printf '%s\\n' build dist``: two lines); anything else is not known."""
     fmt, *args = words
+    count = len(_FORMAT.findall(fmt.text.replace("%%", "")))
     if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sd%])",
-            fmt.text) or len(_FORMAT.findall(fmt.text.replace("%%", ""))) != len(args):
+            fmt.text) or (len(args) != count and (not count or not args or len(args) % count)):
         return _unknown_of(list(words))
     values = iter(a.text for a in args)
-    text = _FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values), fmt.text)
+    text = "".join(_FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values),
+                               fmt.text) for _ in range(max(1, len(args) // max(count, 1))))
     return Word(text, text, False, all(w.tame for w in words),
                 tuple(s for w in words for s in w.sources))
 

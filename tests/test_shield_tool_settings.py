@@ -8,7 +8,13 @@ MSBuild's `<Exec Command="…"/>` and a desktop entry's `Exec=`.
 The laws, through the default pipeline with a person approving every question: each, set
 by one call to what the same thing said in the shell would have asked about or blocked,
 makes the tool run by a later call asked about; set to the project's own or the tool's
-own, the tool runs. Each shown catching its reading taken away."""
+own, the tool runs. Each shown catching its reading taken away.
+
+The twentieth sitting's held-out `sequences-fresh48.txt` (4 of its 10 attacks ran) added
+a key naming folders a tool loads code from (pytest's `pythonpath` and `testpaths`, a
+class or module path), MSBuild's inline task (its C# or VB code read as an unknown
+program's code is), and a folder of programs a subcommand registers for later commands
+(`rustup toolchain link NAME PATH`: its `bin/rustc`, run by cargo)."""
 
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_shield_flow import play
-from toolpipe.shell import _setting_values, _texts, _xml
+from toolpipe.shell import _loads, _setting_values, _texts, _xml
 
 SCRATCH = st.sampled_from(["/tmp", "/var/tmp", "/dev/shm", "/tmp/build"])
 STEM = st.sampled_from(["h", "hook", "agent"])
@@ -111,7 +117,63 @@ def test_commands_an_options_build_or_desktop_file_holds_ask(setting, command):
     assert play(calls)[-1] == ("ran", False), calls
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([
+    ("pyproject.toml", '[tool.pytest.ini_options]\npythonpath = ["src", "{d}"]\n', "pytest"),
+    ("pytest.ini", "[pytest]\npythonpath = src {d}\n", "python -m pytest -q"),
+    ("pytest.ini", "[pytest]\ntestpaths = {d}\n", "pytest"),
+    ("setup.cfg", "[tool:pytest]\ntestpaths =\n    tests\n    {d}\n", "pytest"),
+    ("tox.ini", "[pytest]\npythonpath = {d}\n", "pytest"),
+]), SCRATCH, STEM)
+def test_a_folder_a_tool_loads_code_from_in_a_scratch_folder_asks(setting, d, s):
+    path, text, command = setting
+    calls = [("Write", {"path": path, "content": text.format(d=f"{d}/{s}")}),
+             ("Bash", {"command": command})]
+    assert play(calls)[-1][0] in ("asked", "blocked"), calls
+    calls[0] = ("Write", {"path": path, "content": text.format(d=f"lib/{s}")})
+    assert play(calls)[-1] == ("ran", False), calls
+
+
+INLINE = ('<Project><UsingTask TaskName="T" TaskFactory="RoslynCodeTaskFactory" AssemblyFile='
+          '"$(MSBuildToolsPath)/Microsoft.Build.Tasks.Core.dll"><Task><Code Type="Fragment" '
+          'Language="cs">{c}</Code></Task></UsingTask><Target Name="B" BeforeTargets="Build">'
+          '<T /></Target></Project>')
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([
+    'System.Diagnostics.Process.Start("sh", "-c \\"{h}\\"");',
+    '<![CDATA[System.Diagnostics.Process.Start("bash", "-c \\"{h}\\"");]]>',
+    'Process.Start(new ProcessStartInfo("sh", "-c \\"{h}\\""));',
+]), HELD, st.sampled_from(["Directory.Build.targets", "app.csproj", "build.proj"]))
+def test_an_inline_task_s_code_is_read(code, held, path):
+    calls = [("Write", {"path": path, "content": INLINE.format(c=code.format(h=held))}),
+             ("Bash", {"command": f"dotnet build {path}"})]
+    assert play(calls)[-1][0] in ("asked", "blocked"), calls
+    calls[0] = ("Write", {"path": path, "content": INLINE.format(
+        c='Log.LogMessage(MessageImportance.High, "built");')})
+    assert play(calls)[-1] == ("ran", False), calls
+
+
+@settings(max_examples=30, deadline=None)
+@given(SCRATCH, STEM, st.sampled_from(["dev", "stage1", "local"]))
+def test_a_toolchain_registered_from_a_scratch_folder_asks(d, s, name):
+    assert play([("Bash", {"command": f"rustup toolchain link {name} {d}/{s}"})])[-1][0] == (
+        "asked")
+    assert play([("Bash", {"command": f"rustup toolchain link {name} build/{s}"})])[-1] == (
+        "ran", False)
+
+
 @pytest.mark.parametrize(("module", "name", "broken", "calls"), [
+    (_setting_values, "_SEARCH_KEY", re.compile(r"(?!)"),
+     [("Write", {"path": "pytest.ini", "content": "[pytest]\npythonpath = /tmp/x\n"}),
+      ("Bash", {"command": "pytest"})]),
+    (_xml, "_INLINE_CODE", re.compile(r"(?!)"),
+     [("Write", {"path": "Directory.Build.targets", "content": INLINE.format(
+         c='Process.Start("sh", "-c \\"rm -rf ~\\"");')}),
+      ("Bash", {"command": "dotnet build"})]),
+    (_loads, "_REGISTERS", {},
+     [("Bash", {"command": "rustup toolchain link dev /tmp/tc"})]),
     (_setting_values, "code_place", lambda name, text: None,
      [("Write", {"path": ".Renviron", "content": "R_PROFILE_USER=/tmp/p\n"}),
       ("Bash", {"command": "Rscript a.R"})]),

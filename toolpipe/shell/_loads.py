@@ -4,7 +4,8 @@ script, an editor's script (``vim -S``, ``emacs -l``). Each counts as a file the
 runs (an ``exec`` effect), so that the session's flow judges one an earlier call wrote,
 and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is.
 And the file of code a program is named to run (``java -jar F``, ``wine F``, ``awk -f F``:
-the program table's ``[[file]]`` rows). And perl's module options that hold more than a
+the program table's ``[[file]]`` rows), and a folder of programs registered for later
+commands (``rustup toolchain link``). And perl's module options that hold more than a
 module: code perl runs (``-Mstrict;system(…)``)."""
 
 from __future__ import annotations
@@ -104,6 +105,28 @@ def file_runs(cmd: Command) -> list[Word]:
         if ops and (not row.endings or ops[0].text.endswith(row.endings)):
             out.append(ops[0])
     return out
+
+
+# a subcommand that registers a folder of programs, run by later commands: the words that
+# name it, the index of the folder among the operands after them, and the program there
+# that later commands run (`rustup toolchain link NAME PATH`: cargo runs PATH/bin/rustc
+# for a project that names the toolchain)
+_REGISTERS: dict[str, tuple[tuple[str, ...], int, str]] = {
+    "rustup": (("toolchain", "link"), 1, "bin/rustc")}
+
+
+def registered(cmd: Command) -> list[Word]:
+    """The program in a folder ``cmd`` registers, run by later commands (see
+    ``_REGISTERS``)."""
+    row = _REGISTERS.get(cmd.name)
+    if row is None:
+        return []
+    words, index, program = row
+    ops = [a for a in cmd.args if not a.text.startswith("-")]
+    if tuple(a.text for a in ops[:len(words)]) != words or len(ops) <= len(words) + index:
+        return []
+    folder = ops[len(words) + index]
+    return [_as_word(folder, folder.text.rstrip("/") + "/" + program)]
 
 
 # A module perl's -M or -m loads, by its grammar: a name and the words it imports

@@ -3,7 +3,8 @@ reads those): the environment a launch profile sets (``DOTNET_STARTUP_HOOKS``, R
 .Renviron), a toolchain's or runtime's folder (rust-toolchain.toml's ``path``, Gradle's
 ``org.gradle.java.home``), the distribution a build wrapper downloads and runs (Gradle's
 and Maven's ``distributionUrl``), and the options an options file gives its program
-(``.proverc``, ``.bazelrc``, ``.mvn/maven.config``), and a dependency a manifest takes
+(``.proverc``, ``.bazelrc``, ``.mvn/maven.config``), the folders a tool loads code from
+(pytest's ``pythonpath`` and ``testpaths``), and a dependency a manifest takes
 from a folder (Go's ``replace``, Cargo's ``path``, npm's ``file:``). Each is read as what
 the same thing said in the shell amounts to, so that the wing judges it as it judges
 that."""
@@ -53,7 +54,19 @@ def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[s
     if _TOOLCHAIN_KEY.search(key) or (toolchain_table and key == "path"):
         if value.startswith("/") and classify(value).kind in ("scratch", "device"):
             return [f"source {shell_word(value)}"]
+    if _SEARCH_KEY.search(key):  # each folder of the list (`["/tmp/x", "src"]`, `/tmp/x src`)
+        return [f"source {shell_word(p)}" for p in _ITEM.findall(value)[:64]
+                if p.startswith("/") and classify(p).kind in ("scratch", "device")]
     return []
+
+
+# a key naming folders a tool loads code from (pytest's `pythonpath` and `testpaths`, a
+# runner's module or library path, a class path, a plugin folder): the code there is run
+_SEARCH_KEY = re.compile(r"(?i)(?:^|[._-])(?:python_?paths?|testpaths|test_?(?:dirs?|roots?)|"
+                         r"module_?(?:paths?|dirs?|directories)|(?:class|lib|node|ruby|perl5?)"
+                         r"_?paths?|rubylib|perl5?lib|plugin_?(?:paths?|dirs?|directories)|"
+                         r"roots|rootdir|sys_?path)$")
+_ITEM = re.compile(r"[^\s\[\]\"',:;]+")
 
 
 # files a program reads by their name, whose text is its options, and how each is read

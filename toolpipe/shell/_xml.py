@@ -1,7 +1,7 @@
 """Build files in XML and the command lines they run: Ant's ``<exec executable="sh"><arg
 line="-c …"/></exec>``, Maven's exec plugin (``<executable>`` with ``<argument>``s) and
 MSBuild's ``<Exec Command="…"/>`` task (a .csproj's, Directory.Build.props' or .targets'
-target, run by ``dotnet build``)."""
+target, run by ``dotnet build``), and the code of MSBuild's inline tasks."""
 
 from __future__ import annotations
 
@@ -33,4 +33,21 @@ def xml_commands(content: str) -> list[str]:
         args = [shlex.quote(html.unescape(a)) for a in _MVN_ARG.findall(m.group("body"))]
         out.append(" ".join([html.unescape(m.group("exe")), *args]))
     out += [html.unescape(m.group("c")) for m in _MSBUILD_EXEC.finditer(content)]
+    # an inline task's code (C# or VB), run by the build: read as an unknown program's
+    # code is (its calls that run, delete or fetch, `Process.Start("sh", "-c …")`)
+    out += [f"{INLINE_TASK} {shlex.quote(_inline_code(m.group('code')))}"
+            for m in _INLINE_CODE.finditer(content)]
     return out
+
+
+INLINE_TASK = "msbuild-inline-task"  # (the name the task's code is shown under)
+# `<UsingTask … TaskFactory="RoslynCodeTaskFactory">…<Code …>CODE</Code>` (CDATA or not)
+_INLINE_CODE = re.compile(r"<Code\b[^>]*>(?P<code>.{0,65536}?)</Code>", re.S)
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
+
+
+def _inline_code(text: str) -> str:
+    """An inline task's code as the compiler reads it: CDATA's text as it stands, the
+    rest's entities read."""
+    return _CDATA.sub(lambda m: m.group(1), text) if "<![CDATA[" in text else html.unescape(
+        text)

@@ -91,7 +91,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     folders the line puts on PATH, where a name is looked up first)."""
     found: list[tuple[str, str]] = []
     for e in effects(cmd):
-        if e.kind == "exec" and e.word is not None and e.word.known:
+        if e.kind == "exec" and e.word is not None and e.word.known and e.detail != "project":
+            # (a project's folder is no file: its files are judged below, by its runner)
             found.append((key(e.word.text, cmd.cwd, workspace), "file"))
     texts = [a.text for a in cmd.args]
     where = cmd.cwd or "."
@@ -253,13 +254,15 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
 
 
 def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
-                         ) -> list[tuple[str, Command]]:
-    """(file, command) for each file in a scratch folder (/tmp, /var/tmp, /dev/shm) that
+                         ) -> list[tuple[str, Command, str]]:
+    """(file, command, how: an effect's detail, "project" for a project's place) for each
+    file in a scratch folder (/tmp, /var/tmp, /dev/shm) that
     the line runs or loads and no call of the session wrote: what it holds is not known
     (understood, or ask; a file the session wrote is judged by what it holds instead, and
     a folder of settings it wrote into, `XDG_CONFIG_HOME=/tmp/c`, by the files it wrote; a
     file under a folder it wrote whole, a clone's, by that folder's fact)."""
-    written = set(known)
+    # (what a tool makes under a folder, `{}`, names nothing known: it excuses no file)
+    written = {k for k in known if not k.endswith("/{}")}
     folders = {posixpath.dirname(p) for p in written}
     folders |= {f[:i] for f in folders for i in range(1, len(f)) if f[i] == "/"}
     roots = {"/tmp", "/var/tmp", "/dev/shm"}
@@ -267,11 +270,12 @@ def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
     out = []
     for cmd in script.commands:
         for e in effects(cmd):
-            if e.kind == "exec" and e.word is not None and e.word.known and (
-                    e.word.text.startswith("/dev/shm/") or e.word.text.rstrip("/") in roots
-                    or classify(e.word, cmd.cwd, workspace).kind == "scratch"):
-                path = key(e.word.text, cmd.cwd, workspace)
+            if e.kind != "exec" or e.word is None or not e.word.known:
+                continue
+            path = key(e.word.text, cmd.cwd, workspace)
+            if path.startswith("/dev/shm/") or path.rstrip("/") in roots or classify(
+                    e.word, cmd.cwd, workspace).kind == "scratch":
                 if path not in written | folders and not any(  # (or under a folder written
                         path.startswith(w + "/") for w in written if w not in roots):  # whole)
-                    out.append((e.word.text, cmd))
+                    out.append((e.word.text, cmd, e.detail))
     return out

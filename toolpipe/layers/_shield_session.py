@@ -227,6 +227,8 @@ def _unknown_scratch(text: str, script: Script, workspace: str, known: Iterable[
     wrote: what it holds is not known (understood, or ask)."""
     if "tmp" not in text and "shm" not in text:  # (a scratch path is spelled so: one C scan)
         return []
-    return [Finding(0.55, f"runs {path}, a file in a scratch folder that no call of this "
-                          f"session wrote: what it holds is not known ({cmd.located()})")
-            for path, cmd in unknown_scratch_runs(script, workspace, known)]
+    return [Finding(0.55, (f"runs the project in {path}, a scratch folder" if how == "project"
+                           else f"runs {path}, a file in a scratch folder") +
+                    f" that no call of this session wrote: what it holds is not known "
+                    f"({cmd.located()})")
+            for path, cmd, how in unknown_scratch_runs(script, workspace, known)]

@@ -33,6 +33,7 @@ from toolpipe.shell._loaders import (
     settings_files,
     settings_options,
 )
+from toolpipe.shell._loads import RUNS_PROJECTS
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import (
     ALERT_TEXTS,
@@ -93,6 +94,16 @@ _LANGUAGE_ENV = {"PERL5DB": "perl -e", "LUA_INIT": "lua -e", "VIMINIT": "", "EXI
                  "GVIMINIT": ""}
 _EX_BANG = re.compile(r"^[\s:|]*(?:sil(?:ent)?!?\s+)?!(.+)$", re.S)
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE"})
+
+
+def _module_program(name: str, args: tuple[Word, ...]) -> str | None:
+    """The program a Python interpreter's ``-m MODULE`` runs as, when the wing models a
+    program of that name (`python -m pip`, `python3 -m pytest`; not `-m http.server`)."""
+    if not name.startswith(("python", "pypy")) or len(args) < 2 or args[0].text != "-m":
+        return None
+    module = args[1].text  # (known, and no language: `python -m perl` is none)
+    known = args[1].known and (modelled(module) or module in RUNS_PROJECTS)
+    return module if known and module not in LANGUAGES else None
 
 
 def modelled(name: str) -> bool:
@@ -285,6 +296,8 @@ class _Carriers(_Helpers):
             target, start = run
             self.unknown_program(Command((literal(target), *cmd.args[start:]),
                                          cwd=cmd.cwd), (*where, f"run by {name}"))
+        if (module := _module_program(name, cmd.args)) is not None:  # `python -m pip …`
+            self.run(cmd.args[1:], (), (), f"{name} -m {module}")  # runs pip as `pip …`
         if name and name not in UNDERSTOOD and not formats_a_volume(name) and (
                 name not in self.functions):
             self.unknown_program(cmd, where)

@@ -10,7 +10,7 @@ from typing import Literal
 
 import attrs
 
-from toolpipe.shell._loads import file_runs, option_loads, registered
+from toolpipe.shell._loads import file_runs, option_loads, project_places, registered
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES, code_flag
 from toolpipe.shell._outputs import installed, outputs
@@ -205,6 +205,7 @@ def _executes(cmd: Command) -> list[Effect]:
     elif name in ("source", ".") and args:
         out.append(Effect("exec", cmd, args[0]))
     out += [Effect("exec", cmd, w) for w in (*file_runs(cmd), *registered(cmd))]
+    out += [Effect("exec", cmd, w, detail="project") for w in project_places(cmd)]
     out += [Effect("exec", cmd, w, detail="installs") for w in installed(cmd)]
     ran = {e.word.text for e in out if e.word is not None}
     out += [Effect("exec", cmd, w, detail="loads") for w in option_loads(cmd)

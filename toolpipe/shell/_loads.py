@@ -153,3 +153,107 @@ def module_code(args: Sequence[Word]) -> list[str]:
             out.append(t[2:])
         i += 1
     return out
+
+
+# A tool that runs a project's code (its tests, its build's scripts, its install hooks),
+# and where it is told the project is: the options naming its folder or its file, by
+# program (`make -C DIR`, `mvn -f F`, `cargo --manifest-path F`, `npm --prefix DIR`)
+_PROJECT_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("make", "gmake"), frozenset({"-C", "--directory"})),
+    **dict.fromkeys(("npm", "pnpm"), frozenset({"--prefix", "-C", "--dir"})),
+    **dict.fromkeys(("yarn", "bun"), frozenset({"--cwd"})),
+    **dict.fromkeys(("gradle", "gradlew"), frozenset({"-p", "--project-dir", "-b",
+                                                      "--build-file"})),
+    **dict.fromkeys(("mvn", "mvnw"), frozenset({"-f", "--file"})),
+    "cargo": frozenset({"--manifest-path"}), "dotnet": frozenset({"--project"}),
+    "rake": frozenset({"-f", "--rakefile", "-C", "--directory"}),
+    "tox": frozenset({"-c", "--conf", "--root"}), "nox": frozenset({"-f", "--noxfile"}),
+    "just": frozenset({"--justfile", "-f", "-d", "--working-directory"}),
+    "task": frozenset({"-d", "--dir", "-t", "--taskfile"}),
+    "composer": frozenset({"-d", "--working-dir"}),
+    "jest": frozenset({"--rootDir", "--config", "-c"}),
+    "vitest": frozenset({"--root", "-r", "--config", "--dir"}),
+    "cmake": frozenset({"-S"}), "go": frozenset({"-C"}),
+    "unittest": frozenset({"-s", "--start-directory", "-t", "--top-level-directory"}),
+}
+# test runners whose operands are the tests they run (after these subcommands, if any)
+_TEST_OPERANDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("pytest", "py.test", "rspec", "phpunit", "jest", "vitest", "mocha",
+                     "ava", "tap", "behave", "nose2", "ward", "trial", "robot"), ()),
+    "go": ("test", "run", "build", "generate", "vet", "install"),
+    "deno": ("test", "bench"), "bun": ("test",),
+    "dotnet": ("test", "build", "run", "pack", "publish", "msbuild"),
+    "gem": ("build",),
+}
+# a project's runner in the folder it runs in: the subcommands that run the project (none:
+# every use of the program but its help and version)
+_IN_ITS_FOLDER: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("make", "gmake", "pytest", "py.test", "rspec", "phpunit", "jest",
+                     "vitest", "tox", "nox", "rake", "just", "task", "gradle", "gradlew",
+                     "mvn", "mvnw", "ninja", "mocha"), frozenset()),
+    **dict.fromkeys(("npm", "pnpm", "yarn", "bun"), frozenset({
+        "run", "test", "t", "install", "i", "ci", "start", "exec", "build", "run-script"})),
+    "cargo": frozenset({"build", "b", "test", "t", "run", "r", "bench", "check", "c"}),
+    "go": frozenset({"build", "test", "run", "generate", "vet", "install"}),
+    "dotnet": frozenset({"build", "test", "run", "pack", "publish"}),
+    "composer": frozenset({"install", "i", "update", "u", "run", "run-script"}),
+    "meson": frozenset({"setup", "compile", "test"}), "deno": frozenset({"task", "test"}),
+    "bundle": frozenset({"exec", "install"}),
+}
+_NOT_RUNNING = frozenset({"--help", "-h", "--version", "-V", "version", "help"})
+
+
+def project_places(cmd: Command) -> list[Word]:
+    """Where the project is that ``cmd`` runs the code of (see above; ``python -m
+    pytest`` is read as pytest by the walk): the folder or file an option names, a test
+    runner's operands, the second operand of ``meson setup`` (its source folder), else
+    the folder the command runs in when a ``cd`` moved it (a folder anyone may write, no
+    call of the session wrote: what it holds is not known)."""
+    name, args = cmd.name, list(cmd.args)
+    texts = [a.text for a in args]
+    if _NOT_RUNNING & set(texts):
+        return []
+    out: list[Word] = []
+    options = _PROJECT_OPTIONS.get(name, frozenset())
+    for i, a in enumerate(args):
+        option, eq, value = a.text.partition("=")
+        if eq and option in options:
+            out.append(_as_word(a, value))
+        elif a.text in options and i + 1 < len(args):
+            out.append(args[i + 1])
+    operands = [a for i, a in enumerate(args) if not a.text.startswith("-") and not (
+        i and (texts[i - 1] in options or _value_of(name, texts[i - 1])))]
+    if name in _TEST_OPERANDS:
+        after = _TEST_OPERANDS[name]
+        if not after:
+            out += [a for a in operands if "/" in a.text or a.text.startswith(".")]
+        elif operands and operands[0].text in after:
+            out += [a for a in operands[1:] if a.text.startswith(("/", "./", "../", "~"))]
+    if name == "meson" and texts[:1] == ["setup"] and len(operands) >= 3:
+        out.append(operands[2])
+    runs_here = name in _IN_ITS_FOLDER and (not _IN_ITS_FOLDER[name] or (
+        bool(operands) and operands[0].text in _IN_ITS_FOLDER[name]))
+    if not out and runs_here and cmd.cwd is not None and cmd.cwd.startswith("/"):
+        out.append(Word(cmd.cwd, cmd.cwd, tame=True))
+    return out
+
+
+# an option naming where a runner puts its output (`--junitxml F`, `--outputFile F`,
+# `--basetemp D`, `-coverprofile F`): its value is no project; go's flags that take none
+_OUTPUT_OPTION = re.compile(r"(?i)-[\w-]*(?:out|report|log|junit|result|basetemp|cache|"
+                            r"te?mp|cov)[\w-]*")
+_GO_FLAGS = frozenset({"-v", "-x", "-n", "-a", "-race", "-msan", "-asan", "-cover", "-json",
+                       "-short", "-failfast", "-trimpath", "-work", "-i", "-benchmem",
+                       "-linkshared", "-modcacherw", "-buildvcs"})
+
+
+def _value_of(name: str, before: str) -> bool:
+    """Is the word after ``before`` that option's value, not an operand (see above)?"""
+    if not before.startswith("-") or "=" in before:
+        return False
+    return bool(_OUTPUT_OPTION.fullmatch(before)) or (name == "go" and before not in _GO_FLAGS)
+
+
+# the programs whose project ``project_places`` finds
+RUNS_PROJECTS = frozenset(_PROJECT_OPTIONS) | frozenset(_TEST_OPERANDS) | frozenset(
+    _IN_ITS_FOLDER)

@@ -151,3 +151,24 @@ def place_rates(places: dict, every: int, secrets_at_least: int, alikes_at_least
                        for line in secrets) / len(secrets),
                    sum(patterns.redact(place(t)) != place(t) for t in alikes) / len(alikes))
             for name, place in places.items()}
+
+
+def rules_rebuilt(monkeypatch, lists: bool = False) -> None:
+    """The scanner's rules rebuilt from the modules as a test has patched them: the flag
+    rules of the shell wing's credential table (and with ``lists`` the list-of-words
+    rules), each in the table's order, the rest as they are (a law's reading taken away)."""
+    import importlib
+
+    from toolpipe.shell import CREDENTIALS
+
+    contexts = importlib.import_module("toolpipe.secrets._contexts")
+    argv = importlib.import_module("toolpipe.secrets._argv")
+    scan = importlib.import_module("toolpipe.secrets._scan")
+    rules = importlib.import_module("toolpipe.secrets._rules")
+    flags = iter([contexts._flag_rule(row) for row in CREDENTIALS])
+    listed = iter([argv._list_rule(row) for row in CREDENTIALS if not (
+        row.percent or row.comma or row.colon) and any(" " not in p for p in row.programs)])
+    shape = argv._list_rule(CREDENTIALS[0]).shape
+    broken = tuple(next(flags) if r.check == "flags" else next(listed) if lists and (
+        r.shape == shape and r.check == "url_password") else r for r in rules.RULES)
+    monkeypatch.setattr(scan, "_TRIGGERS", scan.Triggers(broken + rules.PUBLIC))

@@ -16,7 +16,7 @@ import importlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.secrets_corpus import drawn
+from tests.secrets_corpus import drawn, rules_rebuilt
 from toolpipe.secrets import SecretPatternSet
 from toolpipe.shell import CREDENTIALS
 
@@ -59,8 +59,6 @@ def test_an_audit_record_s_words_are_read_as_a_list_of_words(row, seed):
 def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     contexts = importlib.import_module("toolpipe.secrets._contexts")
     argv = importlib.import_module("toolpipe.secrets._argv")
-    scan = importlib.import_module("toolpipe.secrets._scan")
-    rules = importlib.import_module("toolpipe.secrets._rules")
     quoted = "+ mysql -u root '-p7QxAbcdefgh0123' app"
     audit = 'a0="mysql" a1="-uroot" a2="-p7QxAbcdefgh0123"'
     assert "7QxAbcdefgh0123" not in SecretPatternSet().redact(quoted)
@@ -69,12 +67,6 @@ def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     # list rules with commas alone between words (each in the table's order)
     monkeypatch.setattr(contexts, "_GLUED_WORD", "")
     monkeypatch.setattr(argv, "_BETWEEN", r"""(?:[ \t]*,[ \t]*)""")
-    flags = iter([contexts._flag_rule(row) for row in CREDENTIALS])
-    lists = iter([argv._list_rule(row) for row in CREDENTIALS if not (
-        row.percent or row.comma or row.colon) and any(" " not in p for p in row.programs)])
-    shape = argv._list_rule(CREDENTIALS[0]).shape
-    broken = tuple(next(flags) if r.check == "flags" else next(lists) if r.shape == shape
-                   and r.check == "url_password" else r for r in rules.RULES)
-    monkeypatch.setattr(scan, "_TRIGGERS", scan.Triggers(broken + rules.PUBLIC))
+    rules_rebuilt(monkeypatch, lists=True)
     assert "7QxAbcdefgh0123" in SecretPatternSet().redact(quoted)
     assert "7QxAbcdefgh0123" in SecretPatternSet().redact(audit)

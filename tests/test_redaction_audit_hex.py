@@ -16,7 +16,7 @@ import importlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.secrets_corpus import drawn
+from tests.secrets_corpus import drawn, rules_rebuilt
 from toolpipe.secrets import SecretPatternSet
 from toolpipe.shell import CREDENTIALS
 
@@ -67,16 +67,12 @@ def test_an_option_quoted_alone_is_followed_by_its_value(row, q, seed):
 def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     face = importlib.import_module("toolpipe.secrets")
     contexts = importlib.import_module("toolpipe.secrets._contexts")
-    scan = importlib.import_module("toolpipe.secrets._scan")
-    rules = importlib.import_module("toolpipe.secrets._rules")
     title = _title("mysql", "-uroot", "-p7QxAbcdefgh0123")
     quoted = '/usr/bin/redis-cli "-a" "7QxAbcdefgh0123" ping'
     assert _hex("7QxAbcdefgh0123") not in SecretPatternSet().redact(title)
     assert "7QxAbcdefgh0123" not in SecretPatternSet().redact(quoted)
     monkeypatch.setattr(face, "audit_lines", lambda text: [])
     monkeypatch.setattr(contexts, "_QUOTED_ALONE", "")
-    flags = iter([contexts._flag_rule(row) for row in CREDENTIALS])
-    broken = tuple(next(flags) if r.check == "flags" else r for r in rules.RULES)
-    monkeypatch.setattr(scan, "_TRIGGERS", scan.Triggers(broken + rules.PUBLIC))
+    rules_rebuilt(monkeypatch)
     assert _hex("7QxAbcdefgh0123") in SecretPatternSet().redact(title)
     assert "7QxAbcdefgh0123" in SecretPatternSet().redact(quoted)

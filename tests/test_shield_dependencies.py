@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_shield_flow import play
+from tests.test_shield_flow import play, stopped_then_runs
 from toolpipe.layers import _shield_handed
 from toolpipe.shell import _setting_values
 
@@ -56,11 +56,8 @@ OWN = st.sampled_from(["libs", "./vendor", "packages/shared"])
 @given(MANIFESTS, SCRATCH, OWN, st.sampled_from(["lib", "x-1.0", "serde"]))
 def test_a_dependency_from_a_folder_anyone_may_write_asks(manifest, scratch, own, name):
     path, text, command = manifest
-    calls = [("Write", {"path": path, "content": text.format(p=f"{scratch}/{name}")}),
-             ("Bash", {"command": command})]
-    assert play(calls)[-1][0] in ("asked", "blocked"), calls
-    calls[0] = ("Write", {"path": path, "content": text.format(p=f"{own}/{name}")})
-    assert play(calls)[-1] == ("ran", False), calls
+    stopped_then_runs(path, text.format(p=f"{scratch}/{name}"),
+                      text.format(p=f"{own}/{name}"), command)
 
 
 @pytest.mark.parametrize(("module", "name", "broken", "manifest"), [

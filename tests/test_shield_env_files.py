@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_shield_flow import play
+from tests.test_shield_flow import play, stopped_then_runs
 
 LOADERS = st.sampled_from(["node --env-file={f} app.js", "node --env-file {f} app.js",
                            "npx dotenv-cli -e {f} -- git fetch", "dotenv -f {f} run -- make",
@@ -74,11 +74,7 @@ SETTINGS = st.sampled_from([
 @given(SETTINGS, st.sampled_from(["/tmp/x.sh", "/var/tmp/env", "/dev/shm/e.env"]))
 def test_a_file_a_tool_s_settings_source_is_judged_as_sourced(setting, scratch):
     name, text, command = setting
-    calls = [("Write", {"path": name, "content": text.format(f=scratch)}),
-             ("Bash", {"command": command})]
-    assert play(calls)[-1][0] in ("asked", "blocked"), calls
-    calls[0] = ("Write", {"path": name, "content": text.format(f="config/dev.env")})
-    assert play(calls)[-1] == ("ran", False), calls
+    stopped_then_runs(name, text.format(f=scratch), text.format(f="config/dev.env"), command)
 
 
 def test_the_law_catches_the_loaders_taken_away(fresh_readings, monkeypatch):

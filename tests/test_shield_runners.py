@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_shield_flow import play
+from tests.test_shield_flow import play, stopped_then_runs
 from toolpipe.layers.shield import UnixShield
 
 SHIELD = UnixShield()
@@ -82,11 +82,8 @@ def test_a_recipe_line_is_read_after_its_marks(recipe, mark):
     name, text, command = recipe
     if mark == "+" and name == "justfile":
         mark = "@"  # (`+` is make's alone)
-    calls = [("Write", {"path": name, "content": text.format(m=mark, c="rm -rf ~")}),
-             ("Bash", {"command": command})]
-    assert play(calls)[-1][0] in ("asked", "blocked"), calls
-    calls[0] = ("Write", {"path": name, "content": text.format(m=mark, c="echo built")})
-    assert play(calls)[-1] == ("ran", False), calls
+    stopped_then_runs(name, text.format(m=mark, c="rm -rf ~"),
+                      text.format(m=mark, c="echo built"), command)
 
 
 def test_the_recipe_law_catches_the_marks_read_as_the_command(fresh_readings, monkeypatch):

@@ -23,8 +23,7 @@ def _list_rule(row: Credential) -> Rule:
     item = rf"""["'][^"'\n]{{0,256}}["']{_BETWEEN}"""
     separate = [re.escape(f) + rf"""["']{_BETWEEN}["']""" for f in row.flags
                 if not row.attached]
-    glued = [re.escape(f) + ("=" if f.startswith("--") else "") for f in row.flags
-             if not row.spaced]
+    glued = glued_flags(row)
     options = "|".join(sorted(separate + glued, key=len, reverse=True))
     return rule("password", tuple(p for p in row.programs if " " not in p),
                 rf"""(?:{names})["']{_BETWEEN}\[?[ \t]*(?:{item}){{0,24}}?["']"""
@@ -32,6 +31,13 @@ def _list_rule(row: Credential) -> Rule:
                 value=("v",), check="url_password", bounded=False, priority=CONTEXT,
                 shape=r"""["'](?:[ \t]*,|[ \t]+a\d)""")  # (the name's closing quote, then
     # the list)
+
+
+def glued_flags(row: Credential) -> list[str]:
+    """A row's options as they are glued to their value (`-pPW`, `--password=PW`), longest
+    first, as regexes; none when the row's options take their value apart only."""
+    return [] if row.spaced else [re.escape(f) + ("=" if f.startswith("--") else "")
+                                  for f in sorted(row.flags, key=len, reverse=True)]
 
 
 # between two words of a list: a comma, or auditd's next argument (`a0="mysql" a1="-u…"`,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from toolpipe.secrets._argv import glued_flags
 from toolpipe.secrets._calls import CALL_RULES
 from toolpipe.secrets._calls import QUOTED as _QUOTED
 from toolpipe.secrets._connect import CONNECT_RULES
@@ -35,8 +36,7 @@ def _flag_rule(row: Credential) -> Rule:
              r"[^\s,'\"]{1,128},(?P<v>[^\s'\"]{1,256})" if row.comma else
              r"['\"]?[^\s:'\"]{1,128}:(?P<v>[^\s'\"]{1,256})" if row.colon else _PW)
     # the option and its value glued inside one quoted word (`'-pPW'`, `"--password=PW"`)
-    glued = "|".join(re.escape(f) + ("=" if f.startswith("--") else "")
-                     for f in sorted(row.flags, key=len, reverse=True) if not row.spaced)
+    glued = "|".join(glued_flags(row))
     every = "|".join(re.escape(f) for f in row.flags)  # (`'-passin'`: an option, not -pass's)
     words = _GLUED_WORD.format(glued=glued, every=every) if glued and not (
         row.percent or row.comma or row.colon) else ""

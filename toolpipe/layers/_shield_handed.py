@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from toolpipe.shell import PACKAGE_INDEXES, TRANSFER_CLIENTS, option_values
+from toolpipe.shell import PACKAGE_INDEXES, TRANSFER_CLIENTS, https_host, option_values
 
 # A database client: the options that name a script file, whether a file operand with one
 # of these endings is a script (mongosh's `wipe.js`), and the option that takes the same
@@ -135,12 +135,8 @@ _REQUIREMENT_PATH = re.compile(r"(?m)^[ \t]*(?:(?:-e|--editable)(?:[ \t]+|=))?"
 _SOURCE = re.compile(r"(?im)^[ \t]*[\"']?[\w@/:.\-]*(?:index|registry|source|mirror|url|"
                      r"repositor|server)[\w.\-]*[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?"
                      r"((?:https?|git\+https?|sparse\+https?)://[^\s\"',\]]+)")
-_HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
-
-
 def _official(url: str) -> bool:
-    found = _HTTPS_HOST.match(url)
-    return found is not None and found.group(1).lower() in PACKAGE_INDEXES
+    return https_host(url) in PACKAGE_INDEXES
 
 
 def sources_as_options(content: str) -> str:

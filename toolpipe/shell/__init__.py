@@ -114,6 +114,7 @@ from toolpipe.shell._grammar import analyse as analyse
 from toolpipe.shell._helpers import ELSEWHERE as ELSEWHERE
 from toolpipe.shell._helpers import INDEX_VAR as INDEX_VAR
 from toolpipe.shell._helpers import PACKAGE_INDEXES as PACKAGE_INDEXES
+from toolpipe.shell._helpers import https_host as https_host
 from toolpipe.shell._languages import language_named as language_named
 from toolpipe.shell._languages import rule_commands as rule_commands
 from toolpipe.shell._model import Command as Command
@@ -189,6 +190,7 @@ __all__ = [
     "git_form",
     "git_subcommand",
     "holds_secrets",
+    "https_host",
     "in_made_folder",
     "irreversible",
     "language_named",

@@ -89,6 +89,16 @@ PACKAGE_INDEXES = frozenset({
     "pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com",
     "crates.io", "index.crates.io", "static.crates.io", "rubygems.org", "packagist.org",
     "repo.packagist.org", "proxy.golang.org"})
+_HTTPS_HOST = re.compile(r"^(?:sparse\+)?https://([^/:\s]+)(?:[/:]|$)")
+
+
+def https_host(url: str) -> str | None:
+    """The host of an https address, lower-cased (cargo's `sparse+https://` too); None
+    for any other address (plain http, another scheme: no host is vouched for)."""
+    found = _HTTPS_HOST.match(url)
+    return found.group(1).lower() if found is not None else None
+
+
 # an index that is not one of them, nor on this machine
 ELSEWHERE = re.compile(r"^[a-z+]+://(?!(?:[^@/]*@)?(?:" + "|".join(
     re.escape(h) for h in sorted(PACKAGE_INDEXES)) + r"|localhost|127\.[\d.]+|\[::1\])(?:[:/,]|$))")

@@ -15,7 +15,7 @@ import posixpath
 import re
 import shlex
 
-from toolpipe.shell._helpers import code_place
+from toolpipe.shell._helpers import code_place, https_host
 from toolpipe.shell._places import SCRATCH, classify
 from toolpipe.shell._words import shell_word
 
@@ -31,7 +31,6 @@ _DISTRIBUTION_KEY = re.compile(r"(?i)(?:^|[._-])(?:distribution|wrapper)Url$")
 _OWN_DISTRIBUTIONS = frozenset({"services.gradle.org", "downloads.gradle.org",
                                 "downloads.gradle-dn.com", "repo.maven.apache.org",
                                 "repo1.maven.org"})
-_HOST = re.compile(r"^https://([^/:\s]+)(?:[/:]|$)")
 
 
 def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[str]:
@@ -44,8 +43,7 @@ def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[s
     value = value.strip().strip("\"'")
     if _DISTRIBUTION_KEY.search(key):
         url = value.replace("\\:", ":")  # (a .properties file escapes its colons)
-        found = _HOST.match(url)
-        if "://" in url and (found is None or found.group(1).lower() not in _OWN_DISTRIBUTIONS):
+        if "://" in url and https_host(url) not in _OWN_DISTRIBUTIONS:
             return [f"curl -fsSL {shell_word(url)} | sh"]
         return []
     if _VARIABLE.fullmatch(key):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import posixpath
 
+from toolpipe.shell import json_strings
+
 # git's hooks, by name: in .git/hooks, or in a folder core.hooksPath may name (husky's
 # .husky, a project's hooks/ or .githooks/)
 GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit",
@@ -54,19 +56,12 @@ def package_hooks(content: str) -> str:
     config = package.get("config")
     sections = [package.get(k) for k in _HOOK_SECTIONS] + [
         config.get("ghooks") if isinstance(config, dict) else None]
-    scripts = package.get("scripts") if isinstance(package.get("scripts"), dict) else {}
+    scripts = package.get("scripts")
+    scripts = scripts if isinstance(scripts, dict) else {}
     out: list[str] = []
     for section in sections:
-        for value in _strings(section):  # (a script's name, as the pre-commit package's)
-            named = scripts.get(value) if isinstance(scripts, dict) else None
+        for value in json_strings(section):  # (a script's name, as pre-commit's package's)
+            named = scripts.get(value)
             out.append(named if isinstance(named, str) else value)
     return "\n".join(out)
 
-
-def _strings(node: object, depth: int = 0) -> list[str]:
-    if depth > 8:
-        return []
-    if isinstance(node, str):
-        return [node]
-    values = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
-    return [s for v in values for s in _strings(v, depth + 1)]

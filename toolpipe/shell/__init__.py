@@ -144,6 +144,7 @@ from toolpipe.shell._texts import echoed as echoed
 from toolpipe.shell._texts import edit_inserts as edit_inserts
 from toolpipe.shell._texts import edited_commands as edited_commands
 from toolpipe.shell._texts import git_form as git_form
+from toolpipe.shell._texts import json_strings as json_strings
 from toolpipe.shell._transfers import TRANSFER_CLIENTS as TRANSFER_CLIENTS
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
@@ -193,6 +194,7 @@ __all__ = [
     "https_host",
     "in_made_folder",
     "irreversible",
+    "json_strings",
     "language_named",
     "literal_prefix",
     "modelled",

@@ -275,6 +275,11 @@ def _pairs(node: object, key: str = "", depth: int = 0) -> Iterator[tuple[str, s
         yield key, node
 
 
+def json_strings(node: object) -> list[str]:
+    """Every string value of a JSON document, depth first (see ``_pairs``)."""
+    return [value for _, value in _pairs(node)]
+
+
 _HOME = re.compile(r"home|HOME|user\.home|homedir|expanduser")
 
 

@@ -24,6 +24,7 @@ Layout (the face re-exports what users need; the rest is private):
     _escapes    escape sequences read as breaks (``\\n`` in JSON and logs), length kept
     _percent    a line percent-encoded whole, read as a URL's reader reads it
     _audit      an audit record's fields in hex, read as the text they spell
+    _panes      a debugger's variables pane, read without each value's type
     _tags       a line HTML's tags hold, the text between them read as lines
     _shape      a text read without its lines' trailing blanks, returns, shared indent
     _wide       full-width forms read as NFKC; the labels a redaction writes
@@ -68,6 +69,7 @@ from toolpipe.secrets._escapes import (
     read_escapes,
 )
 from toolpipe.secrets._memo import TextMemo
+from toolpipe.secrets._panes import pane_line, pane_lines
 from toolpipe.secrets._percent import percent_encoded_lines, percent_unescaped_line
 from toolpipe.secrets._rule import CONTEXT
 from toolpipe.secrets._rules import RULES as _RULES
@@ -279,6 +281,8 @@ class SecretPatternSet:
                 text = self._escaped(text, percent_encoded_lines, percent_unescaped_line)
         if "audit(" in text:  # an audit record's fields in hex, read as the text they spell
             text = self._escaped(text, audit_lines, audit_line)
+        if " = {" in text:  # a debugger's pane: `password = {str} '…'`, read without the type
+            text = self._escaped(text, pane_lines, pane_line)
         if "<" in text:  # a line that tags hold, each stretch between them a line (not
             # guessed at: a run read alone has lost the element that judged it, `<Modulus>`)
             text = self._escaped(text, tagged_lines, untagged_line, guess=False)

@@ -15,7 +15,6 @@ import attrs
 from toolpipe.layers._shield_places import (
     OFFSITE,
     command_checks,
-    credential_to_stranger,
     links_made,
     offsite,
     picked,
@@ -24,6 +23,7 @@ from toolpipe.layers._shield_places import (
     repointed,
     spliced,
 )
+from toolpipe.layers._shield_services import credential_to_stranger
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,

@@ -16,12 +16,15 @@ from toolpipe.layers._shield_services import own_service_only
 from toolpipe.layers._shield_settings import PRODUCTION, opens_server, settings
 from toolpipe.shell import (
     CREDENTIAL_HINT,
+    DECODERS,
     ENDLESS_SOURCES,
     GREPS,
     IRREVERSIBLE,
     MAX_JOINED,
     NETWORK,
+    NETWORK_SOURCES,
     READ_ONLY,
+    UNKNOWN,
     Command,
     Effect,
     Place,
@@ -35,6 +38,7 @@ from toolpipe.shell import (
 )
 
 OFFSITE = frozenset(IRREVERSIBLE)
+_FROM_AFAR = NETWORK_SOURCES | DECODERS  # (programs whose output no one here chose)
 _ASKS_FOR_HELP = frozenset({"--help", "--version", "--usage"})
 _WINE = frozenset({"wine", "wine64", "proton", "wine-stable"})
 
@@ -48,6 +52,12 @@ def place_of(effect: Effect, workspace: str, escaped: frozenset[str] = frozenset
     if effect.word.sources == ("mktemp",):  # made by mktemp on the same line: scratch
         return Place("scratch", effect.word.shown)
     place = classify(effect.word, effect.command.cwd, workspace)
+    if place.kind == "workspace" and not effect.word.tame and effect.word.text.rstrip(
+            "/").endswith(UNKNOWN) and _FROM_AFAR.intersection(effect.word.sources):
+        # `rm -rf "build/$(curl …)"`: a name a download or a decoder gives may be `../..`
+        # (one a known ending follows, `dist/app-$v.tgz`, ends as that: left)
+        return Place("outside", f"{place.path} (a name from a download or a decoder, which "
+                                f"may climb out of the folder)")
     if not ((through or escaped) and effect.word.known and place.kind in ("workspace",
                                                                          "secret")):
         return place

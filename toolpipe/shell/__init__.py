@@ -146,6 +146,7 @@ from toolpipe.shell._texts import edited_commands as edited_commands
 from toolpipe.shell._texts import git_form as git_form
 from toolpipe.shell._texts import json_strings as json_strings
 from toolpipe.shell._transfers import TRANSFER_CLIENTS as TRANSFER_CLIENTS
+from toolpipe.shell._words import UNKNOWN as UNKNOWN
 from toolpipe.shell._words import Word as Word
 from toolpipe.shell._wrappers import SHELLS as SHELLS
 from toolpipe.shell._writes import READ_ONLY as READ_ONLY
@@ -172,6 +173,7 @@ __all__ = [
     "READ_ONLY",
     "SHELLS",
     "TRANSFER_CLIENTS",
+    "UNKNOWN",
     "Command",
     "Credential",
     "Effect",

@@ -57,8 +57,24 @@ def assigned(cmd: Command, listed: dict[str, Word], fed: dict[str, str]) -> dict
     if cmd.name in ("readarray", "mapfile"):
         return listed_into(cmd, listed, fed)
     if cmd.name == "read":
-        return read_into(cmd) or read_listed(cmd, listed)
+        return read_into(cmd) or read_listed(cmd, listed) or read_unknown(cmd)
     return {}
+
+
+def read_unknown(cmd: Command) -> dict[str, Word]:
+    """What ``read NAME…`` reads from anywhere else (a file, a pipe, ``< <(…)``): not
+    known, whatever NAME held before, and from the programs that feed it (a download's
+    or a decoder's name may climb out of the folder it is joined to: ``curl … | while read
+    -r f; do rm -rf "build/$f"``)."""
+    texts = [a.text for a in cmd.args]
+    names = [t for i, t in enumerate(texts) if re.fullmatch(r"[A-Za-z_]\w*", t) and not (
+        i and texts[i - 1] in ("-d", "-n", "-N", "-p", "-t", "-u", "-a"))]
+    if "-a" in texts or not names:
+        return {}  # (an array's elements: left as they were, unknown when never set)
+    sources = tuple(c.name for c in cmd.upstream if c.name) + tuple(
+        s for r in cmd.redirects if r.op == "<" and r.target is not None
+        for s in r.target.sources)
+    return {n: Word(UNKNOWN, f"<read into {n}>", tame=False, sources=sources) for n in names}
 
 
 def _listing_read(cmd: Command, listed: dict[str, Word]) -> Word | None:

@@ -126,6 +126,7 @@ _CONTAINER_VERB = re.compile(r"(?i)(?:^|[:\-_])(?:" + _DELETES_WHAT + r")[:\-_]?
 _CONTAINER_OPTION = re.compile(r"(?i)^--?" + _CONTAINER + r"(?:=|$)")
 _REMOTE = re.compile(r"^(?:s3|gs|az|r2|b2|oss|swift|sftp|ftps?|https?|rsync|ssh|scp|webdavs?)"
                      r"://|^[\w.-]+@[\w.-]+:")
+# the places that matter: what a told program or one named for deleting is handed there
 _MATTERS = frozenset({"system", "persistence", "root", "device", "secret"})
 _ANY_TOLD = re.compile(
     r"(?:^| )(?:" + "|".join(re.escape(f) for f in sorted(_OUTPUT_FLAGS)) + r")(?:[ =]|$)"
@@ -163,7 +164,6 @@ def told(args: Sequence[Word], cwd: str | None) -> str | None:
 # `//tools:cleanup`), handed a place that matters: what it deletes there is its name's job
 _DELETING_NAME = re.compile(r"(?i)(?:^|[-_.:])(?:clean(?:up|er)?|scrub|zap|" + _STRONG + "|"
                             + _WEAK + r")(?:[-_.]|$)")
-_HANDED = frozenset({"root", "system", "device", "secret", "persistence"})
 
 
 def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
@@ -175,7 +175,7 @@ def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str 
             continue
         value = a.text.partition("=")[2] if a.text.startswith("-") else a.text
         place = classify(value, cwd) if value else None
-        if place is not None and place.kind in _HANDED:
+        if place is not None and place.kind in _MATTERS:
             return place.path
     return None
 

@@ -278,6 +278,8 @@ class _Expansions(_Parameters):
             where = (*self.where, "${…@P}")
             if value is not None and value.known:
                 self.nested(': "' + value.text.replace('"', '\\"') + '"', where)
+                if not any(c in value.text for c in "\\$`!"):  # (a prompt's expansion
+                    return [Segment(value.text, quoted)]  # leaves such a value as it is)
             else:
                 self.out.problem("dynamic-code", f"runs code it cannot read ({_text(node)})",
                                  where, ())

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from toolpipe.shell._words import ansi_c
+
 # Patterns are read on values up to this length (the prefix and suffix operators try every
 # cut, and a shield reads short names and paths, not documents)
 MAX_VALUE = 512
@@ -24,6 +26,12 @@ def _first_upper(value: str) -> str:
 
 _CASE: dict[str, Callable[[str], str]] = {",,": str.lower, "^^": str.upper,
                                           ",": _first_lower, "^": _first_upper}
+# ${name@X}: a transformation of the value (P, a prompt's expansion, only of a value it
+# leaves as it is: no escape, no expansion; A, K, a, k: not read)
+_TRANSFORMS: dict[str, Callable[[str], str | None]] = {
+    "U": str.upper, "L": str.lower, "u": _first_upper,
+    "Q": lambda v: "'" + v.replace("'", "'\\''") + "'",
+    "E": lambda v: ansi_c(v), "P": lambda v: None if any(c in v for c in "\\$`!") else v}
 _CUTS = frozenset({"%", "%%", "#", "##"})
 _REPLACES = frozenset({"/", "//", "/#", "/%"})
 
@@ -70,6 +78,9 @@ def operate(value: str, op: str, pattern: str | None, literal: bool,
         return None
     if op in _CASE and pattern is None:
         return _CASE[op](value)
+    if op == "@":  # (`pattern`: the transformation's letter)
+        transform = _TRANSFORMS.get(pattern or "")
+        return transform(value) if transform is not None else None
     if op == ":":
         if not numbers or any(n < 0 for n in numbers):
             return None

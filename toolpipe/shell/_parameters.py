@@ -52,7 +52,9 @@ class _Parameters:
         exact = False
         replacement = ""
         numbers: list[int] = []
-        if op == ":":
+        if op == "@":  # ${v@Q}: a transformation, by its letter
+            pattern = _text(rest[0]) if len(rest) == 1 else None
+        elif op == ":":
             numbers = [int(_text(n)) for n in rest if n.type == "number" and
                        _text(n).isdigit()]
             if len(numbers) != sum(n.type != ":" for n in rest):

@@ -102,21 +102,28 @@ def _resolved(cmd: Command) -> str | None:
 plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)
 
 
-_FORMAT = re.compile(r"%[sd%]")
+_FORMAT = re.compile(r"%[sdb%]")
+# %b's escapes that $'…' reads otherwise (`\0162`, an octal byte after a zero; `\c`, the
+# end of output): not read, so not known
+_NOT_AS_ANSI_C = re.compile(r"\\(?:0[0-7]|c)")
 
 
 def printed(words: tuple[Word, ...]) -> Word:
-    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d`` and
-    ``%%`` only, its arguments known, the format once through for each round of them
-    (``printf '%s\\n' build dist``: two lines); anything else is not known."""
+    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d``, ``%b``
+    (its argument's escapes read: ``'rm -rf \\x7e'``) and ``%%`` only, its arguments
+    known, the format once through for each round of them (``printf '%s\\n' build
+    dist``: two lines); anything else is not known."""
     fmt, *args = words
     count = len(_FORMAT.findall(fmt.text.replace("%%", "")))
-    if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sd%])",
+    if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sdb%])",
             fmt.text) or (len(args) != count and (not count or not args or len(args) % count)):
         return _unknown_of(list(words))
     values = iter(a.text for a in args)
-    text = "".join(_FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else next(values),
-                               fmt.text) for _ in range(max(1, len(args) // max(count, 1))))
+    if "%b" in fmt.text and any(_NOT_AS_ANSI_C.search(a.text) for a in args):
+        return _unknown_of(list(words))
+    text = "".join(_FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else ansi_c(next(
+        values)) if m.group(0) == "%b" else next(values), fmt.text)
+                   for _ in range(max(1, len(args) // max(count, 1))))
     return Word(text, text, False, all(w.tame for w in words),
                 tuple(s for w in words for s in w.sources))
 

@@ -53,7 +53,7 @@ def _vim(cmd: Command) -> list[Effect]:
                                 ("--cmd", "--clean-cmd"))
     commands = [a for i, a in enumerate(cmd.args) if a.text.startswith("+") or (
         i > 0 and _takes_command(cmd.args[i - 1].text))]
-    given = [a.text for a in commands]
+    given = [a.text for a in commands] + [g for a in cmd.args if (g := _glued_command(a.text))]
     unread = bool(values.keys() & {"S", "s", "w", "W"}) or any(not a.known for a in commands)
     batch = silent or "--headless" in flags
     writes = unread or any(_WRITES.search(g.lstrip("+")) for g in given)
@@ -63,6 +63,16 @@ def _vim(cmd: Command) -> list[Effect]:
         return []
     files = [w for w in ops if not w.text.startswith("+")]
     return [Effect("write", cmd, w, detail="edits with a script") for w in files]
+
+
+def _glued_command(option: str) -> str:
+    """The command glued to ``-c`` in a cluster of short options (``-cx``, ``-ecwq``), or
+    '' (vim reads the rest of the word as -c's value)."""
+    at = option.find("c", 1)
+    if not option.startswith("-") or option.startswith("--") or at < 1 or (
+            at > 1 and not option[1:at].isalpha()):
+        return ""
+    return option[at + 1:]
 
 
 def _takes_command(option: str) -> bool:

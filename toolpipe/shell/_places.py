@@ -140,6 +140,8 @@ _NOT_SECRET = re.compile(r"(\.pub|/known_hosts(\.old)?|\.env\.(example|sample|te
                          r"pubkey|public[_-]key)\.pem)$")
 _PERSISTENCE = re.compile(
     r"^(~|/root|/home/[^/]+)/(\.(bash|zsh)rc|\.bash_profile|\.bash_login|\.bash_logout|"
+    # (.bash_aliases: sourced by Debian's .bashrc; environment.d: systemd's user session)
+    r"\.bash_aliases|\.config/environment\.d/.*|"
     r"\.profile|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.cshrc|\.tcshrc|\.inputrc|"
     r"\.config/fish/config\.fish|\.config/fish/conf\.d/.*|\.ssh/authorized_keys2?|"
     r"\.ssh/rc|\.ssh/config|\.config/autostart/.*|\.config/systemd/.*|\.local/share/systemd"

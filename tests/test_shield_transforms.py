@@ -55,15 +55,29 @@ def test_printf_b_reads_its_argument_s_escapes(outside, inside):
     assert decide(shape.format(v=_escaped(inside))) not in STOPPED
 
 
-@pytest.mark.parametrize("command", ["printf -v c '%b' '\\0162\\0155 -rf /'; $c",
-                                     "printf -v c '%b' 'rm -rf /\\c'; $c"])
-def test_escapes_b_reads_otherwise_are_not_known(command):
-    assert decide(command) in STOPPED, command
+def test_b_reads_an_octal_byte_after_a_zero_as_echo_e_does():
+    assert decide("printf -v c '%b' '\\0162\\0155 -rf /'; $c") == "block"
+    assert decide("printf -v c '%b' '\\0162\\0155 -rf build'; $c") not in STOPPED
+
+
+def test_b_s_end_of_output_is_not_read():
+    assert decide("printf -v c '%b' 'rm -rf /\\c'; $c") in STOPPED
+
+
+@pytest.mark.parametrize(("command", "what"), [
+    ("printf -v c 'rm -rf %s\\n' {v}; eval \"$c\"", "its format's escapes read"),
+    ("printf -v c 'rm -rf %s %s' {v}; eval \"$c\"", "a missing argument empty"),
+    ("printf 'rm -rf %s\\n' {v} > a.sh; bash a.sh", "the file it writes"),
+    ("c=$(printf 'rm -rf %s' {v}); $c", "what it prints"),
+])
+def test_printf_is_read_alike_wherever_it_prints(command, what):
+    assert decide(command.format(v="~")) == "block", what
+    assert decide(command.format(v="build")) not in STOPPED, what
 
 
 @pytest.mark.parametrize(("module", "name", "broken", "command"), [
     (_operators, "_TRANSFORMS", {}, "p='build'; rm -rf \"${p@Q}\""),
-    (_printed, "_FORMAT", __import__("re").compile(r"%[sd%]"),
+    (_printed, "_OTHER", __import__("re").compile(r"%(?![sd%])"),
      "printf -v cmd '%b' 'rm -rf build'; eval \"$cmd\""),
 ])
 def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,

@@ -4,9 +4,10 @@ that stands for several values (their common folder, then something unknown)."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from toolpipe.shell._model import Command
 from toolpipe.shell._words import UNKNOWN, Word, ansi_c, literal
@@ -45,14 +46,8 @@ def _echoed(ran: Sequence[Command]) -> str | None:
     args = [a for a in ran[0].args]
     if not all(a.known for a in args) or (args and args[0].text.startswith("-")):
         return None
-    if ran[0].name == "printf":  # its escapes as `$'…'` reads them, `%s` and `%d` filled
-        if not args:
-            return None
-        fmt = ansi_c(args[0].text) if "\\" in args[0].text else args[0].text
-        if "%" in fmt:
-            word = printed((literal(fmt), *args[1:]))
-            return word.text if word.known else None
-        return fmt if len(args) == 1 and UNKNOWN not in fmt else None
+    if ran[0].name == "printf":  # (see ``printf_output``)
+        return printf_output(ansi_c(args[0].text), [a.text for a in args[1:]]) if args else None
     return " ".join(a.text for a in args)
 
 
@@ -102,28 +97,51 @@ def _resolved(cmd: Command) -> str | None:
 plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)
 
 
+# printf's conversions read here (``%b``: its argument's escapes read) and its percent
+# sign; any other conversion is not read
 _FORMAT = re.compile(r"%[sdb%]")
-# %b's escapes that $'…' reads otherwise (`\0162`, an octal byte after a zero; `\c`, the
-# end of output): not read, so not known
-_NOT_AS_ANSI_C = re.compile(r"\\(?:0[0-7]|c)")
+_OTHER = re.compile(r"%(?![sdb%])")
+
+
+def escapes_read(text: str) -> str:
+    """``%b``'s and ``echo -e``'s escapes: ``$'…'``'s (``\\x72``, ``\\n``), but for the
+    octal byte after a zero (``\\0162``: ``r``)."""
+    return ansi_c(re.sub(r"\\0([0-7]{1,3})", r"\\\1", text))
+
+
+def printf_output(fmt: str, values: Sequence[str]) -> str | None:
+    """What ``printf FORMAT ARGS…`` prints, FORMAT's escapes read (``ansi_c``): ``%s``,
+    ``%d``, ``%b`` and ``%%`` only, the format used again while arguments remain and a
+    missing one empty, as bash does (``printf '%s\\n' build dist``: two lines); None for
+    another conversion, a ``%b`` argument's ``\\c`` (the end of all output) or an escape
+    not read."""
+    if _OTHER.search(fmt) or ("%b" in fmt and any("\\c" in v for v in values)):
+        return None
+    wanted = len(_FORMAT.findall(fmt.replace("%%", "")))
+    rest, out = list(values), []
+    while True:
+        given, rest = iter(rest[:wanted]), rest[wanted:]
+        out.append(_FORMAT.sub(functools.partial(_filled, given=given), fmt))
+        if not rest or not wanted:
+            text = "".join(out)
+            return None if UNKNOWN in text else text
+
+
+def _filled(conversion: re.Match[str], given: Iterator[str]) -> str:
+    if conversion.group(0) == "%%":
+        return "%"
+    value = next(given, "")
+    return escapes_read(value) if conversion.group(0) == "%b" else value
 
 
 def printed(words: tuple[Word, ...]) -> Word:
-    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR: a format of ``%s``, ``%d``, ``%b``
-    (its argument's escapes read: ``'rm -rf \\x7e'``) and ``%%`` only, its arguments
-    known, the format once through for each round of them (``printf '%s\\n' build
-    dist``: two lines); anything else is not known."""
+    """What ``printf -v VAR FORMAT ARGS…`` puts in VAR (see ``printf_output``), its words
+    known; anything else is not known."""
     fmt, *args = words
-    count = len(_FORMAT.findall(fmt.text.replace("%%", "")))
-    if not all(w.known for w in words) or "\\" in fmt.text or re.search(r"%(?![sdb%])",
-            fmt.text) or (len(args) != count and (not count or not args or len(args) % count)):
+    text = printf_output(ansi_c(fmt.text), [a.text for a in args]) if all(
+        w.known for w in words) else None
+    if text is None:
         return _unknown_of(list(words))
-    values = iter(a.text for a in args)
-    if "%b" in fmt.text and any(_NOT_AS_ANSI_C.search(a.text) for a in args):
-        return _unknown_of(list(words))
-    text = "".join(_FORMAT.sub(lambda m: "%" if m.group(0) == "%%" else ansi_c(next(
-        values)) if m.group(0) == "%b" else next(values), fmt.text)
-                   for _ in range(max(1, len(args) // max(count, 1))))
     return Word(text, text, False, all(w.tame for w in words),
                 tuple(s for w in words for s in w.sources))
 

@@ -19,6 +19,7 @@ from toolpipe.shell._languages import language_named, rule_commands
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import shell_strings
 from toolpipe.shell._places import SCRATCH
+from toolpipe.shell._printed import escapes_read, printf_output
 from toolpipe.shell._sed import script_commands
 from toolpipe.shell._setting_values import file_loads, setting_loads
 from toolpipe.shell._table import option_values
@@ -297,40 +298,12 @@ def echoed(cmd: Command) -> str | None:
         return data.text if data.known else None
     if cmd.name in ("echo", "printf") and all(a.known for a in cmd.args):
         if cmd.name == "printf" and cmd.args and not cmd.args[0].text.startswith("-"):
-            return _printf(_unescaped(cmd.args[0].text), [a.text for a in cmd.args[1:]])
+            return printf_output(ansi_c(cmd.args[0].text), [a.text for a in cmd.args[1:]])
         words = [a.text for a in cmd.args if not (cmd.name == "echo" and a.text in
                                                     ("-e", "-n", "-E"))]
         text = " ".join(words)
-        return _unescaped(text) if "-e" in [a.text for a in cmd.args] else text
+        return escapes_read(text) if "-e" in [a.text for a in cmd.args] else text
     return None
-
-
-def _unescaped(text: str) -> str:
-    """printf's and echo -e's escapes, which are ``$'…'``'s (``\\x72``, ``\\162``, ``\\n``),
-    but for echo -e's octal ``\\0NNN``."""
-    return ansi_c(re.sub(r"\\0([0-7]{1,3})", r"\\\1", text))
-
-
-_CONVERSION = re.compile(r"%[sdb%]")
-
-
-def _printf(fmt: str, values: list[str]) -> str | None:
-    """What ``printf FORMAT ARGS…`` prints: ``%s``, ``%d``, ``%b`` and ``%%`` only (the
-    format used again while arguments remain, as bash does); else not known."""
-    if re.search(r"%(?![sdb%])", fmt):
-        return None
-    wanted = len(_CONVERSION.findall(fmt.replace("%%", "")))
-    out: list[str] = []
-    while True:
-        given, values = values[:wanted], values[wanted:]
-        out.append(_filled(fmt, iter(given)))
-        if not values or not wanted:
-            return "".join(out)
-
-
-def _filled(fmt: str, given: Iterator[str]) -> str:
-    return _CONVERSION.sub(lambda m: "%" if m.group(0) == "%%" else _unescaped(
-        next(given, "")) if m.group(0) == "%b" else next(given, ""), fmt)
 
 
 # one command of a sed script this reading understands: an optional address, then a

@@ -317,7 +317,6 @@ class _Expansions(_Parameters):
         listing = lister(ran) if len(made) == len(ran) and len(
             node.named_children) == 1 and node.named_children[0].type in (
             "pipeline", "command") else None
-        listed = listed_root(listing)
         if node.type == "process_substitution":
             if echoed is not None and len(made) == 1:
                 self.out.fed[_text(node)] = echoed
@@ -329,6 +328,7 @@ class _Expansions(_Parameters):
             return [Segment(echoed, quoted)]
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
             return [Segment(self.cwd, quoted)]
+        listed = listed_root(listing)
         if listed is not None:  # $(ls -d build/*/), $(find dist -name '*.map'): the names,
             # each under the listing's root (`for d in $(…)`), none climbing out of it
             return [Segment(listed, quoted), Segment("", quoted, known=False, tame=True)]

@@ -50,8 +50,8 @@ def hooked(raw: str) -> bool:
 def assigned(cmd: Command, listed: dict[str, Word], fed: dict[str, str]) -> dict[str, Word]:
     """The variables ``printf -v NAME FORMAT ARGS…``, ``read`` (see ``read_into`` and
     ``read_listed``) or ``readarray``/``mapfile`` set (see ``listed_into``; ``listed``: the
-    root of what each process substitution lists, ``fed``: what a plain one prints, by
-    its text)."""
+    word for each name a process substitution lists, see ``listed_item``; ``fed``: what a
+    plain one prints; both by the substitution's text)."""
     if cmd.name == "printf" and len(cmd.args) >= 3 and cmd.args[0].text == "-v":
         return {cmd.args[1].text: printed(cmd.args[2:])}
     if cmd.name in ("readarray", "mapfile"):

@@ -13,8 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolpipe.shell._places import dot_parent
-from toolpipe.shell._words import GLOB_CHARS, UNKNOWN, Word, literal, unknown
+from toolpipe.shell._words import UNKNOWN, Word, dot_parent, glob_part, literal, unknown
 
 if TYPE_CHECKING:
     from toolpipe.shell._model import Command
@@ -215,8 +214,8 @@ def _glob_root(pattern: str) -> str:
     parent = dot_parent(pattern)
     if parent is not None:
         return parent.split(UNKNOWN, 1)[0].rstrip("/") + "/"
-    at = min(pattern.find(c) for c in GLOB_CHARS if c in pattern)
-    return pattern[:pattern.rfind("/", 0, at) + 1] or "./"
+    span = glob_part(pattern)
+    return pattern[:span[0] if span else len(pattern)] or "./"
 
 
 # git's options that print a name with more than its path, or names of any two places

@@ -6,7 +6,6 @@ at the root, an unknown variable, ``..`` climbing out) counts as outside the wor
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import posixpath
 import re
@@ -15,7 +14,7 @@ from typing import Literal
 import attrs
 
 from toolpipe.shell._windows import posix_path
-from toolpipe.shell._words import GLOB_CHARS, UNKNOWN, Word
+from toolpipe.shell._words import UNKNOWN, Word, dot_parent
 
 Kind = Literal["workspace", "workspace-root", "scratch", "outside", "system", "root",
                "secret", "persistence", "device"]
@@ -278,24 +277,6 @@ def _classify(w: Word, cwd: str | None, workspace: str) -> Place:
     if absolute is None:
         return Place("outside", w.shown)
     return _place(absolute, unknown_part, w.tame, w.shown, workspace)
-
-
-def dot_parent(text: str) -> str | None:
-    """A pattern whose first part with a pattern character may match `..` (`.*`, `.?`,
-    `build/.*`; not `.[!.]*` nor `.??*`): where it may lead, the folder above that part's
-    (itself when it is the last part, else anything under it; a shell whose `.*` matches
-    `.` and `..`, as dash and bash before 5.2 do, and `find`, `chmod -R` and `chown -R`,
-    which do not refuse them as `rm` does, go there)."""
-    at = min((text.find(c) for c in GLOB_CHARS if c in text), default=-1)
-    if at < 0:
-        return None
-    start = text.rfind("/", 0, at) + 1
-    end = text.find("/", at)
-    part = text[start:end if end >= 0 else len(text)]
-    if not part.startswith(".") or not fnmatch.fnmatchcase("..", part):  # (a leading dot
-        # is matched only by one written)
-        return None
-    return text[:start] + (".." if end < 0 else "../" + UNKNOWN)
 
 
 def _absolute(prefix: str, cwd: str | None, workspace: str) -> str | None:

@@ -50,12 +50,17 @@ def setting_loads(key: str, value: str, toolchain_table: bool = False) -> list[s
         place = code_place(key, value)
         return [f"source {shell_word(place)}"] if place else []
     if _TOOLCHAIN_KEY.search(key) or (toolchain_table and key == "path"):
-        if value.startswith("/") and classify(value).kind in ("scratch", "device"):
+        if _anyones(value):
             return [f"source {shell_word(value)}"]
     if _SEARCH_KEY.search(key):  # each folder of the list (`["/tmp/x", "src"]`, `/tmp/x src`)
-        return [f"source {shell_word(p)}" for p in _ITEM.findall(value)[:64]
-                if p.startswith("/") and classify(p).kind in ("scratch", "device")]
+        return [f"source {shell_word(p)}" for p in _ITEM.findall(value)[:64] if _anyones(p)]
     return []
+
+
+def _anyones(path: str) -> bool:
+    """A folder anyone may write (``/tmp/x``, ``/dev/shm``): code loaded from there is
+    not the project's."""
+    return path.startswith("/") and classify(path).kind in ("scratch", "device")
 
 
 # a key naming folders a tool loads code from (pytest's `pythonpath` and `testpaths`, a

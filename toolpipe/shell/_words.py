@@ -9,6 +9,7 @@ unknown is marked, never guessed: ``text`` holds ``UNKNOWN`` in its place.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -53,6 +54,33 @@ class Word(NamedTuple):
 
     def __str__(self) -> str:
         return self.shown
+
+
+def glob_part(text: str) -> tuple[int, int] | None:
+    """Where a pattern's first part with a pattern character starts and ends
+    (``build/*.o/x``: 6 and 9); None for a text with none."""
+    at = min((text.find(c) for c in GLOB_CHARS if c in text), default=-1)
+    if at < 0:
+        return None
+    end = text.find("/", at)
+    return text.rfind("/", 0, at) + 1, end if end >= 0 else len(text)
+
+
+def dot_parent(text: str) -> str | None:
+    """A pattern whose first part with a pattern character may match `..` (`.*`, `.?`,
+    `build/.*`; not `.[!.]*` nor `.??*`): where it may lead, the folder above that part's
+    (itself when it is the last part, else anything under it; a shell whose `.*` matches
+    `.` and `..`, as dash and bash before 5.2 do, and `find`, `chmod -R` and `chown -R`,
+    which do not refuse them as `rm` does, go there)."""
+    span = glob_part(text)
+    if span is None:
+        return None
+    start, end = span
+    part = text[start:end]
+    if not part.startswith(".") or not fnmatch.fnmatchcase("..", part):  # (a leading dot
+        # is matched only by one written)
+        return None
+    return text[:start] + (".." if end == len(text) else "../" + UNKNOWN)
 
 
 def names_folder(text: str) -> bool:

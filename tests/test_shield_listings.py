@@ -16,7 +16,11 @@ ROOT`, `git diff --name-only -- PATHSPEC`, `stat -c %n` of its words), the progr
 may stand between a listing and its reader (those that only pick or reorder its lines:
 sort, head, grep -v…; never one that prints a line's part, `head -c 1` of `/tmp/x/a` is
 `/`), the readers (a while-read loop fed by `< <(…)` or a pipe), and printf's format used
-again for each round of its words (an array read from `<(printf '%s\n' a b)`)."""
+again for each round of its words (an array read from `<(printf '%s\n' a b)`).
+
+The twenty-first sitting's held-out `classes-fresh113.txt` (its look-alike `grep -rl
+'DEPRECATED' src | xargs sed -i …` asked about) added the searches that print names only
+(`grep -rl`, `grep -L`, `rg -l`, `rg --files`), under the folder searched."""
 
 from __future__ import annotations
 
@@ -25,14 +29,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpipe.layers.shield import UnixShield
-from toolpipe.shell import _expand, _hooks, _items, _places
+from toolpipe.shell import _expand, _hooks, _listings, _places
 
 STOPPED = ("block", "ask")
 
 LISTINGS = st.sampled_from(["ls -d {r}/*", "ls {r}", "find {r} -mindepth 1 -maxdepth 1",
                             "fd . {r}", "fd -t d . {r}", "git ls-files {r}",
                             "du -a {r} | cut -f2", "tree -fi --noreport {r}",
-                            "git diff --name-only -- {r}"])
+                            "git diff --name-only -- {r}", "grep -rl TODO {r}",
+                            "rg -l -e TODO {r}", "rg --files {r}", "grep -rLZ x {r}"])
 # what may stand between a listing and its reader: programs that pick or reorder its lines
 SELECTS = st.sampled_from(["", " | sort", " | head -n 5", " | grep -v keep", " | tail -n +2",
                            " | sort -u | tac", " | shuf -n 3", " | uniq", " | grep -e '\\.o$'"])
@@ -149,21 +154,24 @@ def test_a_link_read_without_resolving_is_not_known():
 
 @pytest.mark.parametrize(("module", "name", "broken", "command", "expected"), [
     # the reading taken away: names under the project's own folder read as not known
-    (_expand, "listed_root", lambda cmd: None,
+    (_expand, "listed_item", lambda cmd: None,
      'for d in $(ls -d build/*/); do rm -rf "$d"; done', "block"),
     # a reading too lax: every listing read as the project's own
-    (_expand, "listed_root", lambda cmd: "build/",
+    (_listings, "listed_root", lambda cmd: "build/",
      'for d in $(ls -d ~/*/); do rm -rf "$d"; done', "warn"),
-    (_items, "listed_root", lambda cmd: "build/", "fd . ~ | xargs rm -rf", "warn"),
+    (_listings, "listed_root", lambda cmd: "build/", "fd . ~ | xargs rm -rf", "warn"),
     # the twentieth sitting's readings: the lines picked between listing and reader, a
     # while-read loop's variable, taken away; a selector too lax (a line's part a name)
-    (_items, "_selects_lines", lambda cmd: False, "ls -d build/* | sort | xargs rm -rf",
+    (_listings, "_selects_lines", lambda cmd: False, "ls -d build/* | sort | xargs rm -rf",
      "block"),
-    (_items, "_selects_lines", lambda cmd: cmd.name == "head",
+    (_listings, "_selects_lines", lambda cmd: cmd.name == "head",
      "ls -d build/* | head -c 1 | xargs rm -rf",
      "warn"),
-    (_items, "_glob_root", lambda pattern: "build/", "ls -d .* | xargs rm -rf", "warn"),
+    (_listings, "_glob_root", lambda pattern: "build/", "ls -d .* | xargs rm -rf", "warn"),
     (_places, "dot_parent", lambda text: None, "find build/.* -delete", "warn"),
+    # the twenty-first sitting's: a search's names (`grep -rl`, `rg --files`) taken away
+    (_listings, "_names_only", lambda texts: False,
+     "grep -rl TODO src | xargs sed -i s/TODO/DONE/", "ask"),
     (_hooks, "read_listed", lambda cmd, listed: {},
      'while read -r d; do rm -rf "$d"; done < <(ls -d build/*)', "block"),
 ])

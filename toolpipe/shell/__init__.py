@@ -14,7 +14,8 @@ Layout (private modules behind this face):
 - ``_wrappers``: sudo, env, timeout, xargs, package runners (``npx``, ``uv run``…) peeled
   off, and the code strings commands run;
 - ``_items``: what runs on each item of a list (``find -exec``, ``xargs``, ``parallel``,
-  ``fd -x``), and what the items are;
+  ``fd -x``), and what the items are; ``_listings``: the names a listing prints (``ls``,
+  ``find``, ``git ls-files``…, through ``sort``, ``head``…), under its root;
 - ``_oneliners``: ``python -c``, ``perl -e``, ``node -e``… read for what they spawn and touch;
   ``_inline``: which words of a command line are such code (and perl's rename expression);
 - ``_named`` and ``_folders``: a command a wrapper names by an option (``env -S``,

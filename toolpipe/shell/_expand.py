@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolpipe.shell._items import listed_item, listed_root, lister
+from toolpipe.shell._listings import listed_item, lister
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text, parse_tree
@@ -317,10 +317,10 @@ class _Expansions(_Parameters):
         listing = lister(ran) if len(made) == len(ran) and len(
             node.named_children) == 1 and node.named_children[0].type in (
             "pipeline", "command") else None
+        item = listed_item(listing)
         if node.type == "process_substitution":
             if echoed is not None and len(made) == 1:
                 self.out.fed[_text(node)] = echoed
-            item = listed_item(listing)
             if item is not None:  # (readarray -t a < <(ls -d build/*): names under it)
                 self.out.listed[_text(node)] = item
             return [Segment("/dev/fd/", quoted), Segment("", quoted, known=False, tame=True)]
@@ -328,10 +328,13 @@ class _Expansions(_Parameters):
             return [Segment(echoed, quoted)]
         if len(made) == 1 and len(ran) == 1 and ran[0].name == "pwd" and self.cwd is not None:
             return [Segment(self.cwd, quoted)]
-        listed = listed_root(listing)
-        if listed is not None:  # $(ls -d build/*/), $(find dist -name '*.map'): the names,
-            # each under the listing's root (`for d in $(…)`), none climbing out of it
-            return [Segment(listed, quoted), Segment("", quoted, known=False, tame=True)]
+        if item is not None:  # $(ls -d build/*/), $(find dist -name '*.map'): the names,
+            # each under the listing's root (`for d in $(…)`), none climbing out of it, or
+            # as find's tests leave them (``./{}.map``)
+            if item.known:
+                return [Segment(item.text, quoted)]
+            return [Segment(item.text.split(UNKNOWN, 1)[0], quoted),
+                    Segment("", quoted, known=False, tame=True)]
         return [Segment("", quoted, known=False, tame=bool(made) and made[0].name == "mktemp")]
 
 

@@ -11,7 +11,7 @@ import posixpath
 import re
 
 from toolpipe.shell._effects import DECODERS, NETWORK_SOURCES
-from toolpipe.shell._items import listed_item, lister
+from toolpipe.shell._listings import listed_item, lister
 from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._parameters import _ELEMENTS

@@ -18,7 +18,7 @@ from toolpipe.shell._effects import (
     formats_a_volume,
     handles,
 )
-from toolpipe.shell._items import find_item
+from toolpipe.shell._listings import find_item
 from toolpipe.shell._model import Command
 from toolpipe.shell._options import split as _split
 from toolpipe.shell._places import maybe_secret

@@ -56,6 +56,17 @@ class Word(NamedTuple):
         return self.shown
 
 
+def replaced(word: Word, mark: str, by: Word) -> Word:
+    """``word`` with each ``mark`` in it put as ``by`` (xargs -I's ``{}/x`` for the names
+    it reads): ``by`` itself for the mark alone."""
+    if word.text == mark or not mark:
+        return by if word.text == mark else word
+    if mark not in word.text:
+        return word
+    return Word(word.text.replace(mark, by.text), word.raw, word.glob or by.glob,
+                word.tame and by.tame, word.sources + by.sources)
+
+
 def glob_part(text: str) -> tuple[int, int] | None:
     """Where a pattern's first part with a pattern character starts and ends
     (``build/*.o/x``: 6 and 9); None for a text with none."""

@@ -26,7 +26,7 @@ from toolpipe.shell._oneliners import LANGUAGES
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, clustered
 from toolpipe.shell._toolmodes import tool_mode
-from toolpipe.shell._words import Word, literal
+from toolpipe.shell._words import Word, literal, replaced
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
                     "rbash", "yash", "posh", "oksh", "loksh", "pdksh"})
@@ -319,7 +319,7 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 if replace[0] in ("-I",):
                     k = [a.text for a in args].index("-I")
                     r = args[k + 1].text if k + 1 < len(args) else "{}"
-                inner = tuple(item if w.text == r else w for w in inner)
+                inner = tuple(replaced(w, r, item) for w in inner)
             elif inner:
                 inner = (*inner, *(items or (item,)))
             else:

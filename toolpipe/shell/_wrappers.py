@@ -23,6 +23,7 @@ from toolpipe.shell._items import (
 )
 from toolpipe.shell._named import daemon_argv, env_split, machine_shell
 from toolpipe.shell._oneliners import LANGUAGES
+from toolpipe.shell._runners import RUNNERS, runner_start
 from toolpipe.shell._table import WRAPPERS as WRAPPERS
 from toolpipe.shell._table import Grammar, clustered
 from toolpipe.shell._toolmodes import tool_mode
@@ -122,26 +123,6 @@ def shell_code(args: Sequence[Word]) -> tuple[Word, tuple[Word, ...]] | None:
     return None
 
 
-# Programs that run a command line they are given, after a subcommand word (or none), and
-# their options that take a value: package runners (the package's program and its
-# arguments) and project environments (`uv run CMD`, `poetry run CMD`, `conda run -n E CMD`)
-_ENV_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--from",
-                         "--project", "--directory", "--spec", "--package", "-w",
-                         "--workspace", "--env-file", "-e", "--env"})
-_RUNNERS: dict[str, frozenset[str]] = {  # the subcommand word that runs (none: the program)
-    "npx": frozenset(), "bunx": frozenset(), "pnpx": frozenset(), "uvx": frozenset(),
-    "npm": frozenset({"exec", "x"}), "pnpm": frozenset({"dlx", "exec"}),
-    "yarn": frozenset({"dlx", "exec"}), "bun": frozenset({"x"}), "pipx": frozenset({"run"}),
-    "uv": frozenset({"run", "tool"}), "poetry": frozenset({"run"}),
-    "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}), "hatch": frozenset({"run"}),
-    "rye": frozenset({"run"}), "conda": frozenset({"run"}), "mamba": frozenset({"run"}),
-    "micromamba": frozenset({"run"}),
-    # a namespace's shell, a folder's environment (`direnv exec DIR CMD`: DIR first)
-    "podman": frozenset({"unshare"}), "buildah": frozenset({"unshare"}),
-    "direnv": frozenset({"exec"}),
-}
-_RUNNER_OPERANDS = {"direnv": 1}  # operands between the subcommand and the command
-_PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
 def _host_target(args: Sequence[Word]) -> bool:
     """``nsenter -t 1`` (or ``--all``, ``-a``): the host's namespaces, as root."""
     texts = [a.text for a in args]
@@ -243,38 +224,17 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
             if args[i:]:
                 codes.append((name, join_words(args[i:]), ()))
             return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
-        subcommands = _RUNNERS.get(name)
-        if subcommands is not None:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
-            i = 0
-            if subcommands:
-                if not args or args[0].text not in subcommands:
-                    break
-                if args[0].text == "tool":  # uv tool run CMD (not uv tool install)
-                    if len(args) < 2 or args[1].text != "run":
-                        break
-                    i = 2
-                else:
-                    i = 1 + _RUNNER_OPERANDS.get(name, 0)
-            by_address = False  # npx https://…/pkg.tgz, pipx run --spec git+…: a row's
-            while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
-                t = args[i].text
-                if t == "--":
-                    i += 1
-                    break
-                if t in ("-c", "--call") and i + 1 < len(args):  # npx -c 'CMD': a line
-                    codes.append((f"{name} -c", args[i + 1], ()))
-                    return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
-                value = t.split("=", 1)[1] if "=" in t else (
-                    args[i + 1].text if t in _ENV_VALUED and i + 1 < len(args) else "")
-                if t.split("=", 1)[0] == "--env-file" and value:
-                    loads.append((f"{name} --env-file", (literal("source"), literal(value))))
-                by_address = by_address or bool(_PACKAGE_SPEC.search(value))
-                i += 2 if t in _ENV_VALUED else 1
-            if i >= len(args) or not args[i].known or by_address or _PACKAGE_SPEC.search(
-                    args[i].text):
+        if name in RUNNERS:  # npx rimraf ~, npm exec -- CMD, uv run CMD, pipx run CMD
+            run = runner_start(name, args)
+            loads += run.loads
+            chdir = run.chdir or chdir
+            if run.code is not None:  # (npx -c 'CMD': a command line)
+                codes.append((f"{name} -c", run.code, ()))
+                return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
+            if run.start is None:
                 break  # nothing to run, or a package fetched by its address (its row's)
             wrappers.append(name)
-            argv = tuple(args[i:])
+            argv = tuple(args[run.start:])
             continue
         found_g = WRAPPERS.get(name)
         if found_g is None or (found_g.not_with and found_g.not_with & {
@@ -396,5 +356,5 @@ PEELED_ONE_MODE = frozenset({"start-stop-daemon", "machinectl"})
 PEELED = frozenset(WRAPPERS) | _SHELL_STRING | SHELLS | frozenset(LANGUAGES) | PRIVILEGED | {
     "su", "runuser", "sudo", "command", "busybox", "toybox", "eval", "trap", "alias", "find",
     "script", "parallel", "fd", "fdfind", "cmake", "salt-call"} | PERL_RENAMERS | frozenset(
-    _RUNNERS) | PEELED_ONE_MODE
+    RUNNERS) | PEELED_ONE_MODE
 

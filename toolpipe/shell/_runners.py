@@ -1,0 +1,76 @@
+"""Package runners and project environments: programs that run a command line they are
+given after a subcommand word (or none) and their options (``npx rimraf ~``, ``npm exec
+-- CMD``, ``uv run CMD``, ``poetry run CMD``, ``conda run -n E CMD``); ``peel``
+(``_wrappers``) peels them off at ``runner_start``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from toolpipe.shell._words import Word, literal
+
+# their options that take a value (package runners: the package's program and its
+# arguments; project environments: the environment, the project)
+_ENV_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--from",
+                         "--project", "--directory", "--spec", "--package", "-w",
+                         "--workspace", "--env-file", "-e", "--env"})
+RUNNERS: dict[str, frozenset[str]] = {  # the subcommand word that runs (none: the program)
+    "npx": frozenset(), "bunx": frozenset(), "pnpx": frozenset(), "uvx": frozenset(),
+    "npm": frozenset({"exec", "x"}), "pnpm": frozenset({"dlx", "exec"}),
+    "yarn": frozenset({"dlx", "exec"}), "bun": frozenset({"x"}), "pipx": frozenset({"run"}),
+    "uv": frozenset({"run", "tool"}), "poetry": frozenset({"run"}),
+    "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}), "hatch": frozenset({"run"}),
+    "rye": frozenset({"run"}), "conda": frozenset({"run"}), "mamba": frozenset({"run"}),
+    "micromamba": frozenset({"run"}),
+    # a namespace's shell, a folder's environment (`direnv exec DIR CMD`: DIR first)
+    "podman": frozenset({"unshare"}), "buildah": frozenset({"unshare"}),
+    "direnv": frozenset({"exec"}),
+}
+_RUNNER_OPERANDS = {"direnv": 1}  # operands between the subcommand and the command
+_PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
+
+
+class RunnerStart(NamedTuple):
+    """Where a runner's command starts among its arguments (None: nothing to run, or a
+    package fetched by its address, judged by its row), the command line it is given
+    instead (``npx -c 'CMD'``), and the files it loads first (``uv run --env-file F``)."""
+
+    start: int | None
+    code: Word | None = None
+    loads: tuple[tuple[str, tuple[Word, ...]], ...] = ()
+    chdir: Word | None = None
+
+
+def runner_start(name: str, args: Sequence[Word]) -> RunnerStart:
+    subcommands = RUNNERS[name]
+    i = 0
+    if subcommands:
+        if not args or args[0].text not in subcommands:
+            return RunnerStart(None)
+        if args[0].text == "tool":  # uv tool run CMD (not uv tool install)
+            if len(args) < 2 or args[1].text != "run":
+                return RunnerStart(None)
+            i = 2
+        else:
+            i = 1 + _RUNNER_OPERANDS.get(name, 0)
+    by_address = False  # npx https://…/pkg.tgz, pipx run --spec git+…: a row's
+    loads: list[tuple[str, tuple[Word, ...]]] = []
+    while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
+        t = args[i].text
+        if t == "--":
+            i += 1
+            break
+        if t in ("-c", "--call") and i + 1 < len(args):  # npx -c 'CMD': a line
+            return RunnerStart(None, args[i + 1], tuple(loads))
+        value = t.split("=", 1)[1] if "=" in t else (
+            args[i + 1].text if t in _ENV_VALUED and i + 1 < len(args) else "")
+        if t.split("=", 1)[0] == "--env-file" and value:
+            loads.append((f"{name} --env-file", (literal("source"), literal(value))))
+        by_address = by_address or bool(_PACKAGE_SPEC.search(value))
+        i += 2 if t in _ENV_VALUED else 1
+    if i >= len(args) or not args[i].known or by_address or _PACKAGE_SPEC.search(
+            args[i].text):
+        return RunnerStart(None, None, tuple(loads))
+    return RunnerStart(i, None, tuple(loads))

@@ -35,6 +35,9 @@ _VALUED = frozenset({"-c", "--configuration", "-f", "--framework", "-o", "--outp
                      "--source", "-l", "--logger", "--settings", "--filter"})
 
 
+_OUTSIDE = frozenset({"outside", "root", "system", "secret", "persistence"})
+
+
 def _values(cmd: Command) -> list[Word]:
     """The folders and build files ``cmd`` is pointed at."""
     options = _BUILD_PLACE.get(cmd.name, ())
@@ -67,14 +70,23 @@ def _values(cmd: Command) -> list[Word]:
     return out
 
 
+# project environments whose `run` runs a project's own environment and scripts, peeled
+# off (`uv --directory D run pytest`: pytest, run in D, a wrapper uv)
+_ENVIRONMENTS = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
+
+
 def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
-    """A build runner pointed at a folder or build file outside the workspace."""
+    """A build runner pointed at a folder or build file outside the workspace, or a
+    project environment run in a folder outside it."""
+    if _ENVIRONMENTS & {*cmd.wrappers} and (cmd.cwd is None or classify(
+            Word("."), cmd.cwd, workspace).kind in _OUTSIDE):
+        return [(0.6, f"runs the build of a folder outside the workspace: "
+                      f"{cmd.cwd or 'a folder not known'} ({cmd.located()})")]
     if not cmd.args or (cmd.name not in _BUILD_PLACE and cmd.name not in _BUILD_OPERAND):
         return []
     for value in _values(cmd):
         place = classify(value, cmd.cwd, workspace)
-        if place.kind in ("outside", "root", "system", "secret", "persistence") or (
-                not value.known):
+        if place.kind in _OUTSIDE or not value.known:
             return [(0.6, f"runs the build of a folder outside the workspace: {value.shown} "
                           f"({cmd.located()})")]
     return []

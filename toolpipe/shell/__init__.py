@@ -11,8 +11,8 @@ Layout (private modules behind this face):
 - ``_functions``: definitions, calls with their arguments, which reading stands;
 - ``_parse``: tree-sitter-bash access, the limits of one analysis, the walk's record;
 - ``_words``: words after expansion (quotes, ``$'…'``, braces, ``$IFS``, known variables);
-- ``_wrappers``: sudo, env, timeout, xargs, package runners (``npx``, ``uv run``…: ``_runners``) peeled
-  off, and the code strings commands run;
+- ``_wrappers``: sudo, env, timeout, xargs, package runners (``npx``, ``uv run``…:
+  ``_runners``) peeled off, and the code strings commands run;
 - ``_items``: what runs on each item of a list (``find -exec``, ``xargs``, ``parallel``,
   ``fd -x``), and what the items are; ``_listings``: the names a listing prints (``ls``,
   ``find``, ``git ls-files``…, through ``sort``, ``head``…), under its root;

@@ -36,13 +36,16 @@ SEARCH_PATHS = frozenset({
 # call wrote (a user's own, in the home, is neither)
 # (and those whose settings can name a program to run: AWS's credential_process, a
 # kubeconfig's exec plugin, a Gemfile, Gradle's init scripts, cargo's runner, a CMake
-# toolchain, a new home's dotfiles, a repository's config: the fifteenth sitting's file)
+# toolchain, a new home's dotfiles, a repository's config: the fifteenth sitting's file;
+# a project's own file named elsewhere, whose scripts run: COMPOSER's composer.json,
+# PIPENV_PIPFILE's Pipfile, the twenty-first sitting's)
 SETTINGS = frozenset({"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
                       "GIT_CONFIG", "MAKEFILES", "PHPRC", "NPM_CONFIG_USERCONFIG",
                       "NPM_CONFIG_GLOBALCONFIG", "AWS_CONFIG_FILE",
                       "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "BUNDLE_GEMFILE",
                       "GRADLE_USER_HOME", "CARGO_HOME", "CMAKE_TOOLCHAIN_FILE", "HOME",
-                      "PIP_CONFIG_FILE", "DOCKER_CONFIG", "GIT_DIR", "GNUPGHOME"})
+                      "PIP_CONFIG_FILE", "DOCKER_CONFIG", "GIT_DIR", "GNUPGHOME", "COMPOSER",
+                      "PIPENV_PIPFILE"})
 # the same, named by a program's option (`kubectl --kubeconfig F`, `git
 # --git-dir D`, `git -C D`: a repository's own config runs core.pager, core.fsmonitor)
 # (not ssh's -F: a file of its own syntax, read as ssh reads it where a call wrote it;

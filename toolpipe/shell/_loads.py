@@ -199,7 +199,13 @@ _IN_ITS_FOLDER: dict[str, frozenset[str]] = {
     "composer": frozenset({"install", "i", "update", "u", "run", "run-script"}),
     "meson": frozenset({"setup", "compile", "test"}), "deno": frozenset({"task", "test"}),
     "bundle": frozenset({"exec", "install"}),
+    # Python's project tools: installing the project runs its build (setup.py, a backend)
+    **dict.fromkeys(("poetry", "pdm", "uv", "rye"), frozenset({"install", "sync", "build"})),
+    "pipenv": frozenset({"install", "sync"}), "hatch": frozenset({"build", "test", "env"}),
 }
+# project environments whose `run` (peeled off: the command is what they run) runs the
+# project's own scripts, or installs the project first (`uv run`, `hatch run`)
+_RUNS_IN_PROJECT = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
 _NOT_RUNNING = frozenset({"--help", "-h", "--version", "-V", "version", "help"})
 
 
@@ -231,8 +237,9 @@ def project_places(cmd: Command) -> list[Word]:
             out += [a for a in operands[1:] if a.text.startswith(("/", "./", "../", "~"))]
     if name == "meson" and texts[:1] == ["setup"] and len(operands) >= 3:
         out.append(operands[2])
-    runs_here = name in _IN_ITS_FOLDER and (not _IN_ITS_FOLDER[name] or (
-        bool(operands) and operands[0].text in _IN_ITS_FOLDER[name]))
+    runs_here = (name in _IN_ITS_FOLDER and (not _IN_ITS_FOLDER[name] or (
+        bool(operands) and operands[0].text in _IN_ITS_FOLDER[name]))) or bool(
+        _RUNS_IN_PROJECT & {*cmd.wrappers})
     if not out and runs_here and cmd.cwd is not None and cmd.cwd.startswith("/"):
         out.append(Word(cmd.cwd, cmd.cwd, tame=True))
     return out

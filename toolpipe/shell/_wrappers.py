@@ -233,8 +233,11 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
                 return Peeled(argv, tuple(wrappers), privileged, tuple(codes), chdir=chdir)
             if run.start is None:
                 break  # nothing to run, or a package fetched by its address (its row's)
-            wrappers.append(name)
+            wrappers.append(run.name)
             argv = tuple(args[run.start:])
+            if run.programs is not None and "/" not in argv[0].text:
+                program = run.programs.text.rstrip("/") + "/bin/" + argv[0].text
+                argv = (Word(program, argv[0].raw, False, run.programs.tame), *argv[1:])
             continue
         found_g = WRAPPERS.get(name)
         if found_g is None or (found_g.not_with and found_g.not_with & {

@@ -285,12 +285,23 @@ def picked(after: Sequence[Command]) -> bool:
         return True
     if first.name not in GREPS:
         return False
-    texts = [a.text for a in first.args if a.known]
-    if any(t in ("-c", "--count", "-q", "--quiet", "-l") for t in texts):
-        return True
-    pattern = next((t for t in texts if not t.startswith("-")), None)
-    return pattern is not None and not CREDENTIAL_HINT.search(pattern) and (
-        pattern.strip("^$").replace("_", "").isalnum())
+    if not all(a.known for a in first.args):
+        return False
+    texts = [a.text for a in first.args]
+    short = {*"".join(t[1:] for t in texts if t[:1] == "-" and t[1:2] != "-")}
+    if short & {*"cql"} or {"--count", "--quiet", "--files-with-matches"} & {*texts}:
+        return True  # (a count, or nothing)
+    if short & _INVERTED or {"--invert-match", "--file"} & {*texts}:
+        return False  # (`grep -v PATH`: every other variable; patterns from a file)
+    patterns = [t for t in texts if not t.startswith("-")]  # (-e's too)
+    return bool(patterns) and all(not CREDENTIAL_HINT.search(p) and all(
+        _ONE_NAME.fullmatch(n) for n in re.split(r"\\?\|", p)) for p in patterns)
+
+
+_INVERTED = frozenset("vf")  # grep's -v (every other line) and -f (patterns from a file)
+# a pattern that names one variable, as env, export -p or declare -p prints it (`PATH`,
+# `^HOME=`, ` PATH=`, `declare -x LANG`; several: `PATH|HOME`)
+_ONE_NAME = re.compile(r"\^?\s?(?:declare -x |export )?[A-Za-z0-9_]+=?\$?")
 
 
 def sent_on(script: Script, cmd: Command) -> bool:

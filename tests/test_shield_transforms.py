@@ -3,7 +3,8 @@
 stopped, each value read as not known): a parameter's transformations (`${p@P}`, a
 prompt's expansion, which leaves a value without escapes or expansions as it is; `@Q`,
 `@E`, `@U`, `@u`, `@L`), and printf's `%b`, its argument's escapes read (`printf -v c
-'%b' 'rm -rf \\x7e'`), but for those `$'…'` reads otherwise (`\\0162`, `\\c`: not known).
+'%b' 'rm -rf \\x7e'`; `\\0162` as echo -e reads it, since the twenty-first sitting read
+printf once for all its uses; `\\c`, the end of output, not known).
 
 The laws, each shown catching its reading taken away: a place built so is the place it
 spells, stopped outside the workspace and not inside."""

@@ -10,7 +10,14 @@ from typing import Any
 
 from toolpipe.shell._listings import listed_item, lister
 from toolpipe.shell._model import Command, Redirect
-from toolpipe.shell._parameters import _ELEMENTS, _REF, _Parameters, _referred, _value
+from toolpipe.shell._parameters import (
+    _ELEMENTS,
+    _REF,
+    _Parameters,
+    _referred,
+    _value,
+    declared,
+)
 from toolpipe.shell._parse import _GLOB, _PLAIN, _Out, _text, body_text, parse_tree
 from toolpipe.shell._printed import _echoed, _unknown_of
 from toolpipe.shell._words import (
@@ -284,7 +291,7 @@ class _Expansions(_Parameters):
                 self.out.problem("dynamic-code", f"runs code it cannot read ({_text(node)})",
                                  where, ())
             return [Segment("", quoted, known=False)]
-        if len(inner) >= 2 and inner[0].type == "variable_name":
+        if len(inner) >= 2 and inner[0].type in ("variable_name", "subscript"):
             done = self.operated(inner, quoted)
             if done is not None:  # ${f%.txt}, ${c,,}: a value the script set, changed
                 return done
@@ -311,8 +318,10 @@ class _Expansions(_Parameters):
             for child in node.named_children:
                 ran += inner.statements(child)
         made = self.out.commands[before:]
-        sources += [c.name for c in made if c.name]
-        echoed = _echoed(ran)
+        echoed = _echoed(ran) or declared(ran, self.env, self.functions)
+        if echoed is None or len(made) != 1 or node.type != "process_substitution":
+            sources += [c.name for c in made if c.name]  # (what `<(printf …)` feeds, read
+            # whole, is what is sourced: no text decoded unseen)
         # (one pipeline, nothing else run inside: `ls -d build/* | sort`)
         listing = lister(ran) if len(made) == len(ran) and len(
             node.named_children) == 1 and node.named_children[0].type in (

@@ -96,10 +96,10 @@ class _Walk(_Carriers):
             return []
         if kind == "declaration_command":
             self.declare(node)
-            if not any(c.type in ("variable_assignment", "variable_name")
-                       for c in node.named_children):  # `export -p`, `declare -x`: a command
-                argv = tuple(literal(_text(c)) for c in node.children)
-                return self.run(argv, upstream, redirects)
+            argv = tuple(literal(_text(c)) for c in node.children)
+            if not any(c.type in ("variable_assignment", "variable_name") for c in (
+                    node.named_children)) or {"-p", "-f"} & {a.text for a in argv}:
+                return self.run(argv, upstream, redirects)  # (`declare -p x`: it prints)
             return []
         if kind == "unset_command":
             for child in node.named_children:

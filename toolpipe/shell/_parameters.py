@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolpipe.shell._operators import operate
 from toolpipe.shell._parse import _text
-from toolpipe.shell._words import UNKNOWN, Segment, Word, literal
+from toolpipe.shell._words import UNKNOWN, Segment, Word, literal, shell_word
+
+if TYPE_CHECKING:
+    from toolpipe.shell._model import Command
 
 # an array element's index holding a substitution: `a[$(cmd)]`, `x[`cmd`]`
 _SUBSCRIPT_CODE = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\]]*(?:\$\(|`)[^\]]*)\]")
@@ -43,10 +46,10 @@ class _Parameters:
 
     def operated(self, inner: list[Any], quoted: bool) -> list[Segment] | None:
         """``${name<op>…}`` on a value the script set (see ``_operators``), else None."""
-        word = self.env.get(_referred(self.env, _text(inner[0])))
-        if word is None or not word.known:
-            return None
+        values = self._operands(inner[0])
         op = inner[1].type
+        if values is None or (op == ":" and inner[0].type == "subscript"):
+            return None  # (`${a[@]:1}` picks elements: not read)
         rest = inner[2:]
         pattern: str | None = None
         exact = False
@@ -71,8 +74,25 @@ class _Parameters:
                 if given is None:
                     return None
                 replacement = given
-        changed = operate(word.text, op, pattern, exact, replacement, tuple(numbers))
-        return None if changed is None else _value(literal(changed), quoted)
+        changed = [operate(v, op, pattern, exact, replacement, tuple(numbers)) for v in values]
+        if any(c is None for c in changed):
+            return None
+        if inner[0].type == "subscript":  # (each element's, word-split as `element` does)
+            return _value(literal(" ".join(c for c in changed if c is not None)), False)
+        return _value(literal(changed[0] or ""), quoted)
+
+    def _operands(self, node: Any) -> list[str] | None:
+        """The values an operator works on: a variable's, or each element of an array the
+        script set (``${a[@]@Q}``, ``${a[*]^^}``); None when not known."""
+        if node.type == "subscript":
+            name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
+            array = self.env.get(_text(name) + "[]") if name is not None else None
+            if array is None or index is None or _text(index) not in ("@", "*") or (
+                    not array.known):
+                return None
+            return array.text.split(_ELEMENTS)
+        word = self.env.get(_referred(self.env, _text(node)))
+        return [word.text] if word is not None and word.known else None
 
     def pattern_text(self, nodes: list[Any]) -> tuple[str | None, bool]:
         """The text of an operator's pattern (or replacement) and whether it was quoted,
@@ -128,3 +148,19 @@ def _value(word: Word, quoted: bool) -> list[Segment]:
         if i < len(parts) - 1:
             out.append(Segment("", quoted, known=False, tame=word.tame))
     return out
+
+
+def declared(ran: Sequence[Command], env: dict[str, Word], functions: dict[str, Any]) -> (
+        str | None):
+    """What ``declare -p NAME…`` (``typeset -p``) prints of variables the script set, and
+    ``declare -f NAME…`` of functions it defined: the text that sets them again (read by
+    ``eval "$(declare -p x)"``); None for anything else."""
+    if len(ran) != 1 or ran[0].name not in ("declare", "typeset") or ran[0].redirects or (
+            len(ran[0].args) < 2 or not all(a.known for a in ran[0].args)):
+        return None
+    flag, *names = [a.text for a in ran[0].args]
+    if flag == "-p" and all(n in env and env[n].known and n + "[]" not in env for n in names):
+        return "\n".join(f"declare -- {n}={shell_word(env[n].text)}" for n in names)
+    if flag == "-f" and all(n in functions for n in names):
+        return "\n".join(f"{n} () \n{_text(functions[n])}" for n in names)
+    return None

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from toolpipe.shell._model import Command
-from toolpipe.shell._words import UNKNOWN, Word, ansi_c, literal
+from toolpipe.shell._words import UNKNOWN, Word, ansi_c, literal, shell_word
 
 
 def _unknown_of(values: Sequence[Word]) -> Word:
@@ -97,10 +97,10 @@ def _resolved(cmd: Command) -> str | None:
 plain_output = _echoed  # what `echo` or `printf` prints, when plain to read (else None)
 
 
-# printf's conversions read here (``%b``: its argument's escapes read) and its percent
-# sign; any other conversion is not read
-_FORMAT = re.compile(r"%[sdb%]")
-_OTHER = re.compile(r"%(?![sdb%])")
+# printf's conversions read here (``%b``: its argument's escapes read; ``%q``: it quoted
+# to be read again as one word) and its percent sign; any other conversion is not read
+_FORMAT = re.compile(r"%[sdbq%]")
+_OTHER = re.compile(r"%(?![sdbq%])")
 
 
 def escapes_read(text: str) -> str:
@@ -111,7 +111,7 @@ def escapes_read(text: str) -> str:
 
 def printf_output(fmt: str, values: Sequence[str]) -> str | None:
     """What ``printf FORMAT ARGS…`` prints, FORMAT's escapes read (``ansi_c``): ``%s``,
-    ``%d``, ``%b`` and ``%%`` only, the format used again while arguments remain and a
+    ``%d``, ``%b``, ``%q`` and ``%%`` only, the format used again while arguments remain and a
     missing one empty, as bash does (``printf '%s\\n' build dist``: two lines); None for
     another conversion, a ``%b`` argument's ``\\c`` (the end of all output) or an escape
     not read."""
@@ -131,6 +131,8 @@ def _filled(conversion: re.Match[str], given: Iterator[str]) -> str:
     if conversion.group(0) == "%%":
         return "%"
     value = next(given, "")
+    if conversion.group(0) == "%q":
+        return shell_word(value)
     return escapes_read(value) if conversion.group(0) == "%b" else value
 
 

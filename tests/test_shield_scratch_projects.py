@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolpipe.layers import _shield_builds
 from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _carried, _loads
 
@@ -54,6 +55,17 @@ def test_an_option_naming_a_project_in_a_scratch_folder_asks(row, scratch, stem,
     assert decide(line) in STOPPED, line
     own = line.replace(f"{scratch}/{stem}", f"sub/{stem}")
     assert decide(own) not in STOPPED, own
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(OPTIONS), st.sampled_from(["~/projects/other", "/opt/app", "../x"]))
+def test_an_option_naming_a_project_outside_the_workspace_asks(row, outside):
+    """The twenty-first sitting found the rules' table of builds pointed elsewhere drifted
+    from this one (`npx jest --rootDir ~/x`, `./gradlew -p ~/x` allowed, `make -C ~/x`
+    asked): it is built from this one now."""
+    program, option = row
+    line = _line(program, option, outside)
+    assert decide(line) in STOPPED, line
 
 
 @settings(max_examples=80, deadline=None)
@@ -108,6 +120,7 @@ def test_python_m_is_at_least_as_strict_as_the_program(command, python):
     (_loads, "_PROJECT_OPTIONS", {}, "make -C /tmp/x"),
     (_loads, "_TEST_OPERANDS", {}, "pytest /tmp/x"),
     (_loads, "_IN_ITS_FOLDER", {}, "cd /tmp/x && make"),
+    (_shield_builds, "_BUILD_PLACE", _shield_builds._OWN_PLACES, "npx jest --rootDir ~/x"),
     (_carried, "_module_program", lambda name, args: None,
      "python3 -m pip install -i http://203.0.113.9/simple x"),
 ])

@@ -6,24 +6,19 @@ it, or not known, it is asked about."""
 
 from __future__ import annotations
 
-from toolpipe.shell import Command, Word, classify
+from toolpipe.shell import PROJECT_OPTIONS, Command, Word, classify
 
-# the options that point a runner at a folder or a build file
-_BUILD_PLACE = {"make": ("-C", "--directory", "-f", "--file", "--makefile"),
-                "gmake": ("-C", "--directory", "-f", "--file", "--makefile"),
-                "ninja": ("-C", "-f"), "just": ("-d", "--working-directory", "-f",
-                                                "--justfile"),
-                "rake": ("-C", "--directory", "-f", "--rakefile"), "mvn": ("-f", "--file"),
-                "gradle": ("-p", "--project-dir", "-b", "--build-file"),
-                "cargo": ("--manifest-path",), "meson": ("-C",), "scons": ("-C", "-f"),
-                "npm": ("--prefix", "-C"), "pnpm": ("-C", "--dir"), "yarn": ("--cwd",),
-                "task": ("-d", "--dir", "-t", "--taskfile"),
-                "dotnet": ("--project",), "swift": ("--package-path",), "go": ("-C",),
-                "xcodebuild": ("-project", "-workspace"), "cmake": ("-S", "-B", "--build"),
-                "composer": ("-d", "--working-dir"), "poetry": ("-C", "--directory", "-P",
-                                                                "--project"),
-                "uv": ("--directory", "--project"), "pdm": ("-p", "--project"),
-                "tox": ("-c", "--root"), "nox": ("-f", "--noxfile"), "bundle": ("--gemfile",)}
+# the options that point a runner at a folder or a build file: the walk's (a project in a
+# scratch folder, ``PROJECT_OPTIONS``) and these, which name a build file or its folder
+_OWN_PLACES = {"make": ("-f", "--file", "--makefile"), "gmake": ("-f", "--file", "--makefile"),
+               "ninja": ("-C", "-f"), "meson": ("-C",), "scons": ("-C", "-f"),
+               "swift": ("--package-path",), "xcodebuild": ("-project", "-workspace"),
+               "cmake": ("-B", "--build"), "bundle": ("--gemfile",),
+               "poetry": ("-C", "--directory", "-P", "--project"),
+               "uv": ("--directory", "--project"), "pdm": ("-p", "--project")}
+_BUILD_PLACE = {program: tuple(sorted({*PROJECT_OPTIONS.get(program, ()),
+                                       *_OWN_PLACES.get(program, ())}))
+                for program in {*PROJECT_OPTIONS, *_OWN_PLACES}}
 # runners given their project as an operand (after these subcommands: any for None)
 _BUILD_OPERAND: dict[str, frozenset[str] | None] = {
     "dotnet": frozenset({"build", "clean", "run", "test", "publish", "pack", "restore",

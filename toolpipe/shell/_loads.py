@@ -207,6 +207,7 @@ _IN_ITS_FOLDER: dict[str, frozenset[str]] = {
 # project's own scripts, or installs the project first (`uv run`, `hatch run`)
 _RUNS_IN_PROJECT = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
 _NOT_RUNNING = frozenset({"--help", "-h", "--version", "-V", "version", "help"})
+PROJECT_OPTIONS = _PROJECT_OPTIONS  # (the rules' table of builds pointed elsewhere adds these)
 
 
 def project_places(cmd: Command) -> list[Word]:

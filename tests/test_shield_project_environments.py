@@ -31,7 +31,7 @@ from toolpipe.shell import _loaders, _loads, _runners
 STOPPED = ("block", "ask")
 SCRATCH = st.sampled_from(["/tmp/x", "/var/tmp/proj", "/dev/shm/p", "/tmp/a/b"])
 INSIDE = st.sampled_from([".", "backend", "services/api", "./packages/core"])
-FOLDERS = sorted((p, o) for p, opts in _runners._FOLDERS.items() for o in opts)
+FOLDERS = sorted((p, o) for p, opts in _runners.RUNNER_FOLDERS.items() for o in opts)
 COMMANDS = st.sampled_from(["pytest", "pytest -q tests", "python -m app", "make test"])
 
 
@@ -102,7 +102,7 @@ def test_a_tool_run_in_a_scratch_folder_is_no_project(command):
 
 
 @pytest.mark.parametrize(("module", "name", "broken", "command"), [
-    (_runners, "_FOLDERS", {}, "poetry -C /tmp/x run pytest"),
+    (_runners, "RUNNER_FOLDERS", {}, "poetry -C /tmp/x run pytest"),
     (_runners, "_PREFIXES", {}, "conda run -p /tmp/env python -m app"),
     (_shield_builds, "_ENVIRONMENTS", frozenset(), "uv --directory ~/projects/x run pytest"),
     (_loads, "_RUNS_IN_PROJECT", frozenset(), "cd /tmp/x && pdm run test"),

@@ -6,19 +6,19 @@ it, or not known, it is asked about."""
 
 from __future__ import annotations
 
-from toolpipe.shell import PROJECT_OPTIONS, Command, Word, classify
+from toolpipe.shell import PROJECT_OPTIONS, RUNNER_FOLDERS, Command, Word, classify
 
 # the options that point a runner at a folder or a build file: the walk's (a project in a
-# scratch folder, ``PROJECT_OPTIONS``) and these, which name a build file or its folder
+# scratch folder, ``PROJECT_OPTIONS``; a project environment's, ``RUNNER_FOLDERS``) and
+# these, which name a build file or its folder
 _OWN_PLACES = {"make": ("-f", "--file", "--makefile"), "gmake": ("-f", "--file", "--makefile"),
                "ninja": ("-C", "-f"), "meson": ("-C",), "scons": ("-C", "-f"),
                "swift": ("--package-path",), "xcodebuild": ("-project", "-workspace"),
-               "cmake": ("-B", "--build"), "bundle": ("--gemfile",),
-               "poetry": ("-C", "--directory", "-P", "--project"),
-               "uv": ("--directory", "--project"), "pdm": ("-p", "--project")}
+               "cmake": ("-B", "--build"), "bundle": ("--gemfile",)}
 _BUILD_PLACE = {program: tuple(sorted({*PROJECT_OPTIONS.get(program, ()),
+                                       *RUNNER_FOLDERS.get(program, ()),
                                        *_OWN_PLACES.get(program, ())}))
-                for program in {*PROJECT_OPTIONS, *_OWN_PLACES}}
+                for program in {*PROJECT_OPTIONS, *RUNNER_FOLDERS, *_OWN_PLACES}}
 # runners given their project as an operand (after these subcommands: any for None)
 _BUILD_OPERAND: dict[str, frozenset[str] | None] = {
     "dotnet": frozenset({"build", "clean", "run", "test", "publish", "pack", "restore",

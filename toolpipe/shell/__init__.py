@@ -130,6 +130,7 @@ from toolpipe.shell._places import holds_secrets as holds_secrets
 from toolpipe.shell._places import literal_prefix as literal_prefix
 from toolpipe.shell._places import start_file as start_file
 from toolpipe.shell._printed import plain_output as plain_output
+from toolpipe.shell._runners import RUNNER_FOLDERS as RUNNER_FOLDERS
 from toolpipe.shell._sed import sed_applied as sed_applied
 from toolpipe.shell._sizes import (
     ENDLESS_SOURCES as ENDLESS_SOURCES,

@@ -32,7 +32,7 @@ _RUNNER_OPERANDS = {"direnv": 1}  # operands between the subcommand and the comm
 # the options that name the project's folder (or an environment's, whose programs run):
 # the command is judged as run there (`poetry -C /tmp/x run pytest`: /tmp/x's tests and
 # its plugins), before the subcommand or after it
-_FOLDERS: dict[str, frozenset[str]] = {
+RUNNER_FOLDERS: dict[str, frozenset[str]] = {
     "uv": frozenset({"--directory", "--project"}),
     "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
     "pdm": frozenset({"-p", "--project"}), "rye": frozenset({"--pyproject"}),
@@ -52,7 +52,7 @@ class RunnerStart(NamedTuple):
     """Where a runner's command starts among its arguments (None: nothing to run, or a
     package fetched by its address, judged by its row), the command line it is given
     instead (``npx -c 'CMD'``), the files it loads first (``uv run --env-file F``), the
-    folder it runs the command in (``_FOLDERS``; None: where it is), and its name."""
+    folder it runs the command in (``RUNNER_FOLDERS``; None: where it is), and its name."""
 
     start: int | None
     code: Word | None = None
@@ -65,7 +65,7 @@ class RunnerStart(NamedTuple):
 def runner_start(name: str, args: Sequence[Word]) -> RunnerStart:
     subcommands = RUNNERS[name]
     i = 0
-    folders = _FOLDERS.get(name, frozenset())
+    folders = RUNNER_FOLDERS.get(name, frozenset())
     chdir = None
     if subcommands:
         while i < len(args) and args[i].text.startswith("-") and args[i].text != "--":

@@ -137,7 +137,7 @@ LATER_SEQUENCES = [(f"fresh{k}", entry) for k in range(2, 1000)
 # user file (`npm config set script-shell FILE`: asked about there) then used by a later
 # `npm run`, which the session's facts do not follow (git's settings they do).
 # sequences-fresh50.txt: yarn's, `yarn config set script-shell F` then `yarn run`, alike.
-KNOWN_OPEN = {("fresh16", 45), ("fresh50", 29)}
+KNOWN_OPEN = {("fresh16", 45), ("fresh50", 28)}
 # Harmless in a shell that lasts, an attack in a new one (toolpipe's own Bash), and blocked
 # as the stricter reading (sequences-fresh21.txt: `cd build` or `T=dist` in one call, then
 # `rm -rf ./*` or `rm -rf "$T"`, which a new shell reads in the workspace's root or with

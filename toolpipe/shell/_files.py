@@ -22,16 +22,20 @@ from toolpipe.shell._sizes import huge_dd
 from toolpipe.shell._words import UNKNOWN, Word, literal, names_folder
 
 
-# rimraf and del-cli: npm's `rm -rf` (run by npx, npm exec, bunx…)
-@handles("rm", "srm", "wipe", "trash", "trash-put", "gio", "rimraf", "del-cli")
+# rimraf and del-cli: npm's `rm -rf` (run by npx, npm exec, bunx…); gio's and KDE's
+# kioclient's removals, trash and moves (`kioclient move ~/Documents trash:/`: its sources)
+@handles("rm", "srm", "wipe", "trash", "trash-put", "gio", "rimraf", "del-cli", "kioclient",
+         "kioclient5", "kioclient6")
 def _rm(cmd: Command) -> list[Effect]:
     flags, _, operands = _split(cmd.args)
-    if cmd.name == "gio":
-        if not operands or operands[0].text not in ("remove", "trash"):
+    moves = False
+    if cmd.name == "gio" or cmd.name.startswith("kioclient"):
+        if not operands or operands[0].text not in ("remove", "trash", "rm", "move", "mv"):
             return []
-        operands = operands[1:]
+        moves = operands[0].text in ("move", "mv")
+        operands = operands[1:-1] if moves else operands[1:]
     recursive = bool(flags & {"r", "R", "--recursive"}) or cmd.name in (
-        "srm", "wipe", "rimraf", "del-cli")
+        "srm", "wipe", "rimraf", "del-cli") or moves  # (a move takes a folder whole)
     forced = bool(flags & {"f", "--force"})
     return [Effect("delete", cmd, w, recursive, forced) for w in operands]
 

@@ -50,7 +50,7 @@ _TYPE = (r"""[A-Za-z][a-z]{0,15}(?:[A-Z][a-z]{1,15}){0,3}"""
 # `%3D` is read decoded: _percent.percent_encoded_lines)
 # (markdown's emphasis around a label: `**Password:** …`, `*Token*: …`, `__API key__: …`;
 # a dash between a label and its value: `Password — …`)
-_SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
+_SEP = (r"""(?P<close>(?:\\{1,7})?["'`]?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
         # kubectl describe's `NAME:`, a rule of dashes, then the value on its own line
         r"""(?P<sep>:[ \t]*\r?\n-{3,}[ \t]*\r?\n"""
         # a YAML block scalar's indicator (`key: |`, `key: >-`), its first line the value
@@ -104,7 +104,7 @@ _SEP = (r"""(?P<close>(?:\\{1,7})?["']?\]?(?:&quot;)?(?:\*{1,2}|_{1,2})?)"""
 # a credential could be (a digit, a capital or a symbol in it, or 8 letters): `password
 # reset` is prose
 _KV_SHAPE = (r"""(?i:[a-z_.\-]{0,8})(?:</(?i:td|th|dt|b|strong|span|label|key)>"""
-             r"""|[\\"'\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?\??=|\+=|//=|<<?-|：|│|┃|║)"""
+             r"""|[\\"'`\]*]{0,3}\s{0,8}(?:[=:>%\\&|]|\?\??=|\+=|//=|<<?-|：|│|┃|║)"""
              r"""|[\\"'\]*]{0,3}[ \t]+(?:\S*[0-9A-Z!#%*+/=_~.@-]|[a-z]{8})"""
              r"""|["'][ \t]*,[ \t]*["']|[ \t]*(?:\|\||\?\?|\?:)[ \t]*["'`]|:-[^\s}]"""
              r"""|[ \t]*(?:—|–)|[ \t]+-[ \t]+[A-Za-z0-9]|[ \t]{9}|[ \t]?\.[ \t]?\.[ \t]?\."""

@@ -27,7 +27,8 @@ Layout (private modules behind this face):
   tarfile: an archive unpacked where a mode or position says), ``_cleaners`` (tmpwatch,
   tmpreaper: what is old under a folder deleted), ``_fetches`` (a store's, a
   container's or a release's files copied here), ``_editors`` (ed, ex,
-  vim with a script, patch), ``_git`` and ``_system`` (disks, network, power…);
+  vim with a script, patch), ``_provisioners`` (ansible, puppet, chef, pyinfra run here),
+  ``_git`` and ``_system`` (disks, network, power…);
   ``_sizes``: output without end or past what a disk holds (``yes``, ``head -c 900G
   /dev/zero``, ``dd`` counts);
 - ``_places``: each path classified against the workspace;
@@ -59,6 +60,7 @@ from toolpipe.shell import _editors as _editors
 from toolpipe.shell import _fetches as _fetches
 from toolpipe.shell import _files as _files
 from toolpipe.shell import _git as _git
+from toolpipe.shell import _provisioners as _provisioners
 from toolpipe.shell import _system as _system
 from toolpipe.shell import _unpackers as _unpackers
 from toolpipe.shell._carried import (

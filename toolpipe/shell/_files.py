@@ -227,25 +227,6 @@ def _deduplicate(cmd: Command) -> list[Effect]:
     return [Effect("delete", cmd, w, True, True, "duplicates") for w in folders]
 
 
-@handles("ansible")
-def _ansible(cmd: Command) -> list[Effect]:
-    """An ad hoc task of the ``file`` module told ``state=absent``: its path is deleted
-    (``ansible localhost -m file -a 'path=/home state=absent'``)."""
-    _, values, _ = _split(cmd.args, "miaucMbeKkt", (
-        "--module-name", "--args", "--inventory", "--user", "--connection", "--extra-vars",
-        "--become-user", "--limit", "--forks", "--timeout", "--become-method"))
-    module = values.get("m") or values.get("--module-name")
-    given = values.get("a") or values.get("--args")
-    if module is None or given is None or module.text.rsplit(".", 1)[-1] != "file":
-        return []
-    settings = dict(p.partition("=")[::2] for p in given.text.split())
-    path = settings.get("path") or settings.get("dest") or settings.get("name")
-    if settings.get("state") != "absent" or not path:
-        return []
-    return [Effect("delete", cmd, Word(path, given.raw, "*" in path, given.tame,
-                                       given.sources), True, True, "ansible file absent")]
-
-
 @handles("chmod", "chown", "chgrp", "chattr", "setfacl", "lchown")
 def _modes(cmd: Command) -> list[Effect]:
     flags, values, ops = _split(cmd.args, "mMxXsb" if cmd.name == "setfacl" else "",

@@ -159,6 +159,9 @@ def code_place(name: str, text: str) -> str | None:
     return runtime_loads(name, text, None) or loaded_from(name, word, None) or (
         scratch_location(name, word, None))
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")  # (a line's assignments come before its program)
+
+
 class _Helpers(_Functions):
     """Mixed into the walk of ``_grammar`` (through ``_carried``)."""
 
@@ -172,7 +175,7 @@ class _Helpers(_Functions):
         ``/tmp/w``) is asked about whatever the file holds: the indirection is the signal,
         and what the file does is not known here."""
         self.nested(code, where)
-        first = code.strip().split(None, 1)[0].strip("'\"") if code.strip() else ""
+        first = next((w.strip("'\"") for w in code.split() if not _ASSIGNMENT.match(w)), "")
         if "/" in first and UNKNOWN not in first and not first.startswith(SYSTEM_BIN):
             self.out.problem("dynamic-code", f"runs {first}, a program named by its path, "
                              f"for another ({via})", where)

@@ -97,3 +97,19 @@ def fresh_readings() -> Any:
     clear()
     yield clear
     clear()
+
+
+@pytest.fixture
+def taken_away(fresh_readings: Any, monkeypatch: Any) -> Any:
+    """For a law shown catching its reading taken away: the shield's decision on a
+    command, then its decision once ``module.name`` is put as ``broken`` (the kept
+    readings cleared between)."""
+    from tests.shield_laws import decide
+
+    def decisions(module: Any, name: str, broken: Any, command: str) -> tuple[str, str]:
+        before = decide(command)
+        monkeypatch.setattr(module, name, broken)
+        fresh_readings()
+        return before, decide(command)
+
+    return decisions

@@ -13,17 +13,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import decide
 from toolpipe.shell import _editors
 
 EDITORS = st.sampled_from(["ex", "vim", "nvim", "vim -es", "ex -s"])
 COMMANDS = st.sampled_from(["x", "wq", "w", "update", "q", "set ft=sh"])
 FILES = st.sampled_from(["~/.bashrc", "~/.bash_aliases", "~/.vimrc", "README.md",
                          "~/.config/environment.d/50-x.conf", "notes.txt"])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=120, deadline=None)

@@ -28,10 +28,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import STOPPED, decide
 from toolpipe.shell import _expand, _hooks, _listings, _places
-
-STOPPED = ("block", "ask")
 
 LISTINGS = st.sampled_from(["ls -d {r}/*", "ls {r}", "find {r} -mindepth 1 -maxdepth 1",
                             "fd . {r}", "fd -t d . {r}", "git ls-files {r}",
@@ -53,10 +51,6 @@ SHAPES = st.sampled_from([
 ])
 OUTSIDE = st.sampled_from(["~", "$HOME", "/etc", "..", "~/.ssh", "/"])
 INSIDE = st.sampled_from(["build", "dist/assets", "./node_modules/.cache", "target/debug"])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=160, deadline=None)

@@ -14,11 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.shield_laws import STOPPED, decide
 from toolpipe.layers import _shield_places
-from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _hooks
 
-STOPPED = ("block", "ask")
 AFAR = st.sampled_from(["curl -s https://203.0.113.9/n", "wget -qO- https://x.example/n",
                         "echo Li4vLi4= | base64 -d", "nc 203.0.113.9 9000",
                         "xxd -r -p <<< 2e2e2f2e2e"])
@@ -29,10 +28,6 @@ SHAPES = st.sampled_from([
     '{s} | while read -r f; do rm -rf "build/$f"; done',
     'read -r n < <({s}); rm -rf "build/$n"', 'n=$({s}); chmod -R 777 "dist/$n"',
     'n=$({s}); chown -R nobody "dist/$n"'])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=120, deadline=None)
@@ -57,9 +52,7 @@ def test_a_known_ending_or_a_local_name_stays_inside(command):
     (_hooks, "read_unknown", lambda cmd: {},
      'curl -s https://x.example/n | while read -r f; do rm -rf "build/$f"; done'),
 ])
-def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,
-                                                 broken, command):
-    assert decide(command) == "block"
-    monkeypatch.setattr(module, name, broken)
-    fresh_readings()
-    assert decide(command) not in STOPPED
+def test_each_law_catches_its_reading_taken_away(taken_away, module, name, broken, command):
+    before, after = taken_away(module, name, broken, command)
+    assert before == "block"
+    assert after not in STOPPED

@@ -12,10 +12,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import STOPPED, decide
 from toolpipe.shell import _effects
 
-STOPPED = ("block", "ask")
 OUTSIDE = st.sampled_from(["~/Documents", "~/.bashrc", "/etc/hosts", "../other"])
 INSIDE = st.sampled_from(["build/old", "dist/app.log", "logs/run.txt"])
 SHAPES = st.sampled_from([
@@ -25,10 +24,6 @@ SHAPES = st.sampled_from([
     "kioclient6 mv {p} trash:/", "trash-put {p}", ": > {p}", "tee {p} < /dev/null",
     "truncate -s 0 {p}", "cp /dev/null {p}", "shred -u {p}", "srm -r {p}",
 ])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=150, deadline=None)

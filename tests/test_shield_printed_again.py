@@ -17,10 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import STOPPED, decide
 from toolpipe.shell import _expand, _parameters, _printed
 
-STOPPED = ("block", "ask")
 OUTSIDE = st.sampled_from(["~", "/etc", "..", "~/.ssh", "/"])
 INSIDE = st.sampled_from(["build", "dist/assets", "node_modules"])
 SHAPES = st.sampled_from([
@@ -35,10 +34,6 @@ SHAPES = st.sampled_from([
     "f(){{ rm -rf \"$1\"; }}; eval \"$(declare -f f)\"; f {p}",
     "source <(printf '\\x72\\x6d -rf {p}')",
 ])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=150, deadline=None)
@@ -72,9 +67,7 @@ def test_what_is_not_read_is_not_known(command):
     (_parameters._Parameters, "_operands", lambda self, node: None,
      "args=(rm -rf dist); eval \"${args[@]@Q}\""),
 ])
-def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,
-                                                 broken, command):
-    assert decide(command) not in STOPPED
-    monkeypatch.setattr(module, name, broken)
-    fresh_readings()
-    assert decide(command) in STOPPED
+def test_each_law_catches_its_reading_taken_away(taken_away, module, name, broken, command):
+    before, after = taken_away(module, name, broken, command)
+    assert before not in STOPPED
+    assert after in STOPPED

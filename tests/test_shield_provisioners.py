@@ -16,10 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import STOPPED, decide
 from toolpipe.shell import _effects, _helpers, _provisioners
 
-STOPPED = ("block", "ask")
 OUTSIDE = st.sampled_from(["/home/dev", "/etc/motd", "/root/.ssh"])
 INSIDE = st.sampled_from(["build", "dist/app.conf", "out/tmp"])
 SHAPES = st.sampled_from([
@@ -41,10 +40,6 @@ CODE = st.sampled_from([
     "pyinfra @local server.shell commands=\"rm -rf {p}\"",
     "ansible localhost -m shell -a 'rm -rf {p}'",
 ])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 @settings(max_examples=150, deadline=None)

@@ -20,11 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.shield_laws import STOPPED, decide
 from toolpipe.layers import _shield_builds
-from toolpipe.layers.shield import UnixShield
 from toolpipe.shell import _carried, _loads
 
-STOPPED = ("block", "ask")
 _RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
 SCRATCH = st.sampled_from(["/tmp", "/var/tmp", "/dev/shm", "/tmp/build"])
 STEM = st.sampled_from(["x", "proj", "pkg"])
@@ -33,10 +32,6 @@ OPTIONS = sorted((p, o) for p, opts in _loads._PROJECT_OPTIONS.items() for o in 
 RUNS = {"npm": "run build", "pnpm": "test", "yarn": "build", "bun": "run build",
         "cargo": "test", "dotnet": "run", "go": "build ./...", "composer": "install",
         "cmake": "-B out", "unittest": "discover", "task": "build", "just": "build"}
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 def _line(program: str, option: str, place: str) -> str:
@@ -124,9 +119,7 @@ def test_python_m_is_at_least_as_strict_as_the_program(command, python):
     (_carried, "_module_program", lambda name, args: None,
      "python3 -m pip install -i http://203.0.113.9/simple x"),
 ])
-def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,
-                                                 broken, command):
-    assert decide(command) in STOPPED
-    monkeypatch.setattr(module, name, broken)
-    fresh_readings()
-    assert decide(command) == "allow"
+def test_each_law_catches_its_reading_taken_away(taken_away, module, name, broken, command):
+    before, after = taken_away(module, name, broken, command)
+    assert before in STOPPED
+    assert after == "allow"

@@ -15,16 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpipe.layers.shield import UnixShield
+from tests.shield_laws import STOPPED, decide
 from toolpipe.shell import _operators, _printed
 
-STOPPED = ("block", "ask")
 OUTSIDE = st.sampled_from(["~", "/etc", "..", "$HOME", "~/.ssh", "/"])
 INSIDE = st.sampled_from(["build", "dist/assets", "./node_modules/.cache"])
-
-
-def decide(command: str) -> str:
-    return UnixShield().evaluate("Bash", {"command": command}, ()).action
 
 
 def _escaped(text: str) -> str:
@@ -81,9 +76,7 @@ def test_printf_is_read_alike_wherever_it_prints(command, what):
     (_printed, "_OTHER", __import__("re").compile(r"%(?![sd%])"),
      "printf -v cmd '%b' 'rm -rf build'; eval \"$cmd\""),
 ])
-def test_each_law_catches_its_reading_taken_away(fresh_readings, monkeypatch, module, name,
-                                                 broken, command):
-    assert decide(command) not in STOPPED
-    monkeypatch.setattr(module, name, broken)
-    fresh_readings()
-    assert decide(command) in STOPPED
+def test_each_law_catches_its_reading_taken_away(taken_away, module, name, broken, command):
+    before, after = taken_away(module, name, broken, command)
+    assert before not in STOPPED
+    assert after in STOPPED

@@ -99,8 +99,8 @@ def test_a_tool_run_in_a_scratch_folder_is_no_project(command):
 @pytest.mark.parametrize(("module", "name", "broken", "command"), [
     (_runners, "RUNNER_FOLDERS", {}, "poetry -C /tmp/x run pytest"),
     (_runners, "_PREFIXES", {}, "conda run -p /tmp/env python -m app"),
-    (_shield_builds, "_ENVIRONMENTS", frozenset(), "uv --directory ~/projects/x run pytest"),
-    (_loads, "_RUNS_IN_PROJECT", frozenset(), "cd /tmp/x && pdm run test"),
+    (_shield_builds, "PROJECT_ENVIRONMENTS", frozenset(), "uv --directory ~/projects/x run pytest"),
+    (_loads, "PROJECT_ENVIRONMENTS", frozenset(), "cd /tmp/x && pdm run test"),
     (_loaders, "SETTINGS", _loaders.SETTINGS - {"COMPOSER"},
      "COMPOSER=/tmp/x/composer.json composer install"),
 ])

@@ -27,7 +27,7 @@ from toolpipe.shell import _carried, _loads
 _RANK = {"allow": 0, "warn": 1, "ask": 2, "block": 3}
 SCRATCH = st.sampled_from(["/tmp", "/var/tmp", "/dev/shm", "/tmp/build"])
 STEM = st.sampled_from(["x", "proj", "pkg"])
-OPTIONS = sorted((p, o) for p, opts in _loads._PROJECT_OPTIONS.items() for o in opts)
+OPTIONS = sorted((p, o) for p, opts in _loads.PROJECT_OPTIONS.items() for o in opts)
 # a command line that runs the project for each program (the option's place is put first)
 RUNS = {"npm": "run build", "pnpm": "test", "yarn": "build", "bun": "run build",
         "cargo": "test", "dotnet": "run", "go": "build ./...", "composer": "install",
@@ -112,7 +112,7 @@ def test_python_m_is_at_least_as_strict_as_the_program(command, python):
 
 
 @pytest.mark.parametrize(("module", "name", "broken", "command"), [
-    (_loads, "_PROJECT_OPTIONS", {}, "make -C /tmp/x"),
+    (_loads, "PROJECT_OPTIONS", {}, "make -C /tmp/x"),
     (_loads, "_TEST_OPERANDS", {}, "pytest /tmp/x"),
     (_loads, "_IN_ITS_FOLDER", {}, "cd /tmp/x && make"),
     (_shield_builds, "_BUILD_PLACE", _shield_builds._OWN_PLACES, "npx jest --rootDir ~/x"),

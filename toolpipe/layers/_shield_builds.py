@@ -6,7 +6,14 @@ it, or not known, it is asked about."""
 
 from __future__ import annotations
 
-from toolpipe.shell import PROJECT_OPTIONS, RUNNER_FOLDERS, Command, Word, classify
+from toolpipe.shell import (
+    PROJECT_ENVIRONMENTS,
+    PROJECT_OPTIONS,
+    RUNNER_FOLDERS,
+    Command,
+    Word,
+    classify,
+)
 
 # the options that point a runner at a folder or a build file: the walk's (a project in a
 # scratch folder, ``PROJECT_OPTIONS``; a project environment's, ``RUNNER_FOLDERS``) and
@@ -65,15 +72,11 @@ def _values(cmd: Command) -> list[Word]:
     return out
 
 
-# project environments whose `run` runs a project's own environment and scripts, peeled
-# off (`uv --directory D run pytest`: pytest, run in D, a wrapper uv)
-_ENVIRONMENTS = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
-
-
 def foreign_build(cmd: Command, workspace: str) -> list[tuple[float, str]]:
     """A build runner pointed at a folder or build file outside the workspace, or a
-    project environment run in a folder outside it."""
-    if _ENVIRONMENTS & {*cmd.wrappers} and (cmd.cwd is None or classify(
+    project environment run in a folder outside it (peeled off: `uv --directory D run
+    pytest` is pytest, run in D, a wrapper uv)."""
+    if PROJECT_ENVIRONMENTS & {*cmd.wrappers} and (cmd.cwd is None or classify(
             Word("."), cmd.cwd, workspace).kind in _OUTSIDE):
         return [(0.6, f"runs the build of a folder outside the workspace: "
                       f"{cmd.cwd or 'a folder not known'} ({cmd.located()})")]

@@ -120,6 +120,7 @@ from toolpipe.shell._helpers import PACKAGE_INDEXES as PACKAGE_INDEXES
 from toolpipe.shell._helpers import https_host as https_host
 from toolpipe.shell._languages import language_named as language_named
 from toolpipe.shell._languages import rule_commands as rule_commands
+from toolpipe.shell._loads import PROJECT_ENVIRONMENTS as PROJECT_ENVIRONMENTS
 from toolpipe.shell._loads import PROJECT_OPTIONS as PROJECT_OPTIONS
 from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem

@@ -159,6 +159,7 @@ def code_place(name: str, text: str) -> str | None:
     return runtime_loads(name, text, None) or loaded_from(name, word, None) or (
         scratch_location(name, word, None))
 
+
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")  # (a line's assignments come before its program)
 
 

@@ -158,7 +158,7 @@ def module_code(args: Sequence[Word]) -> list[str]:
 # A tool that runs a project's code (its tests, its build's scripts, its install hooks),
 # and where it is told the project is: the options naming its folder or its file, by
 # program (`make -C DIR`, `mvn -f F`, `cargo --manifest-path F`, `npm --prefix DIR`)
-_PROJECT_OPTIONS: dict[str, frozenset[str]] = {
+PROJECT_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("make", "gmake"), frozenset({"-C", "--directory"})),
     **dict.fromkeys(("npm", "pnpm"), frozenset({"--prefix", "-C", "--dir"})),
     **dict.fromkeys(("yarn", "bun"), frozenset({"--cwd"})),
@@ -205,9 +205,8 @@ _IN_ITS_FOLDER: dict[str, frozenset[str]] = {
 }
 # project environments whose `run` (peeled off: the command is what they run) runs the
 # project's own scripts, or installs the project first (`uv run`, `hatch run`)
-_RUNS_IN_PROJECT = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
+PROJECT_ENVIRONMENTS = frozenset({"uv", "poetry", "pdm", "pipenv", "hatch", "rye"})
 _NOT_RUNNING = frozenset({"--help", "-h", "--version", "-V", "version", "help"})
-PROJECT_OPTIONS = _PROJECT_OPTIONS  # (the rules' table of builds pointed elsewhere adds these)
 
 
 def project_places(cmd: Command) -> list[Word]:
@@ -221,7 +220,7 @@ def project_places(cmd: Command) -> list[Word]:
     if _NOT_RUNNING & set(texts):
         return []
     out: list[Word] = []
-    options = _PROJECT_OPTIONS.get(name, frozenset())
+    options = PROJECT_OPTIONS.get(name, frozenset())
     for i, a in enumerate(args):
         option, eq, value = a.text.partition("=")
         if eq and option in options:
@@ -240,7 +239,7 @@ def project_places(cmd: Command) -> list[Word]:
         out.append(operands[2])
     runs_here = (name in _IN_ITS_FOLDER and (not _IN_ITS_FOLDER[name] or (
         bool(operands) and operands[0].text in _IN_ITS_FOLDER[name]))) or bool(
-        _RUNS_IN_PROJECT & {*cmd.wrappers})
+        PROJECT_ENVIRONMENTS & {*cmd.wrappers})
     if not out and runs_here and cmd.cwd is not None and cmd.cwd.startswith("/"):
         out.append(Word(cmd.cwd, cmd.cwd, tame=True))
     return out
@@ -263,5 +262,5 @@ def _value_of(name: str, before: str) -> bool:
 
 
 # the programs whose project ``project_places`` finds
-RUNS_PROJECTS = frozenset(_PROJECT_OPTIONS) | frozenset(_TEST_OPERANDS) | frozenset(
+RUNS_PROJECTS = frozenset(PROJECT_OPTIONS) | frozenset(_TEST_OPERANDS) | frozenset(
     _IN_ITS_FOLDER)

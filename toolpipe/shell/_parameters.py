@@ -85,14 +85,20 @@ class _Parameters:
         """The values an operator works on: a variable's, or each element of an array the
         script set (``${a[@]@Q}``, ``${a[*]^^}``); None when not known."""
         if node.type == "subscript":
-            name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
-            array = self.env.get(_text(name) + "[]") if name is not None else None
-            if array is None or index is None or _text(index) not in ("@", "*") or (
-                    not array.known):
+            array, at = self._array(node)
+            if array is None or at not in ("@", "*") or not array.known:
                 return None
             return array.text.split(_ELEMENTS)
         word = self.env.get(_referred(self.env, _text(node)))
         return [word.text] if word is not None and word.known else None
+
+    def _array(self, node: Any) -> tuple[Word | None, str]:
+        """An array the script set, named by a subscript (``a[@]``, ``a[1]``), and the
+        subscript's index; None for the array when it is not one the script set."""
+        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
+        if name is None or index is None:
+            return None, ""
+        return self.env.get(_text(name) + "[]"), _text(index)
 
     def pattern_text(self, nodes: list[Any]) -> tuple[str | None, bool]:
         """The text of an operator's pattern (or replacement) and whether it was quoted,
@@ -110,12 +116,10 @@ class _Parameters:
     def element(self, node: Any, quoted: bool) -> list[Segment]:
         """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
         script set."""
-        name, index = node.child_by_field_name("name"), node.child_by_field_name("index")
-        array = self.env.get(_text(name) + "[]") if name is not None else None
-        if array is None or index is None:
+        array, at = self._array(node)
+        if array is None:
             return [Segment("", quoted, known=False)]
         elements = array.text.split(_ELEMENTS)
-        at = _text(index)
         if at in ("@", "*"):  # word-split, which keeps plain elements apart
             return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
         if at.isdigit() and int(at) < len(elements):

@@ -36,6 +36,28 @@ def test_a_password_given_to_a_sign_in_call_is_redacted(call, q, user, seed):
     assert S.redact(same) == same
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["PDO->__construct({d}, {u}, {v})", "PDO::__construct({d}, {u}, {v})",
+                        "mysqli->__construct({h}, {u}, {v})", "new mysqli({h}, {u}, {v}, 'app')",
+                        "$m->real_connect({h}, {u}, {v})",
+                        "mysqli_real_connect($link, {h}, {u}, {v}, 'app')",
+                        "new PDO({d}, {u}, {v})"]), QUOTES, st.integers(0, 2**32))
+def test_a_database_client_s_password_is_redacted_where_a_stack_trace_shows_it(shape, q,
+                                                                               seed):
+    """The twenty-first sitting's classes-fresh99.txt: a PHP stack trace's constructor
+    (`#0 db.php(12): PDO->__construct('dsn', 'root', '…')`) leaked; and mysqli's
+    `mysqli_real_connect`, whose password is the fourth argument, had been read as the
+    third's (its user)."""
+    value = drawn(seed, 14)
+    text = "#0 /var/www/app/db.php(12): " + shape.format(
+        d=f"{q}mysql:host=db;dbname=app{q}", h=f"{q}db{q}", u=f"{q}root{q}", v=f"{q}{value}{q}")
+    out = S.redact(text)
+    assert value not in out, text
+    assert f"{q}root{q}" in out, out
+    other = f"#1 Cache->__construct({q}db{q}, {q}root{q}, {q}{value}{q})"  # (another
+    assert S.redact(other) == other  # class's third argument is no password)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["API_KEY", "api_key", "client_secret", "db_password", "token"]),
        st.sampled_from(["", "    ", "\t"]), st.integers(0, 2**32))

@@ -16,12 +16,18 @@ QUOTED = r"""(?P<q>['"])(?P<v>[^'"\n]{1,256})(?P=q)"""  # a quoted value, its qu
 # The password argument of a client call, by position: (call, its triggers, the index of
 # the password among the arguments). The arguments before it are literals or names.
 _CALLS = ((r"\.pass_", (".pass_(",), 0),
-          # DriverManager.getConnection(url, user, pw), new PDO(dsn, user, pw),
-          # mysqli_connect(host, user, pw, db), ftp_login(conn, user, pw)
-          (r"getConnection|PDO|mysqli?_connect|mysqli_real_connect|ftp_login"
-           r"|ssh2_auth_password|imap_open|ldap_bind",
+          # DriverManager.getConnection(url, user, pw), new PDO(dsn, user, pw), new
+          # mysqli(host, user, pw), mysqli_connect(host, user, pw, db), ftp_login(conn,
+          # user, pw), $m->real_connect(host, user, pw); a constructor as a stack trace
+          # shows it (`PDO->__construct(…)`)
+          (r"getConnection|(?:PDO|(?<![\w$])mysqli)(?:(?:->|::)__construct)?|mysqli?_connect"
+           r"|->real_connect|ftp_login|ssh2_auth_password|imap_open|ldap_bind",
            ("getconnection(", "pdo(", "mysql_connect(", "mysqli_connect(", "ftp_login(",
-            "ssh2_auth_password(", "imap_open(", "ldap_bind("), 2),
+            "ssh2_auth_password(", "imap_open(", "ldap_bind(", "mysqli(", "pdo->__construct(",
+            "pdo::__construct(", "mysqli->__construct(", "mysqli::__construct(",
+            "->real_connect("), 2),
+          # mysqli_real_connect(link, host, user, pw, …): the link first
+          (r"mysqli_real_connect", ("mysqli_real_connect(",), 3),
           # sbt's Credentials(realm, host, user, pw)
           (r"(?<![\w.])Credentials", ("credentials(",), 3),
           (r"NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials"

@@ -143,11 +143,18 @@ KNOWN_OPEN = {("fresh16", 45), ("fresh50", 28)}
 # `rm -rf ./*` or `rm -rf "$T"`, which a new shell reads in the workspace's root or with
 # the variable not known).
 BOTH_SHELLS = {("fresh21", 78), ("fresh21", 87)}
+# Harmless, and blocked: a file the session wrote, read into a later line's word (`rm -rf
+# "$(cat target.txt)"`, `. ./.env; rm -rf "$TARGET"`, sequences-fresh51.txt): the walk of
+# one line does not see what the session's files hold, so the word is not known.
+NOT_READ_ACROSS = {("fresh51", 40), ("fresh51", 43)}
 
 
 @pytest.mark.parametrize(("file", "entry"), LATER_SEQUENCES,
                          ids=[f"{name}-{e[0]}:{e[3]}" for name, e in LATER_SEQUENCES])
 def test_later_fresh_sequences_are_stopped_where_they_run_or_send(file, entry):
+    if (file, entry[3]) in NOT_READ_ACROSS:
+        assert entry[2] == "=" and play(entry[1])[-1][0] == "blocked", "fixed: take it off"
+        return
     if (file, entry[3]) in BOTH_SHELLS:
         assert entry[2] == "=" and play(entry[1])[-1][0] == "blocked", entry
         return

@@ -145,7 +145,10 @@ KNOWN_OPEN = {("fresh16", 45), ("fresh50", 28)}
 BOTH_SHELLS = {("fresh21", 78), ("fresh21", 87)}
 # Harmless, and blocked: a file the session wrote, read into a later line's word (`rm -rf
 # "$(cat target.txt)"`, `. ./.env; rm -rf "$TARGET"`, sequences-fresh51.txt): the walk of
-# one line does not see what the session's files hold, so the word is not known.
+# one line does not see what the session's files hold, so the word is not known. Left so
+# on purpose: a program the walk does not model may have rewritten the file since (`python
+# -c "open('target.txt','w').write('/')"`), and trusting the session's copy would turn a
+# block into an allow; a file is judged by the session's copy only where it runs.
 NOT_READ_ACROSS = {("fresh51", 40), ("fresh51", 43)}
 
 

@@ -32,6 +32,7 @@ from toolpipe.layers._shield_held import (
     index_exports,
     links_out,
     packed_project,
+    patching,
     secret_variables,
     setting_written,
 )
@@ -39,6 +40,7 @@ from toolpipe.layers._shield_hooks import special as _special
 from toolpipe.layers._shield_projects import (
     PATCHED_BY,
     built_image,
+    downloaded_input,
     key,
     under,
     unpacked,
@@ -272,6 +274,10 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
         patch = applied_patch(cmd, workspace)
         if patch is not None and _fetched(patch, facts):
             out[patch] = FileFact("patched")  # what it put into the project is not known
+        elif patch is None and patching(cmd):
+            fed = downloaded_input(cmd)  # (`curl -s URL | patch -p0`: the same)
+            if fed is not None:
+                out[key(fed, cmd.cwd, workspace)] = FileFact("patched")
         for name in secret_variables(script, cmd, lambda c: _reads_secret(c, workspace, facts)):
             out[f"${name}"] = FileFact("secret")  # a shell of later calls may still hold it
         image = built_image(cmd, workspace, file_copies(facts))

@@ -22,14 +22,23 @@ from toolpipe.shell import (
 )
 
 
-def applied_patch(cmd: Command, workspace: str) -> str | None:
-    """The patch file ``git apply|am FILE``, ``patch -i FILE`` or ``patch < FILE`` applies
-    to the project (not ``--check``, ``--stat`` or a dry run), by its key."""
+def patching(cmd: Command) -> bool:
+    """Does ``cmd`` apply a patch to the project (``git apply|am``, ``patch``; not
+    ``--check``, ``--stat`` or a dry run)?"""
     if cmd.name not in ("git", "patch"):
-        return None
+        return False
     texts = [a.text for a in cmd.args]
     if set(texts) & {"--check", "--stat", "--numstat", "--summary", "--dry-run", "-R"}:
+        return False
+    return cmd.name == "patch" or texts[:1] in (["apply"], ["am"])
+
+
+def applied_patch(cmd: Command, workspace: str) -> str | None:
+    """The patch file ``git apply|am FILE``, ``patch -i FILE`` or ``patch < FILE`` applies
+    to the project (see ``patching``), by its key."""
+    if not patching(cmd):
         return None
+    texts = [a.text for a in cmd.args]
     named: str | None = None
     if cmd.name == "git" and texts[:1] in (["apply"], ["am"]):
         named = next((t for t in texts[1:] if not t.startswith("-")), None)

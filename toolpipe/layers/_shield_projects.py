@@ -24,7 +24,7 @@ from toolpipe.layers._shield_handed import (
     sources_as_options,
 )
 from toolpipe.layers._shield_hooks import PACKAGE_HOOKS, package_hooks
-from toolpipe.shell import Command, language_named, option_values, rule_commands
+from toolpipe.shell import DOWNLOADERS, Command, language_named, option_values, rule_commands
 
 # Programs that load no file of a project (they read, list, copy or print what they are
 # told to): the rest may, and are judged by what a written file holds
@@ -339,6 +339,16 @@ def tar_archive(texts: list[str]) -> str | None:
 PATCHED_BY = " (unpacked here)"  # an archive unpacked into the project: a downloaded patch
 
 
+def downloaded_input(cmd: Command) -> str | None:
+    """What a command reads on its input when a download feeds it (`curl URL | tar xz`,
+    `wget -qO- URL | patch -p0`): the address's last part, which names it; else None."""
+    for feeder in cmd.upstream:
+        if feeder.name in DOWNLOADERS:
+            url = next((a.text for a in feeder.args if "://" in a.text), "")
+            return posixpath.basename(url.split("?", 1)[0].rstrip("/")) or "a download"
+    return None
+
+
 def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> list[str]:
     """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
     fetches: a downloaded folder (its files' names are not known; everything under it
@@ -371,7 +381,11 @@ def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> li
             next((t[2:] for t in texts if t.startswith("-o") and len(t) > 2), None))
     else:
         return []
-    if not extracting or archive is None or not fetched(key(archive, cmd.cwd, workspace)):
+    if extracting and archive in (None, "-"):  # read from its input: `curl … | tar xz`
+        archive = downloaded_input(cmd)
+        if archive is None:
+            return []
+    elif not extracting or archive is None or not fetched(key(archive, cmd.cwd, workspace)):
         return []
     folder = into or next((posixpath.basename(archive)[:-len(x)] for x in ARCHIVES
                            if archive.endswith(x)), None)

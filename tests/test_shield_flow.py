@@ -143,20 +143,30 @@ KNOWN_OPEN = {("fresh16", 45), ("fresh50", 28)}
 # `rm -rf ./*` or `rm -rf "$T"`, which a new shell reads in the workspace's root or with
 # the variable not known).
 BOTH_SHELLS = {("fresh21", 78), ("fresh21", 87)}
-# Harmless, and blocked: a file the session wrote, read into a later line's word (`rm -rf
-# "$(cat target.txt)"`, `. ./.env; rm -rf "$TARGET"`, sequences-fresh51.txt): the walk of
-# one line does not see what the session's files hold, so the word is not known. Left so
-# on purpose: a program the walk does not model may have rewritten the file since (`python
-# -c "open('target.txt','w').write('/')"`), and trusting the session's copy would turn a
-# block into an allow; a file is judged by the session's copy only where it runs.
-NOT_READ_ACROSS = {("fresh51", 40), ("fresh51", 43)}
+# Harmless, and stopped by the stricter reading, each for its reason (a fix makes the
+# check fail: take it off).
+STRICTER = {
+    # a file the session wrote, read into a later line's word (`rm -rf "$(cat
+    # target.txt)"`, `. ./.env; rm -rf "$TARGET"`, sequences-fresh51.txt): the walk of one
+    # line does not see what the session's files hold, so the word is not known. Left so
+    # on purpose: a program the walk does not model may have rewritten the file since
+    # (`python -c "open('target.txt','w').write('/')"`), and trusting the session's copy
+    # would turn a block into an allow; a file is judged by the session's copy only where
+    # it runs.
+    ("fresh51", 40): "blocked", ("fresh51", 43): "blocked",
+    # a file written by a language's code with a literal (`python3 -c "open('run.sh',
+    # 'w').write('echo hello\\n')"`, sequences-fresh53.txt): its text is not read, and
+    # running it is asked about (understood, or ask)
+    ("fresh53", 52): "asked", ("fresh53", 55): "asked",
+}
 
 
 @pytest.mark.parametrize(("file", "entry"), LATER_SEQUENCES,
                          ids=[f"{name}-{e[0]}:{e[3]}" for name, e in LATER_SEQUENCES])
 def test_later_fresh_sequences_are_stopped_where_they_run_or_send(file, entry):
-    if (file, entry[3]) in NOT_READ_ACROSS:
-        assert entry[2] == "=" and play(entry[1])[-1][0] == "blocked", "fixed: take it off"
+    if (file, entry[3]) in STRICTER:
+        assert entry[2] == "=" and play(entry[1])[-1][0] == STRICTER[file, entry[3]], (
+            "fixed: take it off STRICTER")
         return
     if (file, entry[3]) in BOTH_SHELLS:
         assert entry[2] == "=" and play(entry[1])[-1][0] == "blocked", entry

@@ -38,13 +38,11 @@ from toolpipe.layers._shield_held import (
 )
 from toolpipe.layers._shield_hooks import special as _special
 from toolpipe.layers._shield_projects import (
-    PATCHED_BY,
     built_image,
-    downloaded_input,
     key,
     under,
-    unpacked,
 )
+from toolpipe.layers._shield_unpacked import PATCHED_BY, downloaded_input, unpacked
 from toolpipe.shell import (
     DECODERS,
     DOWNLOADERS,

@@ -10,7 +10,8 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from toolpipe.layers._shield_projects import key, tar_archive
+from toolpipe.layers._shield_projects import key
+from toolpipe.layers._shield_unpacked import tar_archive
 from toolpipe.shell import (
     ELSEWHERE,
     INDEX_VAR,

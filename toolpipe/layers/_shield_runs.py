@@ -18,7 +18,6 @@ from toolpipe.layers._shield_handed import CLIENTS, client_files
 from toolpipe.layers._shield_held import reads_index
 from toolpipe.layers._shield_hooks import PACKAGE_HOOKS, git_hook, holds_package_hooks
 from toolpipe.layers._shield_projects import (
-    ARCHIVES,
     LOADS_NOTHING,
     PROJECT_FILES,
     PROJECT_FOLDER,
@@ -30,6 +29,7 @@ from toolpipe.layers._shield_projects import (
     key,
     runs_project,
 )
+from toolpipe.layers._shield_unpacked import ARCHIVES, PULLERS
 from toolpipe.shell import (
     CODE_PROGRAMS,
     DOWNLOADERS,
@@ -237,10 +237,10 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     if cmd.name and "/" not in cmd.name:  # a folder the line put on PATH, whatever the name
         found += [(p, "file") for p in (key(posixpath.join(d, cmd.name), where, workspace)
                                         for d in on_path) if p in facts.files]
-    if cmd.name not in LOADS_NOTHING and cmd.name not in DOWNLOADERS and cmd.name not in (
-            "git", "patch", "tar", "gtar", "bsdtar", "unzip", "7z", "7za"):
+    if cmd.name not in LOADS_NOTHING and cmd.name not in DOWNLOADERS | PULLERS and (
+            cmd.name not in ("git", "patch", "tar", "gtar", "bsdtar", "unzip", "7z", "7za")):
         # a downloaded patch applied to the project: whatever runs the project runs it (not
-        # the download feeding it: `curl URL | tar xz`)
+        # the download feeding it, `curl URL | tar xz`, nor the puller: `oras pull REF`)
         found += [(p, "file") for p, f in facts.files.items() if f.origin == "patched"]
     if facts.pending and (cmd.name not in LOADS_NOTHING or PROJECT_RUNNERS & {*cmd.wrappers}):
         # any other program (or a project's runner: `hatch run test` runs pyproject's

@@ -35,6 +35,7 @@ from toolpipe.shell import (
     irreversible,
     literal_prefix,
     sends,
+    short_flags,
 )
 
 OFFSITE = frozenset(IRREVERSIBLE)
@@ -288,7 +289,7 @@ def picked(after: Sequence[Command]) -> bool:
     if not all(a.known for a in first.args):
         return False
     texts = [a.text for a in first.args]
-    short = {*"".join(t[1:] for t in texts if t[:1] == "-" and t[1:2] != "-")}
+    short = short_flags(texts)
     if short & {*"cql"} or {"--count", "--quiet", "--files-with-matches"} & {*texts}:
         return True  # (a count, or nothing)
     if short & _INVERTED or {"--invert-match", "--file"} & {*texts}:

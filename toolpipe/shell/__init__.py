@@ -126,6 +126,7 @@ from toolpipe.shell._model import Command as Command
 from toolpipe.shell._model import Problem as Problem
 from toolpipe.shell._model import Redirect as Redirect
 from toolpipe.shell._model import Script as Script
+from toolpipe.shell._options import short_flags as short_flags
 from toolpipe.shell._parse import MAX_COMMANDS as MAX_COMMANDS
 from toolpipe.shell._places import Place as Place
 from toolpipe.shell._places import classify as classify

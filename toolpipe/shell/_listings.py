@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from toolpipe.shell._options import short_flags
 from toolpipe.shell._words import UNKNOWN, Word, dot_parent, glob_part, literal
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def listed_root(cmd: object) -> str | None:
         root = operands[0].text if operands else "."
     elif cmd.name in ("du", "tree"):  # du -a ROOT (its sizes are names here, a number's
         # harmless), tree -f ROOT (each name with its path; its report's words too)
-        flags = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))
+        flags = short_flags(texts)
         valued = _TREE_VALUED if cmd.name == "tree" else _DU_VALUED
         operands = [a for i, a in enumerate(cmd.args) if not a.text.startswith("-") and (
             i == 0 or texts[i - 1] not in valued)]
@@ -160,8 +161,8 @@ def listed_root(cmd: object) -> str | None:
                                        if t == "--search-path"]
         if len(operands) > 1 or (operands and not operands[0].known):
             return None
-        short = "".join(t[1:] for t in texts if t.startswith("-") and t[1:2] != "-")
-        if cmd.name == "ls" and "d" not in short and ("--all" in texts or _ALL & {*short}):
+        short = short_flags(texts)
+        if cmd.name == "ls" and "d" not in short and ("--all" in texts or _ALL & short):
             return "../"  # (`ls -a DIR` prints `..` too, bare: the folder above this one)
         root = operands[0].text if operands else "."
     elif cmd.name in ("grep", "egrep", "fgrep", "rg") and _names_only(texts):
@@ -185,10 +186,10 @@ def listed_root(cmd: object) -> str | None:
 def _names_only(texts: list[str]) -> bool:
     """Does a search print only the names of the files it searched (``-l``, ``-L``,
     ``rg --files``), one a line, and nothing else (no count, no JSON)?"""
-    short = "".join(t[1:] for t in texts if t[:1] == "-" and t[1:2] != "-" and len(t) < 8)
+    short = short_flags(texts)
     return bool({"--files-with-matches", "--files-without-match", "--files"} & {*texts} or (
-        {*"lL"} & {*short})) and not ({"-c", "--count", "--json", "--count-matches"} & {
-            *texts} or "c" in short)
+        {*"lL"} & short)) and not ({"--count", "--json", "--count-matches"} & {*texts} or (
+            "c" in short))
 
 
 # grep's and rg's options that take a value (rg's --pre runs a program: read elsewhere)

@@ -48,3 +48,11 @@ def split(args: Sequence[Word], valued: str = "", long_valued: Sequence[str] = (
             operands.append(a)
         i += 1
     return flags, values, operands
+
+
+def short_flags(texts: Sequence[str]) -> frozenset[str]:
+    """The one-character flags a command's words give, clustered or not (`-la` is `l` and
+    `a`, `-1a` is `1` and `a`; a value glued to its letter, `-w80`, gives its digits too,
+    harmless); a word with other characters is no flags (`-g*.lua`, `-o/tmp/x`)."""
+    return frozenset(c for t in texts if t[:1] == "-" and t[1:2] != "-" and t[1:].isalnum()
+                     for c in t[1:])

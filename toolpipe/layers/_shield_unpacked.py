@@ -15,9 +15,6 @@ from toolpipe.shell import DOWNLOADERS, Command, option_values
 ARCHIVES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip", ".whl")
 
 
-UNPACKERS = frozenset({"pip", "pip3", "npm", "yarn", "pnpm", "bun", "tar", "gtar", "bsdtar",
-                       "unzip", "7z", "7za", "oras", "degit", "tiged", "huggingface-cli",
-                       "hf"})  # the programs ``unpacked`` reads
 # programs that fetch a stranger's files, of names not known, into a folder: its option
 # (none: here, or the source's last part for degit), after these first words
 _PULLERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -25,6 +22,8 @@ _PULLERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "huggingface-cli": (("download",), ("--local-dir",)), "hf": (("download",),
                                                                  ("--local-dir",))}
 PULLERS = frozenset(_PULLERS)
+UNPACKERS = frozenset({"pip", "pip3", "npm", "yarn", "pnpm", "bun", "tar", "gtar", "bsdtar",
+                       "unzip", "7z", "7za"}) | PULLERS  # the programs ``unpacked`` reads
 
 
 def tar_archive(texts: list[str]) -> str | None:
@@ -73,11 +72,13 @@ def downloaded_input(cmd: Command) -> str | None:
 
 
 def unpacked(cmd: Command, workspace: str, fetched: Callable[[str], bool]) -> list[str]:
-    """Where a downloaded archive is unpacked, and where ``pip download`` puts what it
-    fetches: a downloaded folder (its files' names are not known; everything under it
-    is), as a clone's is. Unpacked into the current folder, the archive's own name
-    stands for the folder it makes (``tool.tgz`` → ``tool/``). ``fetched``: whether the
-    session knows a file (by its key) as downloaded."""
+    """Where a downloaded archive is unpacked (a file the session downloaded, or the
+    download piped in), where ``pip download`` and ``npm pack NAME`` put what they fetch,
+    and where a puller (``_PULLERS``) puts a stranger's files: a downloaded folder (its
+    files' names are not known; everything under it is), as a clone's is. Unpacked into
+    the current folder, the archive's own name stands for the folder it makes
+    (``tool.tgz`` → ``tool/``). ``fetched``: whether the session knows a file (by its key)
+    as downloaded."""
     if cmd.name not in UNPACKERS:
         return []
     texts = [a.text for a in cmd.args]

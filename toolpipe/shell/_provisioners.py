@@ -22,13 +22,18 @@ _ANSIBLE_WRITES = frozenset({"copy", "template", "lineinfile", "blockinfile", "r
                              "get_url", "unarchive", "ini_file", "xml", "patch"})
 
 
-def _settings(text: str) -> dict[str, str]:
-    """A module's `key=value` words, quoted as ansible and pyinfra read them (shlex)."""
+def _settings(words: list[str]) -> dict[str, str]:
+    """A module's `key=value` words (pyinfra's are the command's own)."""
+    return dict(w.partition("=")[::2] for w in words if "=" in w)
+
+
+def _split_settings(text: str) -> dict[str, str]:
+    """Ansible's one ``-a`` argument's settings, quoted as ansible reads them (shlex)."""
     try:
         words = shlex.split(text)
     except ValueError:
         words = text.split()
-    return dict(w.partition("=")[::2] for w in words if "=" in w)
+    return _settings(words)
 
 
 def _place(text: str, given: Word) -> Word:
@@ -48,7 +53,7 @@ def _ansible(cmd: Command) -> list[Effect]:
     if module is None or given is None:
         return []
     name = module.text.rsplit(".", 1)[-1]
-    settings = _settings(given.text)
+    settings = _split_settings(given.text)
     path = settings.get("path") or settings.get("dest") or settings.get("name")
     if not path:
         return []
@@ -102,7 +107,7 @@ def _pyinfra(cmd: Command) -> list[Effect]:
     at = texts.index("@local") + 1
     if at >= len(texts) or texts[at] not in _PYINFRA:
         return []
-    settings = _settings(" ".join(shlex.quote(t) for t in texts[at + 1:]))
+    settings = _settings(texts[at + 1:])
     path = settings.get("path") or settings.get("dest") or settings.get("name")
     if not path:
         return []

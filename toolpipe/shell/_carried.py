@@ -5,7 +5,8 @@ tree-sitter read as a command name (``time { … }``, ``coproc``), behind an ali
 ``hash -p``, in the arguments of a program the wing does not know, and on a shell's or an
 interpreter's input (here-documents, ``echo X | sh``, ``sh < <(…)``).
 
-Loops too: a ``for`` over plain names of the workspace is read once, not once per name.
+Loops too: a ``for`` over plain names of the workspace is read once, not once per name;
+one with no ``in`` runs over the positional parameters (``set -- a b; for d; do``).
 
 Fail closed: a program that is neither inert nor modelled is judged at least as strictly
 as any command its arguments hold, as a command line (``acme-run rm -rf /``) or as a string
@@ -35,13 +36,7 @@ from toolpipe.shell._loaders import (
 )
 from toolpipe.shell._loads import RUNS_PROJECTS
 from toolpipe.shell._model import Command, Redirect
-from toolpipe.shell._oneliners import (
-    ALERT_TEXTS,
-    LANGUAGES,
-    alerts,
-    code_flag,
-    shell_strings,
-)
+from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._option_env import stands_for
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
@@ -177,7 +172,8 @@ class _Carriers(_Helpers):
     def for_loop(self, node: Any, upstream: tuple[Command, ...],
                  redirects: tuple[Redirect, ...]) -> list[Command]:
         var = node.child_by_field_name("variable")
-        values: list[Word] = []
+        # (`for d; do …`, with no `in`, runs over "$@")
+        values = [] if any(c.type == "in" for c in node.children) else list(self.positional)
         for child in node.children_by_field_name("value"):
             values += self.words(child)
         body = node.child_by_field_name("body")

@@ -158,6 +158,10 @@ STRICTER = {
     # 'w').write('echo hello\\n')"`, sequences-fresh53.txt): its text is not read, and
     # running it is asked about (understood, or ask)
     ("fresh53", 52): "asked", ("fresh53", 55): "asked",
+    # a local script piped into `sh` (`cat setup.sh | sh`, sequences-fresh54.txt): the
+    # spec's own default pattern `| sh` (0.8) blocks it, as the spec has it (`| bash` is
+    # not among its patterns, and is read as running the project's file)
+    ("fresh54", 72): "blocked",
 }
 
 

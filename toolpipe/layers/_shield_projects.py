@@ -142,7 +142,7 @@ def installs(name: str, texts: list[str]) -> bool:
 
 def language_of(path: str, how: str, content: str) -> str:
     if how in ("make", "npm", "python", "snakefile", "ini", "recipes", "ruby", "precommit",
-               "compose", "nix", "sources", "manifest", "playbook", "env",
+               "compose", "nix", "sources", "manifest", "playbook", "env", "awk", "sed",
                PACKAGE_HOOKS) or how.startswith(
             ("xargs ", "client ")):
         return how
@@ -188,8 +188,8 @@ def code_of(content: str, language: str) -> str:
     if language == "env":  # an environment file: its variables, as exports (GIT_SSH_COMMAND,
         # NODE_OPTIONS, PYTHONPATH: judged as the same variables set by the shell are)
         return "\n".join(f"export {k}={shlex.quote(v)}" for k, v in env_variables(content))
-    if language == "ruby":
-        return "ruby -e " + shlex.quote(content)
+    if language in ("ruby", "awk", "sed"):  # (awk's and sed's script, as given inline)
+        return ("ruby -e " if language == "ruby" else language + " ") + shlex.quote(content)
     if language in _CODE_SWITCH:
         return f"{_CODE_SWITCH[language]} {shlex.quote(content.removeprefix('<?php'))}"
     if language.startswith("xargs "):  # the items the file holds, given to the command

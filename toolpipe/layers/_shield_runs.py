@@ -82,6 +82,8 @@ def _npm_runs(name: str, texts: list[str]) -> bool:
     return sub is None or sub in _NPM_RUNS or (name != "npm" and sub not in _NPM_QUIET)
 
 
+_SCRIPTS = {**dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox-awk"), "awk"),
+            "sed": "sed", "gsed": "sed"}
 _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "mosh"})
 _INCLUDE = re.compile(r"(?m)^[ \t]*(?:-?include|sinclude)[ \t]+([^$\n#]+?)[ \t]*$")
 
@@ -93,8 +95,10 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     found: list[tuple[str, str]] = []
     for e in effects(cmd):
         if e.kind == "exec" and e.word is not None and e.word.known and e.detail != "project":
-            # (a project's folder is no file: its files are judged below, by its runner)
-            found.append((key(e.word.text, cmd.cwd, workspace), "file"))
+            # (a project's folder is no file: its files are judged below, by its runner;
+            # an awk or sed script, `awk -f F`, is read as its program's script)
+            found.append((key(e.word.text, cmd.cwd, workspace),
+                          _SCRIPTS.get(cmd.name, "file")))
     texts = [a.text for a in cmd.args]
     where = cmd.cwd or "."
     if cmd.name in ("make", "gmake"):

@@ -26,6 +26,10 @@ _BUILD_PLACE = {program: tuple(sorted({*PROJECT_OPTIONS.get(program, ()),
                                        *RUNNER_FOLDERS.get(program, ()),
                                        *_OWN_PLACES.get(program, ())}))
                 for program in {*PROJECT_OPTIONS, *RUNNER_FOLDERS, *_OWN_PLACES}}
+# flags that point a runner at the user's own file (`just --global-justfile`: ~/.justfile
+# or ~/.config/just/justfile; `task --global`: ~/Taskfile.yml), read as their folder
+_HOME_FLAGS = {"just": frozenset({"--global-justfile", "-g"}),
+               "task": frozenset({"--global", "-g"})}
 # runners given their project as an operand (after these subcommands: any for None)
 _BUILD_OPERAND: dict[str, frozenset[str] | None] = {
     "dotnet": frozenset({"build", "clean", "run", "test", "publish", "pack", "restore",
@@ -53,6 +57,8 @@ def _values(cmd: Command) -> list[Word]:
             out.append(Word(t.split("=", 1)[1], a.raw, a.glob, a.tame, a.sources))
         elif t[:2] in options and len(t) > 2 and not t.startswith("--"):
             out.append(Word(t[2:], a.raw, a.glob, a.tame, a.sources))  # make -C~, -Cdir
+    if _HOME_FLAGS.get(cmd.name, frozenset()) & {a.text for a in args}:
+        out.append(Word("~", "~"))
     if cmd.name in _BUILD_OPERAND:
         subs = _BUILD_OPERAND[cmd.name]
         rest = args[1:] if subs is not None and args and args[0].text in subs else (

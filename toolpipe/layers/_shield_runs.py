@@ -83,7 +83,7 @@ def _npm_runs(name: str, texts: list[str]) -> bool:
 
 
 _SCRIPTS = {**dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox-awk"), "awk"),
-            "sed": "sed", "gsed": "sed"}
+            "sed": "sed", "gsed": "sed", "ansible-playbook": "playbook"}
 _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "mosh"})
 _INCLUDE = re.compile(r"(?m)^[ \t]*(?:-?include|sinclude)[ \t]+([^$\n#]+?)[ \t]*$")
 
@@ -96,7 +96,8 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
     for e in effects(cmd):
         if e.kind == "exec" and e.word is not None and e.word.known and e.detail != "project":
             # (a project's folder is no file: its files are judged below, by its runner;
-            # an awk or sed script, `awk -f F`, is read as its program's script)
+            # an awk or sed script, `awk -f F`, is read as its program's script, a
+            # playbook as its tasks)
             found.append((key(e.word.text, cmd.cwd, workspace),
                           _SCRIPTS.get(cmd.name, "file")))
     texts = [a.text for a in cmd.args]
@@ -159,9 +160,6 @@ def runs(cmd: Command, workspace: str, facts: SessionFacts, on_path: Iterable[st
         named = option_values(texts, "-f") + option_values(texts, "--filename")
         named += [t for t in texts if t.endswith((".yaml", ".yml", ".json"))]
         found += [(key(n, where, workspace), "manifest") for n in dict.fromkeys(named)]
-    if cmd.name == "ansible-playbook":
-        found += [(key(t, where, workspace), "playbook") for t in texts
-                  if t.endswith((".yml", ".yaml")) and not t.startswith("-")]
     if cmd.name in ("pip", "pip3", "uv") and installs(cmd.name, texts):
         # pip install -r requirements.txt: the sources its lines give (--index-url …)
         found += [(key(v, where, workspace), "sources")
@@ -279,8 +277,9 @@ def unknown_scratch_runs(script: Script, workspace: str, known: Iterable[str]
             if e.kind != "exec" or e.word is None or not e.word.known:
                 continue
             path = key(e.word.text, cmd.cwd, workspace)
-            if path.startswith("/dev/shm/") or path.rstrip("/") in roots or classify(
-                    e.word, cmd.cwd, workspace).kind == "scratch":
+            # (by its folder, whatever its name says: `/tmp/x/.env` is a secret's name)
+            if path.startswith(("/dev/shm/", "/tmp/", "/var/tmp/")) or path.rstrip(
+                    "/") in roots or classify(e.word, cmd.cwd, workspace).kind == "scratch":
                 if path not in written | folders and not any(  # (or under a folder written
                         path.startswith(w + "/") for w in written if w not in roots):  # whole)
                     out.append((e.word.text, cmd, e.detail))

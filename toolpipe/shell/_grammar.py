@@ -281,7 +281,7 @@ class _Walk(_Carriers):
                 self.positional = tuple(given)
         self.carried(cmd, upstream, redirects, where, bool(peeled.codes or peeled.subcommands))
         if name not in _SPECIAL and name not in self.functions and not (
-                peeled.codes or peeled.alerts):
+                peeled.codes or peeled.alerts or peeled.subcommands):
             return [cmd]  # nothing inside it to read, and it runs no function
         outer_cwd, self.cwd = self.cwd, cmd.cwd  # (what it runs, from its wrapper's folder)
         for code_label, code, positional in peeled.codes:

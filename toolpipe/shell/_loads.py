@@ -86,7 +86,7 @@ def option_loads(cmd: Command) -> list[Word]:
 def file_runs(cmd: Command) -> list[Word]:
     """The files of code a ``[[file]]`` row of the program table says this command runs:
     the word after one of its options (or glued to a long one after `=`), or its first
-    operand."""
+    operand (every operand with the row's endings, where it has some)."""
     row = FILE_RUNNERS.get(cmd.name)
     if row is None:
         return []
@@ -100,10 +100,10 @@ def file_runs(cmd: Command) -> list[Word]:
             named = next((b for b in args[i + 1:] if not b.text.startswith("-")), None)
             if named is not None:
                 out.append(named)
-    if row.operand:
+    if row.operand:  # (with endings: each operand so named, `go run a.go b.go`,
+        # `ansible-playbook -i hosts, site.yml`, after an option's value)
         ops = [a for a in args if not a.text.startswith("-")]
-        if ops and (not row.endings or ops[0].text.endswith(row.endings)):
-            out.append(ops[0])
+        out += [a for a in ops if a.text.endswith(row.endings)] if row.endings else ops[:1]
     return out
 
 
@@ -173,7 +173,9 @@ PROJECT_OPTIONS: dict[str, frozenset[str]] = {
     "composer": frozenset({"-d", "--working-dir"}),
     "jest": frozenset({"--rootDir", "--config", "-c"}),
     "vitest": frozenset({"--root", "-r", "--config", "--dir"}),
-    "cmake": frozenset({"-S"}), "go": frozenset({"-C"}),
+    "cmake": frozenset({"-S"}), "go": frozenset({"-C"}), "mise": frozenset({"-C", "--cd"}),
+    # a salt state tree's folders (`salt-call --local --file-root=/tmp/s state.apply`)
+    "salt-call": frozenset({"--file-root", "--pillar-root", "-c", "--config-dir"}),
     "unittest": frozenset({"-s", "--start-directory", "-t", "--top-level-directory"}),
 }
 # test runners whose operands are the tests they run (after these subcommands, if any)

@@ -45,6 +45,15 @@ _PREFIXES: dict[str, frozenset[str]] = dict.fromkeys(
 # run`, `poetry -C D run`)
 _BEFORE_VALUED = _ENV_VALUED | {"-C", "-P", "--config-file", "--cache-dir", "--config",
                                 "--pyproject"}
+# the options naming the package whose program runs: a local folder or archive there is
+# installed first (its build code runs), read as `pip install P` or `npm install P`
+_SOURCES: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("uvx", "uv"), frozenset({"--from", "--with"})),
+    "pipx": frozenset({"--spec"}),
+    **dict.fromkeys(("npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"),
+                    frozenset({"-p", "--package"}))}
+_INSTALLER = {"uvx": ("pip", "install"), "uv": ("pip", "install"),
+              "pipx": ("pip", "install")}  # (the rest: npm's)
 _PACKAGE_SPEC = re.compile(r"://|^git\+|^(?:github|gitlab|bitbucket|file):|\.(?:tgz|tar\.gz|whl)$")
 
 
@@ -91,6 +100,11 @@ def runner_start(name: str, args: Sequence[Word]) -> RunnerStart:
             return RunnerStart(None, args[i + 1], tuple(loads), chdir)
         chdir = _folder(args, i, folders) or chdir
         programs = _folder(args, i, _PREFIXES.get(name, frozenset())) or programs
+        source = _folder(args, i, _SOURCES.get(name, frozenset()))
+        if source is not None and source.text.startswith(("/", "./", "../", "~")) and (
+                not _PACKAGE_SPEC.search(source.text)):  # (an address: its row's)
+            loads.append((f"{name} {t.split('=', 1)[0]}", (
+                *map(literal, _INSTALLER.get(name, ("npm", "install"))), source)))
         value = t.split("=", 1)[1] if "=" in t else (
             args[i + 1].text if (t in _ENV_VALUED or t in folders) and i + 1 < len(args) else "")
         if t.split("=", 1)[0] == "--env-file" and value:

@@ -38,6 +38,7 @@ from toolpipe.shell._loads import RUNS_PROJECTS
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES, alerts, code_flag, shell_strings
 from toolpipe.shell._option_env import stands_for
+from toolpipe.shell._outputs import installer_words
 from toolpipe.shell._parse import _text
 from toolpipe.shell._places import classify
 from toolpipe.shell._printed import _unknown_of, fed_input
@@ -328,8 +329,9 @@ class _Carriers(_Helpers):
         if handed is not None:  # `./cleanup --root /`, `wipe.sh ~`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"named for deleting, handed {handed}", where)
+        skip = installer_words(cmd)  # (`nimble install ./p`: no `install` of coreutils)
         for k, a in enumerate(args):
-            if not a.text.startswith("-") and modelled(_base(a)):
+            if k >= skip and not a.text.startswith("-") and modelled(_base(a)):
                 self.run(tuple(args[k:]), (), (), label)
                 break
         for a in args:

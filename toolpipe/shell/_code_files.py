@@ -363,6 +363,26 @@ def downloaded_to(code: str) -> list[str]:
             for m in _DOWNLOAD_TO.finditer(code)]
 
 
+# code a call loads from a file or a folder it names by an absolute path (python's
+# runpy.run_path, SourceFileLoader, spec_from_file_location, site.addsitedir and sys.path;
+# ruby's load and require; node's require and import(); perl's do, require and use lib;
+# php's include and require; lua's dofile and loadfile; R's source, sys.source, load_all
+# and a package installed from a path): the file run, as `. FILE` (one in a scratch
+# folder no call wrote is asked about, as `python3 /tmp/x.py` is)
+_LOADS_FILE = re.compile(
+    r"""(?<![\w.])(?:sys\.path\.(?:append|insert)|use\s+lib|(?:\w+(?:\.|::)){0,4}(?:source|"""
+    r"""sys\.source|require(?:_relative|_once)?|include(?:_once)?|load(?:file|_all|_source)?|"""
+    r"""dofile|do|import|run_path|execfile|SourceFileLoader|spec_from_file_location|"""
+    r"""addsitedir|install_local|install\.packages))(?:\s*\(\s*|[ \t]+)"""
+    r"""(?:[^"'()\n]{0,64},\s*|["'][^"'\n]{0,64}["']\s*,\s*)?(?:\w+\s*=\s*)?"""
+    r"""["'](/[^"'\n]{1,512})["']""")
+
+
+def loaded_files(code: str) -> list[str]:
+    """Shell text for each file of code a call loads by its absolute path (above)."""
+    return [f". {quote(m.group(1))}" for m in _LOADS_FILE.finditer(code)]
+
+
 def fetched_code(code: str, family: str = "") -> list[str]:
     """Shell text for code a program fetches and runs: a package run from an address or
     fetched from a repository by name, or code that cannot be read. (Ruby's `source URL`

@@ -290,8 +290,11 @@ def _tar(cmd: Command) -> list[Effect]:
         out = [Effect("read", cmd, w) for w in operands]
         if archive is not None and archive.text != "-":
             out.append(Effect("write", cmd, archive))
-        if "--remove-files" in flags:  # packs, then deletes what it packed
-            out += [Effect("delete", cmd, w, recursive=True) for w in operands]
+        if "--remove-files" in flags:  # packs, then deletes what it packed (and the
+            # names a list gives, -T FILE: not known)
+            listed = values.get("T") or values.get("--files-from")
+            out += [Effect("delete", cmd, w, recursive=True) for w in (
+                *operands, *([_listed(listed.raw)] if listed is not None else []))]
         return out
     if flags & {"x", "--extract", "--get"}:
         return _extracts(cmd, values.get("C") or values.get("--directory"))
@@ -343,10 +346,18 @@ def _zip(cmd: Command) -> list[Effect]:
         operands = operands[1:]
     if not operands:
         return []
+    # the names a list gives are not known: zip's -@ (its input), 7z's and rar's @FILE
+    moved = [_listed(w.raw) if w.text.startswith("@") and cmd.name != "zip" else w
+             for w in operands[1:]] + ([_listed("-@")] if "@" in flags else [])
     out = [Effect("write", cmd, operands[0]), *(Effect("read", cmd, w) for w in operands[1:])]
     if moves:
-        out += [Effect("delete", cmd, w, recursive=True) for w in operands[1:]]
+        out += [Effect("delete", cmd, w, recursive=True) for w in moved]
     return out
+
+
+def _listed(source: str) -> Word:
+    """The names a list gives an archiver (`tar -T FILE`, `zip -@`, `7z a A @FILE`)."""
+    return Word(UNKNOWN, f"<the names in {source}>", tame=False)
 
 
 # --- modes, as chmod spells them ---------------------------------------------------------

@@ -135,7 +135,7 @@ def loaded_from(name: str, value: Word, cwd: str | None) -> str | None:
 
 def search_options(cmd: Command) -> list[Word]:
     """The folders of an interpreter's module search path given by an option (``-I DIR``,
-    ``-IDIR``, ``-cp A:B``)."""
+    ``-IDIR``, ``-cp A:B``; perl's ``-Mlib=DIR,…``)."""
     options = SEARCH_OPTIONS.get(cmd.name, ())
     out: list[Word] = []
     for i, a in enumerate(cmd.args):
@@ -146,6 +146,9 @@ def search_options(cmd: Command) -> list[Word]:
             if value is not None:
                 out += [Word(e, value.raw, value.glob, value.tame, value.sources)
                         for e in value.text.split(":") if e]
+        if cmd.name == "perl" and a.text.startswith(("-Mlib=", "-mlib=")):  # use lib DIR,…
+            out += [Word(e, a.raw, a.glob, a.tame, a.sources)
+                    for e in a.text[6:].split(",") if e]
     return out
 
 

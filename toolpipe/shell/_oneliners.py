@@ -27,6 +27,7 @@ from toolpipe.shell._code_files import (
     home_mentions,
     literal_read,
     literals,
+    loaded_files,
     pathlib_ops,
     quote_operators,
     r_writes,
@@ -270,6 +271,7 @@ def shell_strings(name: str, code: str, depth: int = 0) -> list[str]:
     if family and computed_names(family, code):
         out.append(DYNAMIC)
     out += fetched_code(code, family)  # source("https://…"), import("https://…"), …
+    out += loaded_files(code)  # runpy.run_path("/tmp/x.py"), require("/tmp/x.js"), …
     if name in ("perl", "ruby", "php"):
         out += [literal_read(m.group(1)) for m in _BACKTICK.finditer(code)]
     if family in ("perl", "ruby"):  # `system "…"`, `exec "/bin/sh", "-c", "…"`: no brackets

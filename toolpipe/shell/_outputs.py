@@ -38,6 +38,14 @@ def installed(cmd: Command) -> list[Word]:
     return out
 
 
+def installer_words(cmd: Command) -> int:
+    """Where the words after an installer's subcommand start (`nimble install ./p`: 1), 0
+    when no installer's row reads ``cmd``: they are that row's, not a command line."""
+    texts = [a.text for a in cmd.args]
+    return max((_after_subcommand(row, texts) for row in OUTPUTS.get(cmd.name, ())
+                if row.installs), default=0)
+
+
 _LOCAL = re.compile(r"(?:/|~|\.{1,2}/|file:)|\S+\.(?:tgz|tar\.gz|whl|gem|zip|rb)$")
 
 

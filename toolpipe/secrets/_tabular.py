@@ -9,6 +9,14 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolpipe.secrets._cells import (
+    BOX_BARS,
+    DELIMITERS,
+    MARKDOWN_ROW,
+    OPENING_BARS,
+    RULE_ROW,
+    cells,
+)
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans, _stands, could_be_credential
 from toolpipe.secrets._values import CHECKS, line_start
@@ -69,31 +77,6 @@ def _sql_columns(buf: bytes, start: int, found: re.Match[bytes], floor: int
     return out, found.end()
 
 
-_DELIMITERS = (b",", b";", b"\t", b"|")
-# a table's rule between its rows: psql's `-----+-----`, mysql's `+-----+-----+`
-_RULE_ROW = re.compile(rb"[ \t]*[+|]?[ \t]*[-=]{3,}[-=+| \t:]*")
-# a markdown table's separator row (the table rule's, `_several._table`)
-_MARKDOWN_ROW = re.compile(rb"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*")
-
-
-def _cells(line: bytes, at: int, delimiter: bytes) -> list[tuple[int, int]]:
-    """Where each cell of a row starting at ``at`` lies, split at ``delimiter`` (a boxed
-    row's outer bars, `| a | b |`, open and close it: they make no cell)."""
-    inner_lo, inner_hi = 0, len(line)
-    if delimiter == b"|":
-        stripped = line.strip()
-        if stripped.startswith(b"|"):
-            inner_lo = line.find(b"|") + 1
-            if len(stripped) > 1 and stripped.endswith(b"|"):
-                inner_hi = line.rfind(b"|")
-    out = []
-    pos = inner_lo
-    for cell in line[inner_lo:inner_hi].split(delimiter):
-        out.append((at + pos, at + pos + len(cell)))
-        pos += len(cell) + len(delimiter)
-    return out
-
-
 def _csv(buf: bytes, start: int, found: re.Match[bytes], floor: int) -> tuple[Spans, int]:
     """A header line naming a credential column (``username,password,role``, psql's and
     mysql's tables too, their names padded to the columns' widths), and the rows after
@@ -115,27 +98,36 @@ _CALL_ARGUMENTS = re.compile(rb"[^,(\n]*\([^()\n]*,[^()\n]*\)[^,\n]*")
 def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
     """The table whose header is the line at ``lo:hi`` (see ``_csv``)."""
     header = buf[lo:hi].rstrip(b"\r")
-    delimiter = next((d for d in _DELIMITERS if d in header), None)
+    delimiter = next((d for d in DELIMITERS if d in header), None)
     if delimiter is None:
         return [], hi
     if delimiter == b"|" and header.lstrip().startswith(b"|"):
         after = buf.find(b"\n", hi + 1)
-        if _MARKDOWN_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after):
+        if MARKDOWN_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after):
             return [], hi  # (a markdown table is the table rule's)
     if delimiter == b"," and _CALL_ARGUMENTS.fullmatch(header):
         return [], hi  # a call's arguments (`NetworkCredential(user, password, domain)`):
         # the call rules read them by position (_calls), no cell is a value
-    places = _cells(header, lo, delimiter)
+    places = cells(header, lo, delimiter)
     names = [buf[a:b].strip() for a, b in places]
     wanted = [i for i, n in enumerate(names) if _NAMED.fullmatch(n)]
     if not wanted or len(names) < 2:
         return [], hi
     out: Spans = []
     judged: dict[bytes, bool] = {}
-    # a row, not a header (not a markdown or boxed row, `| password | str | … |`: the
-    # table rule reads those under their header)
-    if not header.lstrip().startswith(b"|") and not all(_a_name(n.strip(b"\"'"))
-                                                         for n in names):
+    # a row, not a header (not a markdown or boxed row, `| password | str | … |`, `│ … │`: the
+    # table rule reads those under their header; nor a line over a table's rule, which
+    # is its header whatever its names look like: `DB_PASSWORD | user` over `---+---`)
+    # (a box's row is a header only over its rule: `│ DB_PASSWORD │ … │` among its rows
+    # is the other rules', a second reading must not take it for a header; a line
+    # holding a label, `password<TAB>[REDACTED:…]`, is a row read before)
+    after = buf.find(b"\n", hi + 1)
+    ruled = RULE_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after) is not None
+    if delimiter in BOX_BARS and not ruled:
+        return [], hi
+    if any(b"[REDACTED:" in n for n in names) or (
+            not header.lstrip().startswith(OPENING_BARS) and not ruled and not all(
+                _a_name(n.strip(b"\"'")) for n in names)):
         for i in wanted:
             if i + 1 < len(places):
                 out += _cell(buf, places[i + 1], judged, placed=True)
@@ -147,15 +139,15 @@ def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
         end = buf.find(b"\n", pos)
         end = len(buf) if end < 0 else end
         row = buf[pos:end].rstrip(b"\r")
-        if not _RULE_ROW.fullmatch(row):
-            cells = _cells(row, pos, delimiter)
-            while len(cells) > len(names) and not buf[slice(*cells[-1])].strip():
-                cells.pop()  # (a row's trailing delimiter: an export's, an empty cell)
-            if len(cells) != len(names) or _header_again(
-                    [buf[a:b].strip() for a, b in cells], names, wanted):
+        if not RULE_ROW.fullmatch(row):
+            row_cells = cells(row, pos, delimiter)
+            while len(row_cells) > len(names) and not buf[slice(*row_cells[-1])].strip():
+                row_cells.pop()  # (a row's trailing delimiter: an export's, an empty cell)
+            if len(row_cells) != len(names) or _header_again(
+                    [buf[a:b].strip() for a, b in row_cells], names, wanted):
                 break  # not a row of this table
             for i in wanted:
-                out += _cell(buf, cells[i], judged)
+                out += _cell(buf, row_cells[i], judged)
         pos = end + 1
     return out, max(pos - 1, hi)
 
@@ -356,10 +348,12 @@ TABULAR_RULES: tuple[Rule, ...] = (
          check="sql_columns", bounded=False, priority=CONTEXT),
     # (a name padded to its column's width before the bar, psql's and mysql's; a name
     # that ends the header, `db_password` then the line's end)
+    # (and a box's bars, `│ password │`: psql's unicode style, rich's, a grid's)
     rule("password", tuple(d + w for w in _HEADER_WORDS for d in (",", ";", "\t", "|"))
-         + tuple(w + d for w in _HEADER_WORDS for d in (",", ";", "\t", "|", " |", "  "))
+         + tuple(w + d for w in _HEADER_WORDS for d in (",", ";", "\t", "|", " |", "  ",
+                                                        " │", " ┃", " ║"))
          + _AT_LINE_END,
-         r"[,;\t|]?" + _HEADER_NAME + r"[ \t]*(?:[,;\t|]|\r?\n)",
+         r"[,;\t|]?" + _HEADER_NAME + r"[ \t]*(?:[,;\t|]|│|┃|║|\r?\n)",
          check="csv", bounded=False, priority=CONTEXT),
     # a header whose names are quoted (`"id","login","api_token"`): found from the word and
     # its closing quote, where only quoted names and delimiters follow to the line's end
@@ -370,6 +364,11 @@ TABULAR_RULES: tuple[Rule, ...] = (
     rule("password", tuple(w + "  " for w in _HEADER_WORDS) + _AT_LINE_END,
          _HEADER_NAME + r"(?:[ \t]{2,}|\r?\n)",
          check="aligned", bounded=False, priority=CONTEXT),
+    # SSM's parameter as `--output text` prints it, decrypted: the value after its type's
+    # SecureString (the version, a number, may come between: the columns' order varies)
+    rule("password", ("\tsecurestring\t",),
+         r"""\tSecureString\t(?:\d{1,6}\t)?(?P<v>[^\t\n]{4,4096})""",
+         value=("v",), bounded=False, priority=CONTEXT),
     rule("password", ('";s:',),
          r"""";s:\d{1,6}:"(?P<v>[^"\n]{1,4096})";""",
          value=("v",), check="serialized_value", bounded=False, priority=CONTEXT),

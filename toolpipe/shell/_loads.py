@@ -1,6 +1,7 @@
 """Code a program is told by an option to load before its own work: a Java agent, a
 compiler plugin, a module required first, a debugger's command file, a build tool's init
-script, an editor's script (``vim -S``, ``emacs -l``). Each counts as a file the command
+script, an editor's script (``vim -S``, ``emacs -l``), a configuration that is code
+(``eslint -c F``, ``webpack --config F``, ``pylint --rcfile F``). Each counts as a file the command
 runs (an ``exec`` effect), so that the session's flow judges one an earlier call wrote,
 and one of unknown content in a scratch folder is asked about, as ``bash /tmp/x.sh`` is.
 And the file of code a program is named to run (``java -jar F``, ``wine F``, ``awk -f F``:
@@ -35,6 +36,16 @@ _SEPARATE: dict[str, frozenset[str]] = {
     "go": frozenset({"-toolexec", "--toolexec", "-exec"}),
     # a template whose hooks a new repository gets, run by its later commands
     "git": frozenset({"--template"}),
+    # a configuration that is code (JavaScript's, Python's), or that names code it loads
+    # (pylint's init-hook, mkdocs' hooks, coverage's plugins, rubocop's require; Sphinx's
+    # -c folder holds conf.py)
+    **dict.fromkeys(("eslint", "webpack", "jest", "rollup", "vite", "vitest", "playwright",
+                     "rubocop"), frozenset({"-c", "--config"})),
+    **dict.fromkeys(("prettier", "mocha", "stylelint", "postcss", "nodemon"),
+                    frozenset({"--config"})),
+    "babel": frozenset({"--config-file"}), "cypress": frozenset({"-C", "--config-file"}),
+    "pylint": frozenset({"--rcfile"}), "coverage": frozenset({"--rcfile"}),
+    "mkdocs": frozenset({"-f", "--config-file"}), "sphinx-build": frozenset({"-c"}),
 }
 _CLUSTERED = frozenset({"vim", "vi", "nvim", "ex", "view", "gvim", "vim.basic", "vim.tiny",
                         "vim.nox", "emacs"})  # `vim -eS x.vim`: the last letter's value

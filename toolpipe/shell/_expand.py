@@ -146,8 +146,10 @@ class _Expansions(_Parameters):
             if child.type == "variable_assignment" and ref:  # a nameref: names a variable
                 name_node = child.child_by_field_name("name")
                 target = child.child_by_field_name("value")
-                if name_node is not None:
-                    to = _text(target) if target is not None else ""
+                if name_node is not None:  # (the name given, `local -n r=$1`, expanded)
+                    given = self.words(target, split=False) if target is not None else []
+                    to = given[0].text if given and given[0].known else (
+                        _text(target) if target is not None else "")
                     self.env[_text(name_node)] = (
                         Word(UNKNOWN, _REF + to) if _NAME.fullmatch(to) else _unknown_of([]))
             elif child.type == "variable_assignment":
@@ -291,7 +293,8 @@ class _Expansions(_Parameters):
                 self.out.problem("dynamic-code", f"runs code it cannot read ({_text(node)})",
                                  where, ())
             return [Segment("", quoted, known=False)]
-        if len(inner) >= 2 and inner[0].type in ("variable_name", "subscript"):
+        if len(inner) >= 2 and (inner[0].type in ("variable_name", "subscript") or (
+                _text(inner[0]) in ("@", "*") and inner[1].type == ":")):
             done = self.operated(inner, quoted)
             if done is not None:  # ${f%.txt}, ${c,,}: a value the script set, changed
                 return done

@@ -21,6 +21,7 @@ from toolpipe.shell._folders import MOVERS, moved_to
 from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
+from toolpipe.shell._parameters import moved_parameters
 from toolpipe.shell._parse import (
     _QUIET,
     MAX_COMMANDS,
@@ -273,12 +274,8 @@ class _Walk(_Carriers):
         elif name in ("git", "npm", "pnpm", "yarn", "pip", "pip3", "go", "conda", "composer",
                       "enable"):
             self.tool_facts(cmd, where)
-        elif name == "set" and cmd.args and not cmd.wrappers:
-            lead = cmd.args[0].text
-            if lead == "--" or not lead.startswith(("-", "+")):
-                # `set -- rm -rf /; "$@"`: the arguments from here on are these words
-                given = cmd.args[1:] if lead == "--" else cmd.args
-                self.positional = tuple(given)
+        elif name in ("set", "shift", "getopts") and not cmd.wrappers:  # "$@", $OPTARG
+            self.positional = moved_parameters(cmd, self.positional, self.env)
         self.carried(cmd, upstream, redirects, where, bool(peeled.codes or peeled.subcommands))
         if name not in _SPECIAL and name not in self.functions and not (
                 peeled.codes or peeled.alerts or peeled.subcommands):

@@ -27,6 +27,7 @@ class _Parameters:
 
     where: tuple[str, ...]
     env: dict[str, Word]
+    positional: tuple[Word, ...]
 
     def segments(self, node: Any, quoted: bool, sources: list[str]) -> list[Segment]:
         raise NotImplementedError
@@ -46,10 +47,12 @@ class _Parameters:
 
     def operated(self, inner: list[Any], quoted: bool) -> list[Segment] | None:
         """``${name<op>…}`` on a value the script set (see ``_operators``), else None."""
-        values = self._operands(inner[0])
         op = inner[1].type
-        if values is None or (op == ":" and inner[0].type == "subscript"):
-            return None  # (`${a[@]:1}` picks elements: not read)
+        if op == ":" and (inner[0].type == "subscript" or _text(inner[0]) in ("@", "*")):
+            return self.sliced(inner, self.positional)  # (`${a[@]:1}` picks elements)
+        values = self._operands(inner[0])
+        if values is None:
+            return None
         rest = inner[2:]
         pattern: str | None = None
         exact = False
@@ -114,17 +117,51 @@ class _Parameters:
         return "".join(s.text for s in segs), all(s.quoted for s in segs)
 
     def element(self, node: Any, quoted: bool) -> list[Segment]:
-        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}`` of an array the
-        script set."""
+        """``${a[@]}``, ``"${a[@]}"`` (one word per element), ``${a[1]}``, ``${a[-1]}``,
+        ``${a[$i]}`` of an array the script set, ``${m[key]}`` of an associative one."""
         array, at = self._array(node)
         if array is None:
             return [Segment("", quoted, known=False)]
-        elements = array.text.split(_ELEMENTS)
+        keys, elements = _keyed(array.text.split(_ELEMENTS))
         if at in ("@", "*"):  # word-split, which keeps plain elements apart
             return _value(Word(" ".join(elements), array.raw, False, array.tame), False)
-        if at.isdigit() and int(at) < len(elements):
-            return _value(Word(elements[int(at)], array.raw, False, array.tame), quoted)
+        if at[:1] == "$":  # an index a variable holds: `${a[$i]}`, `${a[${i}]}`
+            index = self.env.get(at.strip("${}"))
+            at = index.text if index is not None and index.known else ""
+        number = int(at) if at.lstrip("-").isdigit() else None
+        if keys and at in keys:
+            return _value(Word(elements[keys.index(at)], array.raw, False, array.tame), quoted)
+        if not keys and number is not None and -len(elements) <= number < len(elements):
+            return _value(Word(elements[number], array.raw, False, array.tame), quoted)
         return [Segment("", quoted, known=False)]
+
+    def sliced(self, inner: list[Any], positional: Sequence[Word]) -> list[Segment] | None:
+        """``${@:2}``, ``${*:1:2}`` of the positional parameters, ``${a[@]:1}`` of an array
+        the script set: the words picked (None when not known)."""
+        numbers = [int(_text(n)) for n in inner[2:] if n.type == "number" and
+                   _text(n).isdigit()]
+        if not numbers or len(numbers) != sum(n.type != ":" for n in inner[2:]):
+            return None  # ${@: -2}, ${@:$i}: not read
+        if inner[0].type == "subscript":
+            array, at = self._array(inner[0])
+            if array is None or at not in ("@", "*") or not array.known:
+                return None
+            words, start = _keyed(array.text.split(_ELEMENTS))[1], numbers[0]
+        else:  # (offset 0 is $0, the shell's name)
+            words, start = [w.text for w in positional], numbers[0] - 1
+            if start < 0 or not all(w.known for w in positional):
+                return None
+        picked = words[start:start + numbers[1]] if len(numbers) > 1 else words[start:]
+        return _value(literal(" ".join(picked)), False)
+
+
+def _keyed(elements: list[str]) -> tuple[list[str], list[str]]:
+    """An associative array's keys and values (`([build]=dist [all]=/)`), or no keys and
+    the elements of an indexed one."""
+    if elements and all(e.startswith("[") and "]=" in e for e in elements):
+        pairs = [e[1:].split("]=", 1) for e in elements]
+        return [k for k, _ in pairs], [v for _, v in pairs]
+    return [], elements
 
 
 def _referred(env: dict[str, Word], name: str) -> str:
@@ -168,3 +205,34 @@ def declared(ran: Sequence[Command], env: dict[str, Word], functions: dict[str, 
     if flag == "-f" and all(n in functions for n in names):
         return "\n".join(f"{n} () \n{_text(functions[n])}" for n in names)
     return None
+
+
+def moved_parameters(cmd: Command, positional: tuple[Word, ...], env: dict[str, Word]
+                     ) -> tuple[Word, ...]:
+    """The positional parameters after ``set``, ``shift`` or ``getopts`` (whose
+    ``$OPTARG`` it sets in ``env``): `set -- rm -rf /; "$@"` gives the words from here on,
+    `shift 2` drops the first two (none when there are fewer), and getopts' argument is
+    one of the values its options take among them (which, not known when several)."""
+    args = cmd.args
+    if cmd.name == "set" and args and (args[0].text == "--" or not args[0].text.startswith(
+            ("-", "+"))):
+        return tuple(args[1:] if args[0].text == "--" else args)
+    if cmd.name == "shift":
+        count = args[0].text if args else "1"
+        if not count.isdigit():
+            return (_unknown(),)
+        # (past the last, bash's shift fails and moves nothing)
+        return positional[int(count):] if int(count) <= len(positional) else positional
+    if cmd.name == "getopts" and len(args) >= 2 and args[0].known:
+        spec = args[0].text
+        given = list(positional)
+        values = [given[i + 1] if len(w.text) == 2 else Word(w.text[2:], w.raw, w.glob,
+                                                              w.tame, w.sources)
+                  for i, w in enumerate(given) if w.text[:1] == "-" and len(w.text) > 1 and (
+                      w.text[1] + ":") in spec and (len(w.text) > 2 or i + 1 < len(given))]
+        env["OPTARG"] = values[0] if len(values) == 1 else _unknown()
+    return positional
+
+
+def _unknown() -> Word:
+    return Word(UNKNOWN, "<not known>", tame=False)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolpipe.shell._folders import seen_from
 from toolpipe.shell._listings import listed_item, lister
 from toolpipe.shell._model import Command, Redirect
 from toolpipe.shell._parameters import (
@@ -165,6 +166,8 @@ class _Expansions(_Parameters):
             node = node.child(0)
             kind = node.type
         text = _text(node)
+        if text.startswith("~-") and text[2:3] in ("", "/") and "OLDPWD" in self.env:
+            text = seen_from(self.env["OLDPWD"], self.cwd).text + text[2:]  # `~-`: $OLDPWD
         if kind == "word" and _PLAIN.fullmatch(text):
             # the common case: nothing to expand, quote or split
             return [Word(text, text, _GLOB.search(text) is not None)]
@@ -239,8 +242,9 @@ class _Expansions(_Parameters):
             return out
         if name == "*" and self.positional:
             return _value(_join(list(self.positional), "$*"), quoted)
-        if name in self.env:
-            return _value(self.env[name], quoted)
+        if name in self.env:  # ($OLDPWD, which a cd sets, as a path from here)
+            return _value(seen_from(self.env[name], self.cwd) if name == "OLDPWD" else (
+                self.env[name]), quoted)
         if name == "IFS":
             return [Segment(IFS, quoted)]
         if name == "HOME":

@@ -1,7 +1,8 @@
 """The folder a command moves the script to: ``cd``, ``pushd`` and ``popd``.
 
-``cd`` alone goes home; ``cd -``, ``popd`` and a folder the reader cannot name leave it
-unknown; ``pushd DIR`` moves as ``cd DIR`` does. A folder ``mktemp -d`` made on the same
+``cd`` alone goes home; ``cd -`` back to ``$OLDPWD`` (each move sets it); ``popd``, a
+name looked for along a ``CDPATH`` and a folder the reader cannot name leave it unknown;
+``pushd DIR`` moves as ``cd DIR`` does. A folder ``mktemp -d`` made on the same
 line (``cd "$(mktemp -d)"``) is the script's own, as its path would be: what is deleted
 there by a relative name (not ``..``) is the script's own scratch (``MADE_BY_MKTEMP``)."""
 
@@ -18,8 +19,31 @@ MOVERS = frozenset({"cd", "pushd", "popd"})
 MADE_BY_MKTEMP = "/tmp/(a folder mktemp made)"
 
 
-def moved_to(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
-    """The folder after ``name args`` run from ``cwd`` (None: not known)."""
+def moved_to(name: str, args: Sequence[Word], cwd: str | None,
+             env: dict[str, Word] | None = None) -> str | None:
+    """The folder after ``name args`` run from ``cwd`` (None: not known). With the
+    script's variables (``env``): `cd -` goes back to ``$OLDPWD``, which the move sets;
+    a relative name is looked for along a ``CDPATH`` the script set (which of its folders
+    holds it is not known, unless they are all the current one)."""
+    moved = _moved(name, args, cwd, env or {})
+    if env is not None:
+        env["OLDPWD"] = literal(cwd) if cwd is not None else unknown("$OLDPWD")
+    return moved
+
+
+def seen_from(folder: Word, cwd: str | None) -> Word:
+    """A folder the walk names as it names ``cwd`` (relative to the workspace, or absolute:
+    ``$OLDPWD``) as a path from ``cwd``: `build` seen from `build/dist` is `..`; from an
+    absolute folder, a workspace's folder cannot be named (not known)."""
+    if not folder.known or folder.text.startswith(("/", "~")):
+        return folder
+    if cwd is None or cwd.startswith(("/", "~")):
+        return unknown(folder.raw)
+    return literal(posixpath.relpath(folder.text, cwd))
+
+
+def _moved(name: str, args: Sequence[Word], cwd: str | None, env: dict[str, Word]
+           ) -> str | None:
     operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
     if name == "popd" or (name == "pushd" and (not operands or operands[0].text[:1] in "+-")):
         return None  # back to a folder of the stack, or the stack's top two swapped
@@ -28,10 +52,16 @@ def moved_to(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
     target = operands[0]
     if target.sources == ("mktemp",) and target.text.rstrip("/") == UNKNOWN:
         return MADE_BY_MKTEMP
+    if target.text == "-" and name == "cd" and env.get("OLDPWD", unknown("")).known:
+        return env["OLDPWD"].text
     if not target.known or target.text == "-":
         return None
     if target.text.startswith(("/", "~")):
         return posixpath.normpath(target.text)
+    cdpath = env.get("CDPATH")
+    if cdpath is not None and not target.text.startswith(("./", "../")) and target.text not in (
+            ".", "..") and (not cdpath.known or set(cdpath.text.split(":")) - {"", "."}):
+        return None
     if cwd is None:
         return None
     return posixpath.normpath(posixpath.join(cwd, target.text))

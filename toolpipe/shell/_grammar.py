@@ -306,7 +306,7 @@ class _Walk(_Carriers):
             self.fed_stdin(cmd, where)
         self.cwd = outer_cwd
         if name in MOVERS and set(cmd.wrappers) <= _BUILTINS:  # (`builtin cd ~` moves too)
-            self.cwd = moved_to(name, cmd.args, self.cwd)
+            self.cwd = moved_to(name, cmd.args, self.cwd, self.env)
         elif name in self.functions:
             self.call(name, cmd.args)
         return [cmd]

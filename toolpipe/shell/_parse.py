@@ -287,8 +287,8 @@ def _plain_argv(node: Any) -> tuple[Word, ...] | None:
     """The words of a command made only of plain words (no quotes, expansions, escapes,
     assignments or redirections), or None."""
     text = _text(node)
-    if not _PLAIN_COMMAND.fullmatch(text) or "=" in text.split(None, 1)[0]:
-        return None
+    if not _PLAIN_COMMAND.fullmatch(text) or "=" in text.split(None, 1)[0] or "~-" in text:
+        return None  # (`~-` is $OLDPWD: the walk's)
     return tuple(Word(t, t, _GLOB.search(t) is not None) for t in text.split())
 
 

@@ -46,8 +46,6 @@ _ARGUMENT = re.compile(r'^"?\$\{?[@*0-9]')  # "$@", $1, ${2}: a function's argum
 _BUILTINS = frozenset({"builtin", "command"})  # wrappers that run a builtin in this shell
 _SPECIAL = PEELED | SHELLS | frozenset(LANGUAGES) | MOVERS | {"source", ".", "at", "batch",
                                                               "", "make", "gmake"}
-
-
 _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:%%)?")
 _SUBSTITUTED = re.compile(r"`((?:[^`\\]|\\.)*)`|\$\(([^()]*)\)")  # in text not parsed
 
@@ -339,6 +337,8 @@ class _Walk(_Carriers):
                 self.out.problem("dynamic-code", f"runs code it cannot read ({code.shown})",
                                  (*where, label), code.sources)
             return
+        if label == "trap on exit":  # `trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d)`
+            return self.out.deferred.append((code.text, (*where, label)))
         zero = None
         if label.endswith(" -c") and positional:  # sh -c CODE $0 $1…
             zero, positional = positional[0], positional[1:]
@@ -383,6 +383,8 @@ def analyse(text: str, *, workspace: str = ".", max_length: int = 1 << 16,
     tree = parse_tree(text)
     try:
         walk.statements(tree.root_node)
+        for text, where in out.deferred:  # (an EXIT trap's code: its variables at the end)
+            walk.nested(text, where)
     except _TooMany:
         out.problem("too-long", f"more than {max_commands} commands to read (function "
                     "calls included)", ())

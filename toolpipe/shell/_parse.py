@@ -208,6 +208,7 @@ class _Out:
         self.fed: dict[str, str] = {}  # what a plain <(echo …) gives, by its text
         self.listed: dict[str, Word] = {}  # each name a <(ls ROOT) lists, by its text
         self.aliases: dict[str, tuple[Word, ...]] = {}  # alias and hash -p: name → words
+        self.deferred: list[tuple[str, tuple[str, ...]]] = []  # EXIT traps' code, read last
         self.calls = 0
         self.active: set[str] = set()
         # functions: the reading of each definition (kept aside), the ones read at a call

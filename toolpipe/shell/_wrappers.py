@@ -311,8 +311,9 @@ def peel(argv: tuple[Word, ...], upstream: Sequence[object] = ()) -> Peeled:
         codes.append(("eval", join_words(args), ()))
     elif name == "trap" and args and args[0].text not in ("-l", "-p"):
         given = args[1:] if args[0].text == "--" else args  # trap -- 'code' SIGNALS
-        if given:
-            codes.append(("trap", given[0], ()))
+        if given:  # (on EXIT: read at the script's end, with its variables then)
+            on_exit = bool({a.text.upper() for a in given[1:]} & {"EXIT", "0", "SIGEXIT"})
+            codes.append(("trap on exit" if on_exit else "trap", given[0], ()))
     elif name == "alias":
         for a in args:
             if "=" in a.text:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolpipe.shell._abbreviations import unabbreviated
 from toolpipe.shell._carried import RESERVED, _Carriers, unreserved
 from toolpipe.shell._effects import stdin_code
 from toolpipe.shell._expand import _unquoted, backquoted
@@ -250,7 +251,7 @@ class _Walk(_Carriers):
                     self.carrying_variable(name, Word(value, value, w.glob, w.tame,
                                                       w.sources))
         cwd = self.cwd if peeled.chdir is None else moved_to("cd", (peeled.chdir,), self.cwd)
-        cmd = Command(peeled.argv, peeled.wrappers, redirects, upstream, where, cwd,
+        cmd = Command(unabbreviated(peeled.argv), peeled.wrappers, redirects, upstream, where, cwd,
                       self.out.pipeline_id, self.out.position(), peeled.privileged)
         self.out.commands.append(cmd)
         first = peeled.argv[0] if peeled.argv else None

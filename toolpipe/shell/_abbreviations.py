@@ -1,0 +1,122 @@
+"""Long options shortened to a prefix: GNU's getopt_long, git's parse-options, curl,
+Python's argparse (pip) and npm's nopt take any unambiguous prefix of a long option
+(`rm --rec --forc ~`, `git reset --har`, `tar --remove-f`), so each is read as the option
+it stands for before anything judges the command. A prefix of several options is left
+as written (the program stops: `git push --forc` could be `--force-with-lease` or
+`--force-if-includes`), and an option a program takes only whole is too (rm's
+`--no-preserve-root`). Each program's list holds the options the rules read and their
+neighbours by prefix; a prefix it cannot place is left as it is."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from toolpipe.shell._words import Word
+
+_GIT_SHARED = ("--force", "--dry-run", "--quiet", "--verbose", "--all")
+LONG_OPTIONS: dict[str, tuple[str, ...]] = {
+    "rm": ("--recursive", "--force", "--dir", "--interactive", "--one-file-system",
+           "--preserve-root", "--verbose"),
+    **dict.fromkeys(("chmod", "chown", "chgrp"), (
+        "--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet",
+        "--preserve-root", "--dereference", "--no-dereference", "--from")),
+    **dict.fromkeys(("tar", "gtar"), (
+        "--remove-files", "--absolute-names", "--to-command", "--checkpoint-action",
+        "--checkpoint", "--use-compress-program", "--extract", "--create", "--directory",
+        "--file", "--files-from", "--overwrite", "--overwrite-dir", "--unlink-first",
+        "--recursive-unlink", "--list", "--verbose", "--get", "--append", "--update",
+        "--transform", "--info-script", "--new-volume-script", "--rsh-command",
+        "--exclude", "--exclude-from", "--gzip", "--auto-compress")),
+    "shred": ("--remove", "--zero", "--iterations", "--force", "--exact", "--size",
+              "--verbose", "--random-source"),
+    "cp": ("--remove-destination", "--force", "--recursive", "--archive", "--verbose",
+           "--dereference", "--no-dereference", "--preserve", "--parents", "--reflink",
+           "--target-directory", "--link", "--symbolic-link", "--no-clobber", "--update"),
+    "mv": ("--force", "--target-directory", "--verbose", "--no-clobber", "--backup",
+           "--update", "--exchange"),
+    "ln": ("--force", "--symbolic", "--no-dereference", "--target-directory", "--relative",
+           "--verbose", "--logical", "--physical", "--backup"),
+    **dict.fromkeys(("sed", "gsed"), (
+        "--in-place", "--expression", "--file", "--quiet", "--silent", "--null-data",
+        "--regexp-extended", "--separate", "--sandbox", "--posix", "--debug")),
+    "wget": ("--delete-after", "--output-document", "--execute", "--post-file",
+             "--post-data", "--body-file", "--body-data", "--config", "--input-file",
+             "--directory-prefix", "--quiet", "--output-file", "--append-output",
+             "--header", "--method", "--user", "--password"),
+    "curl": ("--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+             "--data-ascii", "--form", "--form-string", "--output", "--output-dir",
+             "--request", "--user", "--header", "--config", "--insecure", "--proxy",
+             "--remote-name", "--unix-socket", "--url", "--upload-flags"),
+    "truncate": ("--size", "--no-create", "--reference", "--io-blocks"),
+    "systemctl": ("--force", "--now", "--user", "--system", "--runtime", "--global",
+                  "--quiet", "--no-block", "--no-reload"),
+    **dict.fromkeys(("pip", "pip3"), (
+        "--yes", "--index-url", "--extra-index-url", "--trusted-host", "--upgrade",
+        "--user", "--target", "--requirement", "--editable", "--break-system-packages",
+        "--force-reinstall", "--no-deps", "--pre", "--quiet", "--root", "--prefix")),
+    "npm": ("--force", "--global", "--registry", "--unsafe-perm", "--ignore-scripts",
+            "--dry-run", "--prefix", "--save", "--workspace", "--yes"),
+    "git push": (*_GIT_SHARED, "--force-with-lease", "--force-if-includes", "--delete",
+                 "--mirror", "--prune", "--tags", "--no-verify", "--set-upstream",
+                 "--receive-pack", "--exec", "--follow-tags", "--atomic", "--porcelain",
+                 "--repo", "--push-option", "--signed", "--recurse-submodules",
+                 "--no-force-with-lease", "--branches"),
+    "git clean": (*_GIT_SHARED, "--interactive", "--exclude"),
+    "git reset": ("--hard", "--soft", "--mixed", "--merge", "--keep", "--quiet",
+                  "--patch", "--recurse-submodules", "--no-refresh", "--pathspec-from-file"),
+    "git branch": (*_GIT_SHARED, "--delete", "--move", "--copy", "--list", "--remotes",
+                   "--set-upstream-to", "--unset-upstream", "--edit-description",
+                   "--contains", "--merged", "--no-merged", "--track", "--no-track"),
+    "git checkout": ("--force", "--quiet", "--merge", "--detach", "--orphan", "--ours",
+                     "--theirs", "--track", "--no-track", "--patch", "--overwrite-ignore",
+                     "--ignore-other-worktrees", "--recurse-submodules", "--progress"),
+    "git gc": ("--prune", "--aggressive", "--auto", "--quiet", "--force", "--keep-largest-pack",
+               "--cruft", "--no-prune"),
+    "git reflog": ("--expire", "--expire-unreachable", "--all", "--rewrite",
+                   "--updateref", "--stale-fix", "--dry-run", "--verbose", "--single-worktree"),
+    "git rm": ("--force", "--cached", "--recursive", "--dry-run", "--quiet",
+               "--ignore-unmatch", "--sparse", "--pathspec-from-file"),
+    "git apply": ("--unsafe-paths", "--directory", "--check", "--stat", "--index",
+                  "--cached", "--reverse", "--reject", "--verbose", "--3way"),
+}
+# options a program takes only whole (GNU rm refuses `--no-preserve-r`)
+_WHOLE_ONLY = {"rm": ("--no-preserve-root",)}
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+def unabbreviated(argv: Sequence[Word]) -> tuple[Word, ...]:
+    """``argv`` with each long option shortened to an unambiguous prefix written whole
+    (see above), up to ``--``."""
+    if len(argv) < 2:
+        return tuple(argv)
+    name = posixpath.basename(argv[0].text).lower()
+    key = name
+    if name == "git":
+        words = [a.text for a in argv[1:]]
+        i = 0
+        while i < len(words) and words[i].startswith("-"):
+            i += 2 if words[i] in _GIT_VALUED else 1
+        key = f"git {words[i]}" if i < len(words) else name
+    options = LONG_OPTIONS.get(key)
+    if options is None:
+        return tuple(argv)
+    out = [argv[0]]
+    for k, a in enumerate(argv[1:], 1):
+        if a.text == "--":
+            out += argv[k:]
+            break
+        out.append(_whole(a, options, _WHOLE_ONLY.get(key, ())))
+    return tuple(out)
+
+
+def _whole(a: Word, options: tuple[str, ...], whole_only: tuple[str, ...]) -> Word:
+    if not a.known or not a.text.startswith("--") or len(a.text) < 3:
+        return a
+    option, eq, value = a.text.partition("=")
+    if option in options or option in whole_only:
+        return a
+    found = [o for o in options if o.startswith(option)]
+    if len(found) != 1:
+        return a  # none it can place, or several: the program stops
+    return Word(found[0] + eq + value, a.raw, a.glob, a.tame, a.sources)

@@ -5,13 +5,16 @@ it stands for before anything judges the command. A prefix of several options is
 as written (the program stops: `git push --forc` could be `--force-with-lease` or
 `--force-if-includes`), and an option a program takes only whole is too (rm's
 `--no-preserve-root`). Each program's list holds the options the rules read and their
-neighbours by prefix; a prefix it cannot place is left as it is."""
+neighbours by prefix, with the long options the program table's rows name for it; a
+prefix it cannot place is left as it is."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
+from toolpipe.shell._table import _LOADED
 from toolpipe.shell._words import Word
 
 _GIT_SHARED = ("--force", "--dry-run", "--quiet", "--verbose", "--all")
@@ -57,6 +60,30 @@ LONG_OPTIONS: dict[str, tuple[str, ...]] = {
         "--force-reinstall", "--no-deps", "--pre", "--quiet", "--root", "--prefix")),
     "npm": ("--force", "--global", "--registry", "--unsafe-perm", "--ignore-scripts",
             "--dry-run", "--prefix", "--save", "--workspace", "--yes"),
+    # (programs the wing reads in code, not by the table's rows)
+    **dict.fromkeys(("iptables", "ip6tables"), (
+        "--flush", "--delete-chain", "--delete", "--policy", "--zero", "--table",
+        "--append", "--insert", "--replace", "--list", "--new-chain", "--jump",
+        "--source", "--destination", "--protocol", "--check", "--list-rules")),
+    "wipefs": ("--all", "--force", "--no-act", "--offset", "--backup", "--types", "--quiet",
+               "--lock", "--parsable", "--noheadings", "--output", "--json"),
+    "journalctl": ("--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate", "--flush",
+                   "--sync", "--since", "--until", "--unit", "--user-unit", "--user",
+                   "--follow", "--lines", "--output", "--boot", "--list-boots",
+                   "--disk-usage", "--verify", "--relinquish-var", "--smart-relinquish-var"),
+    "rsync": ("--delete", "--delete-before", "--delete-during", "--delete-delay",
+              "--delete-after", "--delete-excluded", "--delete-missing-args",
+              "--remove-source-files", "--rsh", "--rsync-path", "--files-from", "--exclude",
+              "--exclude-from", "--include", "--filter", "--archive", "--recursive",
+              "--dry-run", "--verbose", "--backup", "--backup-dir", "--chmod", "--owner",
+              "--group", "--compress", "--progress", "--delay-updates"),
+    "userdel": ("--remove", "--force", "--root", "--prefix", "--selinux-user", "--help"),
+    "usermod": ("--password", "--uid", "--gid", "--groups", "--append", "--home",
+                "--move-home", "--shell", "--lock", "--unlock", "--expiredate",
+                "--non-unique", "--login", "--inactive", "--root", "--prefix"),
+    "passwd": ("--delete", "--expire", "--lock", "--unlock", "--stdin", "--status",
+               "--keep-tokens", "--inactive", "--mindays", "--maxdays", "--warndays",
+               "--root", "--prefix", "--all", "--quiet", "--repository"),
     "git push": (*_GIT_SHARED, "--force-with-lease", "--force-if-includes", "--delete",
                  "--mirror", "--prune", "--tags", "--no-verify", "--set-upstream",
                  "--receive-pack", "--exec", "--follow-tags", "--atomic", "--porcelain",
@@ -80,8 +107,27 @@ LONG_OPTIONS: dict[str, tuple[str, ...]] = {
     "git apply": ("--unsafe-paths", "--directory", "--check", "--stat", "--index",
                   "--cached", "--reverse", "--reject", "--verbose", "--3way"),
 }
-# options a program takes only whole (GNU rm refuses `--no-preserve-r`)
+def _table_options() -> dict[str, tuple[str, ...]]:
+    """The long options the program table's rows name, by program (a program whose own
+    parser takes no prefix rejects one: reading it as the option is only stricter)."""
+    found: dict[str, set[str]] = {}
+    for section in ("irreversible", "code", "output", "credential", "file"):
+        for row in _LOADED["rows"].get(section, []):
+            programs = row.get("program", [])
+            text = " ".join(str(v) for k, v in row.items()
+                            if k not in ("program", "example", "harmless", "reason"))
+            options = set(_LONG.findall(text))
+            for program in [programs] if isinstance(programs, str) else programs:
+                found.setdefault(program, set()).update(options)
+    return {p: tuple(sorted(o)) for p, o in found.items() if o}
+
+
+_LONG = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+TABLE_OPTIONS = _table_options()
+# options a program takes only whole (GNU rm refuses `--no-preserve-root` shortened)
 _WHOLE_ONLY = {"rm": ("--no-preserve-root",)}
+# a short name a program gives an option of its own (rsync's `--del`)
+_ALIASES = {"rsync": {"--del": "--delete-during"}}
 _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 
 
@@ -98,15 +144,18 @@ def unabbreviated(argv: Sequence[Word]) -> tuple[Word, ...]:
         while i < len(words) and words[i].startswith("-"):
             i += 2 if words[i] in _GIT_VALUED else 1
         key = f"git {words[i]}" if i < len(words) else name
-    options = LONG_OPTIONS.get(key)
-    if options is None:
+    # (git's by its subcommand only: the table's rows name its options of every one)
+    options = LONG_OPTIONS.get(key, ()) + (TABLE_OPTIONS.get(name, ()) if name != "git" else ())
+    if not options:
         return tuple(argv)
     out = [argv[0]]
     for k, a in enumerate(argv[1:], 1):
         if a.text == "--":
             out += argv[k:]
             break
-        out.append(_whole(a, options, _WHOLE_ONLY.get(key, ())))
+        alias = _ALIASES.get(key, {}).get(a.text)
+        out.append(Word(alias, a.raw, a.glob, a.tame, a.sources) if alias else _whole(
+            a, options, _WHOLE_ONLY.get(key, ())))
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from toolpipe.shell._folders import MOVERS, moved_to
 from toolpipe.shell._hooks import assigned, hooked
 from toolpipe.shell._model import Command, Redirect, Script
 from toolpipe.shell._oneliners import ALERT_TEXTS, LANGUAGES
+from toolpipe.shell._option_env import with_env_options
 from toolpipe.shell._parameters import moved_parameters
 from toolpipe.shell._parse import (
     _QUIET,
@@ -193,7 +194,7 @@ class _Walk(_Carriers):
                 redirects: tuple[Redirect, ...]) -> list[Command]:
         plain = _plain_argv(node)
         if plain is not None:  # the common case: plain words only, no redirections
-            return self.run(plain, upstream, redirects)
+            return self.run(with_env_options(plain, self.env), upstream, redirects)
         env = self.env
         argv: list[Word] = []
         own: list[Redirect] = []
@@ -225,9 +226,8 @@ class _Walk(_Carriers):
                 self.unparsed(child)
             else:
                 argv += self.words(child)
-        if not argv:
-            return []
-        return self.run(tuple(argv), upstream, redirects + tuple(own))
+        argv = list(with_env_options(tuple(argv), env))  # (`TAR_OPTIONS=… tar …`: its own)
+        return self.run(tuple(argv), upstream, redirects + tuple(own)) if argv else []
 
     def run(self, argv: tuple[Word, ...], upstream: tuple[Command, ...],
             redirects: tuple[Redirect, ...], label: str = "") -> list[Command]:

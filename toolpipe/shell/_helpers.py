@@ -27,11 +27,14 @@ MAX_CANDIDATES = 6
 _COMMAND_INPUT = frozenset({"tclsh", "wish", "expect", "jimsh", "ed", "red", "ex", "m4"})
 # Names of a variable, an option (`--pager=…`) or a setting (`make CC=…`, `-DX_LAUNCHER=…`,
 # `cargo --config target.….runner=…`) whose value is a program another runs for it: the
-# class, not a list (`FZF_DEFAULT_COMMAND`, `RUSTC_WRAPPER`, `--compress-program`)
+# class, not a list (`FZF_DEFAULT_COMMAND`, `RUSTC_WRAPPER`, `--compress-program`,
+# `CMAKE_C_COMPILER`, a target's `…_LINKER`), and the build tools' own names (`CC`, `RUSTC`)
 _PROGRAM_KEY = re.compile(
     r"(?i)(?:^|[._-])(?:command|cmd|run|program|prog|pager|editor|visual|shell|wrapper|launcher|"
     r"runner|executable|askpass|helper|rsh|exec|sshcommand|proxycommand|localcommand|"
-    r"rsync-path|upload-pack|receive-pack)$|^(?:CC|CXX|CPP|LD|AR|AS|FC|MAKE)$")
+    r"rsync-path|upload-pack|receive-pack|compiler|linker)$|"
+    r"^(?:CC|CXX|CPP|LD|AR|AS|FC|MAKE|RUSTC|RUSTDOC|JAVACMD|PYTHON|NODE|PKG_CONFIG|STRIP|"
+    r"RANLIB|NM|OBJCOPY|CMAKE|NINJA)$")
 _SETTING = re.compile(r"(?:--?|-[DP])?(?P<name>[A-Za-z_][\w.-]*)=(?P<value>.+)", re.DOTALL)
 # Variables of a runtime's options (JAVA_TOOL_OPTIONS, NODE_OPTIONS, RUBYOPT, GOFLAGS…) and
 # the options in them that load code: a file from a scratch or outside place is a hijack

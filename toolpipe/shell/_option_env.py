@@ -7,6 +7,9 @@ allowed, each naming a persistence point)."""
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Mapping
+
 from toolpipe.shell._table import OPTION_ENV
 from toolpipe.shell._words import Word, literal
 
@@ -33,3 +36,24 @@ def stands_for(name: str, value: Word) -> tuple[Word, ...] | str | None:
         out.append(value if not before and not after else Word(
             before + value.text + after, value.raw, value.glob, value.tame, value.sources))
     return tuple(out)
+
+
+# the variables of a program's own options (`{...}` rows), by program: where its words
+# go among the program's (after a subcommand the row names, `go build {...}`)
+_OWN_OPTIONS = {(row.words[0], name, 2 if not row.words[1].startswith(("-", "{")) else 1)
+                for name, row in OPTION_ENV.items() if "{...}" in row.words}
+
+
+def with_env_options(argv: tuple[Word, ...], env: Mapping[str, Word]) -> tuple[Word, ...]:
+    """``argv`` with the options its program reads from a variable the script set
+    (``TAR_OPTIONS=--remove-files tar -czf a.tgz ~/p`` is tar's `--remove-files` among its
+    arguments, as tar reads it), before its command line's own, after a subcommand."""
+    if not argv or not env:
+        return argv
+    name = posixpath.basename(argv[0].text)
+    for program, variable, at in _OWN_OPTIONS:
+        value = env.get(variable)
+        if program == name and value is not None and value.known and value.text.strip():
+            at = min(at, len(argv))
+            argv = (*argv[:at], *(literal(w) for w in value.text.split()), *argv[at:])
+    return argv

@@ -44,9 +44,8 @@ def test_a_configuration_that_is_data_or_none_is_not_asked_about(command):
     assert decide(command) == "allow", command
 
 
-def test_the_law_catches_its_reading_taken_away(fresh_readings, monkeypatch):
-    command = "npx eslint -c /tmp/eslint.config.js src"
-    assert decide(command) in STOPPED
-    monkeypatch.delitem(_loads._SEPARATE, "eslint")
-    fresh_readings()
-    assert decide(command) == "allow"
+def test_the_law_catches_its_reading_taken_away(taken_away):
+    without = {k: v for k, v in _loads._SEPARATE.items() if k != "eslint"}
+    before, after = taken_away(_loads, "_SEPARATE", without,
+                               "npx eslint -c /tmp/eslint.config.js src")
+    assert before in STOPPED and after == "allow"

@@ -18,12 +18,17 @@ from toolpipe.shell import _grammar, _parameters
 WORDS = st.sampled_from(["build", "dist", "out", "/", "~", "/etc", "node_modules"])
 
 
+def picked(words: list[str], data: st.DataObject) -> tuple[int, str, str]:
+    """A word's place among ``words``, the words as one line, and the decision on the
+    deletion of that word itself."""
+    k = data.draw(st.integers(0, len(words) - 1))
+    return k, " ".join(words), decide(f"rm -rf {words[k]}")
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.lists(WORDS, min_size=2, max_size=4), st.data())
 def test_shift_and_slices_reach_the_word_they_name(words, data):
-    k = data.draw(st.integers(0, len(words) - 1))
-    given_words = " ".join(words)
-    plain = decide(f"rm -rf {words[k]}")
+    k, given_words, plain = picked(words, data)
     assert decide(f"set -- {given_words}; shift {k}; rm -rf \"$1\"") == plain, (words, k)
     assert decide(f"set -- {given_words}; rm -rf \"${{@:{k + 1}:1}}\"") == plain, (words, k)
     assert decide(f"a=({given_words}); rm -rf \"${{a[@]:{k}:1}}\"") == plain, (words, k)
@@ -32,9 +37,7 @@ def test_shift_and_slices_reach_the_word_they_name(words, data):
 @settings(max_examples=80, deadline=None)
 @given(st.lists(WORDS, min_size=1, max_size=4), st.data())
 def test_an_element_reached_by_any_index_or_key_is_that_element(words, data):
-    k = data.draw(st.integers(0, len(words) - 1))
-    given_words = " ".join(words)
-    plain = decide(f"rm -rf {words[k]}")
+    k, given_words, plain = picked(words, data)
     assert decide(f"a=({given_words}); rm -rf \"${{a[{k - len(words)}]}}\"") == plain
     assert decide(f"a=({given_words}); i={k}; rm -rf \"${{a[$i]}}\"") == plain
     pairs = " ".join(f"[k{i}]={w}" for i, w in enumerate(words))

@@ -40,8 +40,11 @@ def stands_for(name: str, value: Word) -> tuple[Word, ...] | str | None:
 
 # the variables of a program's own options (`{...}` rows), by program: where its words
 # go among the program's (after a subcommand the row names, `go build {...}`)
-_OWN_OPTIONS = {(row.words[0], name, 2 if not row.words[1].startswith(("-", "{")) else 1)
-                for name, row in OPTION_ENV.items() if "{...}" in row.words}
+_OWN_OPTIONS: dict[str, list[tuple[str, int]]] = {}
+for _name, _row in OPTION_ENV.items():
+    if "{...}" in _row.words:
+        _OWN_OPTIONS.setdefault(_row.words[0], []).append(
+            (_name, 2 if not _row.words[1].startswith(("-", "{")) else 1))
 
 
 def with_env_options(argv: tuple[Word, ...], env: Mapping[str, Word]) -> tuple[Word, ...]:
@@ -50,10 +53,9 @@ def with_env_options(argv: tuple[Word, ...], env: Mapping[str, Word]) -> tuple[W
     arguments, as tar reads it), before its command line's own, after a subcommand."""
     if not argv or not env:
         return argv
-    name = posixpath.basename(argv[0].text)
-    for program, variable, at in _OWN_OPTIONS:
+    for variable, at in _OWN_OPTIONS.get(posixpath.basename(argv[0].text), ()):
         value = env.get(variable)
-        if program == name and value is not None and value.known and value.text.strip():
+        if value is not None and value.known and value.text.strip():
             at = min(at, len(argv))
             argv = (*argv[:at], *(literal(w) for w in value.text.split()), *argv[at:])
     return argv

@@ -24,7 +24,11 @@ NAMES = st.sampled_from([".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", "m
                          # sitting's classes-fresh98)
                          "cline_mcp_settings.json", "mcp-servers.yaml", "opencode.json",
                          ".roo/settings.json", ".kiro/settings/mcp.json",
-                         ".windsurf/config.toml", ".zed/settings.json"])
+                         ".windsurf/config.toml", ".zed/settings.json",
+                         # (the twenty-second sitting's classes-fresh138.txt: Amp's folder,
+                         # and the other agents' named since)
+                         ".amp/settings.json", ".openhands/config.toml",
+                         ".factory/settings.json", ".copilot/config.json"])
 ORDINARY = st.sampled_from(["docs/servers.json", "config/app.json", "mcp-notes.md"])
 
 

@@ -168,7 +168,8 @@ _STARTS = (
     (re.compile(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$|(?:^|/)(?:site|user)"
                 r"customize\.py$"), "a file Python runs at every start"),
     (re.compile(r"(?:^|/)(?:\.(?:claude|codex|gemini|qwen|cursor|roo|kilocode|windsurf"
-                r"|amazonq|kiro|continue|opencode|crush|cline|junie|augment|trae|goose|zed)/"
+                r"|amazonq|kiro|continue|opencode|crush|cline|junie|augment|trae|goose|zed"
+                r"|amp|openhands|factory|copilot|codeium|tabnine|cody|void|pearai|warp)/"
                 r"(?:[^/]+\.(?:json|jsonc|toml|ya?ml)|hooks/.+)|\.aider\.conf\.ya?ml"
                 r"|\.config/(?:toolpipe|opencode|crush|goose|amp)/.+|opencode\.jsonc?"
                 r"|[^/]*mcp[^/]*\.(?:json|jsonc|toml|ya?ml)|claude_desktop_config\.json"

@@ -242,7 +242,9 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             elif feeds & DECODERS and cmd.name not in ("echo", "printf", "cat"):
                 out[k] = FileFact("decoded")
             elif e.detail == "redirect":
-                out[k] = written(k, echoed(cmd))
+                shown = echoed(cmd)
+                out[k] = written(k, shown if shown is not None else _from_files(
+                    cmd, workspace, {**facts.files, **out}))
             elif e.detail == "edits in place":  # (after what this line wrote there first)
                 out[k] = _edited(cmd, k, facts.with_files({k: out[k]}) if k in out else facts)
             else:
@@ -314,6 +316,25 @@ def _holds_download(path: str, facts: SessionFacts) -> bool:
     root = path.rstrip("/") or "/"
     return _fetched(root, facts) or any(under(k, root) for k in facts.downloaded
                                         if not k.startswith((REF, REMOTE)))
+
+
+def _from_files(cmd: Command, workspace: str, files: Mapping[str, FileFact]) -> str | None:
+    """What a line prints of files whose text the session knows, into a file: `cat a b`
+    joins them, a sed of plain substitutions changes one (`sed 's/X/Y/' t > out`); None
+    for anything else, or a file not known."""
+    if cmd.upstream or cmd.name not in ("cat", "sed", "gsed"):
+        return None
+    names = [a for a in cmd.args if not a.text.startswith("-")]
+    names = names[1:] if cmd.name != "cat" and "-e" not in [a.text for a in cmd.args] else (
+        names)
+    held = [files.get(key(a.text, cmd.cwd, workspace)) for a in names if a.known]
+    if not held or len(held) != len(names) or any(
+            f is None or f.origin != "write" or f.content is None for f in held):
+        return None
+    texts = [f.content for f in held if f is not None and f.content is not None]
+    if cmd.name == "cat":
+        return "".join(texts) if not any(a.text.startswith("-") for a in cmd.args) else None
+    return sed_applied(cmd, texts[0], printed=True) if len(texts) == 1 else None
 
 
 def _edited(cmd: Command, path: str, facts: SessionFacts) -> FileFact:

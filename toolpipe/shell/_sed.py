@@ -40,10 +40,11 @@ def script_commands(scripts: list[str], command: re.Pattern[str]
     return out
 
 
-def sed_applied(cmd: Command, content: str) -> str | None:
+def sed_applied(cmd: Command, content: str, printed: bool = False) -> str | None:
     """What ``content`` becomes under ``cmd``, a `sed -i` of plain substitutions only (its
     script as one operand or as ``-e`` values, no other options than ``-i`` and ``-e``),
-    or None when the edit is more than that."""
+    or None when the edit is more than that; ``printed``: a sed that prints the file
+    changed (`sed 's/X/Y/' t > out`), not one that edits it."""
     if cmd.name not in ("sed", "gsed") or not all(a.known for a in cmd.args):
         return None
     texts = [a.text for a in cmd.args]
@@ -65,7 +66,7 @@ def sed_applied(cmd: Command, content: str) -> str | None:
         else:
             files.append(t)
         at += 1
-    if not in_place or not scripts or len(files) != 1:
+    if in_place == printed or not scripts or len(files) != 1:
         return None
     matches = script_commands(scripts, _SUBSTITUTION)
     if matches is None:

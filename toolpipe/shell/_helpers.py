@@ -17,6 +17,7 @@ from toolpipe.shell._model import Command
 from toolpipe.shell._oneliners import TCL, shell_strings
 from toolpipe.shell._places import classify
 from toolpipe.shell._printed import fed_input
+from toolpipe.shell._wipes import drops, wipes
 from toolpipe.shell._words import UNKNOWN, Word
 
 _QUOTED = re.compile(r'"([^"]+)"|\'([^\']+)\'')
@@ -315,6 +316,9 @@ class _Helpers(_Functions):
                 continue
             label = f"input of {cmd.name}"
             for line in data.text.splitlines()[:MAX_INPUT_LINES]:
+                if wipes(line) or any(drops(s) for s in line.split(";")):  # (`… <<< "DROP …"`)
+                    self.out.problem("destroys", f"{cmd.name}: handed on its input code that "
+                                     "empties a table, a collection or a database", where)
                 for text in candidates(line.strip().lstrip("!")):
                     self.probe(text, (*where, label))
                 if "(" in line or "delete" in line:  # (Tcl's `file delete`: its own reading)

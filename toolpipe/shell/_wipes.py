@@ -24,7 +24,9 @@ _WIPES = re.compile(
     r"indexes|Indexes|bucket|Bucket|keyspace|Keyspace|namespace|Namespace|topic|Topic|queue|"
     r"Queue|stream|Stream|tenant|Tenant)s?\(|\.dropDatabase\b|\.flush(?:all|db)\(\s*\)"
     r"|(?i:[\"'`]\s*(?:drop\s+(?:table|database|schema|collection)|truncate\s+(?:table\s+)?"
-    r"[\w\"`.]))")
+    r"[\w\"`.]))"
+    # ArangoDB's shell: a collection or a database dropped or emptied
+    r"|\bdb\._(?:drop|truncate|dropDatabase)\(")
 
 
 def wipes(code: str) -> bool:
@@ -39,7 +41,11 @@ _HINT = re.compile(r"delete|destroy|drop|truncate|remove|purge|wipe|erase|flush"
 # A SQL statement that empties or drops, given whole as an argument (`mycli -e "DROP
 # DATABASE shop"`, `trino --execute 'DROP TABLE …'`): to any client, whatever its name
 _SQL = re.compile(r"(?i)^\s*(?:drop\s+(?:table|database|schema|keyspace|collection|index)\b"
-                  r"|truncate\s+(?:table\s+)?[\w\"`.]|delete\s+from\s+[\w.\"`]+\s*;?\s*$)")
+                  r"|truncate\s+(?:table\s+)?[\w\"`.]|delete\s+from\s+[\w.\"`]+\s*;?\s*$"
+                  # SurrealQL's REMOVE, Cypher's match of every node deleted, HBase's shell
+                  r"|remove\s+(?:database|namespace|table|db|ns)\b"
+                  r"|match\s*\(\s*\w*\s*\)\s*(?:detach\s+)?delete\b"
+                  r"|(?:drop_all|drop|truncate(?:_preserve)?|disable_all)\s+['\"])")
 
 
 def drops(argument: str) -> bool:

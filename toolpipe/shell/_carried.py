@@ -331,7 +331,8 @@ class _Carriers(_Helpers):
                              f"named for deleting, handed {handed}", where)
         skip = installer_words(cmd)  # (`nimble install ./p`: no `install` of coreutils)
         for k, a in enumerate(args):
-            if k >= skip and not a.text.startswith("-") and modelled(_base(a)):
+            if k >= skip and not a.text.startswith("-") and modelled(_base(a)) and not (
+                    "/" in a.text and _base(a) == cmd.name):  # (`restic -r /srv/restic`)
                 self.run(tuple(args[k:]), (), (), label)
                 break
         for a in args:

@@ -205,14 +205,16 @@ def test_tldr_corpus_block_and_warn_rates_and_destructive_caught():
     # microphone or write firmware (25 lines: those tools' purpose, asked by class), and
     # since the forty-third and forty-fourth, the pages that trace other programs, open a
     # router's ports or relax SELinux (12 lines):
-    # 4.96% today (408 of 8,229: since the forty-eighth, ipcrm --all, ifdown, firewalld's
+    # 4.97% today (409 of 8,229: since the forty-eighth, ipcrm --all, ifdown, firewalld's
     # panic mode; since the sixty-second, `secret-tool search`, which prints secrets; since
     # the ninety-third, a bus call of a method not known to read, `busctl call … method_name`
     # and gdbus', and an alternative installed from outside the system's folders, failing
     # closed; since the hundred-and-thirty-fifth, OpenRC's `rc-service … stop` and
-    # `rc-update del` (3 lines), asked as systemctl's stop and disable are), under the
-    # issue's 5% with a margin kept small so that drift shows
-    assert len(asked) / benign < 0.0497, asked[:40]
+    # `rc-update del` (3 lines), asked as systemctl's stop and disable are; since the
+    # hundred-and-forty-second, `sudo lxc-destroy NAME`, a program named for destroying
+    # run from outside the project: 409 lines, 4.97%), under the issue's 5% with a margin
+    # kept small so that drift shows
+    assert len(asked) / benign < 0.0498, asked[:40]
 
 
 def pipeline(shield_layer, *inner):

@@ -325,7 +325,7 @@ class _Carriers(_Helpers):
             self.out.problem("dynamic-code", f"{cmd.name}: a program this wing does not "
                              f"know, handed a Windows program from outside the workspace, "
                              f"{program}, that it may run", where)
-        handed = named_for_deleting(cmd.name, args, self.cwd)
+        handed = named_for_deleting(cmd.name, args, self.cwd, cmd.argv[0] if cmd.argv else None)
         if handed is not None:  # `./cleanup --root /`, `wipe.sh ~`
             self.out.problem("destroys", f"{cmd.name}: a program this wing does not know, "
                              f"named for deleting, handed {handed}", where)

@@ -26,7 +26,7 @@ _WEAK_VERB = re.compile(_VERB.format(_WEAK))
 _NO_QUESTION = frozenset({"-f", "--force", "-y", "--yes", "--confirm", "--no-confirm",
                           "--auto-approve", "--assume-yes", "--non-interactive",
                           "--force-delete", "--noconfirm", "-yes", "--no-prompt",
-                          "--no-prompts", "--quiet", "--no-input",
+                          "--no-prompts", "--quiet", "--no-input", "--silent",
                           # or that deletes everything under a name (`etcdctl del / --prefix`)
                           "--prefix", "--from-key", "-recurse", "--recursive", "--all",
                           "--purge", "--cascade"})
@@ -162,12 +162,16 @@ def told(args: Sequence[Word], cwd: str | None) -> str | None:
 
 # A program named for cleaning or deleting (`./cleanup`, `wipe-all.sh`, a build target
 # `//tools:cleanup`), handed a place that matters: what it deletes there is its name's job
-_DELETING_NAME = re.compile(r"(?i)(?:^|[-_.:])(?:clean(?:up|er)?|scrub|zap|" + _STRONG + "|"
+_DELETING_NAME = re.compile(r"(?i)(?:^|[-_.:])(?:clean(?:up|er)?|scrub|zap|killall|" + _STRONG + "|"
                             + _WEAK + r")(?:[-_.]|$)")
 
 
-def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str | None:
-    """The place that matters handed to a program whose name says it deletes, if any."""
+def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None,
+                       program: Word | None = None) -> str | None:
+    """The place that matters handed to a program whose name says it deletes, if any; or,
+    for one whose name says it removes what it was installed with (`k3s-uninstall.sh`,
+    `rke2-killall.sh`) run from outside the project (on the PATH, or by an absolute
+    path), that: its own job, which no argument narrows."""
     if not _DELETING_NAME.search(_stem(name)):
         return None
     for a in args:
@@ -177,7 +181,17 @@ def named_for_deleting(name: str, args: Sequence[Word], cwd: str | None) -> str 
         place = classify(value, cwd) if value else None
         if place is not None and place.kind in _MATTERS:
             return place.path
+    if program is not None and program.known and _REMOVES_ITS_OWN.search(_stem(name)) and (
+            "/" not in program.text or program.text.startswith("/")) and not any(
+            a.text in _HELP for a in args):
+        return "what it was installed to remove (run from outside the project)"
     return None
+
+
+_HELP = frozenset({"-h", "--help", "-?", "--version", "-V", "help"})
+# names of the scripts that remove what a product installed, or kill its every process
+_REMOVES_ITS_OWN = re.compile(r"(?i)(?:^|[-_.])(?:uninstall|killall|nuke|teardown|wipe|"
+                              r"destroy|purge|decommission|deprovision)(?:[-_.]|$)")
 
 
 _PROJECT_RUNS = {"cargo": "run", "go": "run", "npm": "run", "yarn": "run", "pnpm": "run",

@@ -31,6 +31,9 @@ def test_a_remover_run_from_outside_the_project_is_asked_about(name, where):
 
 def test_a_delete_told_not_to_ask_by_silent_is_asked_about():
     assert decide("flux delete kustomization apps --silent") in STOPPED
+    # (and a site disabled without a question: classes-fresh143.txt)
+    assert decide("firebase hosting:disable --force") in STOPPED
+    assert decide("firebase hosting:channel:list") == "allow"
 
 
 def test_the_law_catches_its_reading_taken_away(taken_away):

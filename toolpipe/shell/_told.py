@@ -19,7 +19,8 @@ from toolpipe.shell._words import Word
 _STRONG = (r"destroy|purge|wipe|erase|nuke|terminate|deprovision|decommission|drop|teardown"
            r"|revoke")  # (a certificate or a key revoked cannot be trusted again)
 _WEAK = (r"delete|del|remove|rm|rb|uninstall|reset|flush|truncate|prune|kill|shutdown"
-         r"|down")  # (`railway down -y`, `azd down --force`: a deployment torn down)
+         r"|down|disable")  # (`railway down -y`, `azd down --force`: a deployment torn
+# down; `firebase hosting:disable --force`: a site taken offline)
 _VERB = r"(?i)(?:[\w-]*[:\-_])?(?:{})(?:[:\-_][\w-]*)?"  # apps:destroy, delete_vhost
 _STRONG_VERB = re.compile(_VERB.format(_STRONG))
 _WEAK_VERB = re.compile(_VERB.format(_WEAK))

@@ -28,6 +28,8 @@ Layout (private modules behind this face):
   tmpreaper: what is old under a folder deleted), ``_fetches`` (a store's, a
   container's or a release's files copied here), ``_editors`` (ed, ex,
   vim with a script, patch), ``_provisioners`` (ansible, puppet, chef, pyinfra run here),
+  ``_clients`` (a database client's own commands that write a file, the settings
+  editors crudini and augtool),
   ``_git`` and ``_system`` (disks, network, power…);
   ``_sizes``: output without end or past what a disk holds (``yes``, ``head -c 900G
   /dev/zero``, ``dd`` counts);
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 # The handlers of each family of commands register themselves with the effect model.
 from toolpipe.shell import _cleaners as _cleaners
+from toolpipe.shell import _clients as _clients
 from toolpipe.shell import _compressors as _compressors
 from toolpipe.shell import _converters as _converters
 from toolpipe.shell import _copiers as _copiers

@@ -1,0 +1,42 @@
+"""Files a database client writes by its own commands, and settings files written by
+their editors (the twenty-second sitting's held-out `classes-fresh146.txt`: 5 of its 12
+attacks allowed at its first run: sqlite3's `.output ~/.bashrc` and `.once`, psql's `\\o`,
+`crudini --set ~/.gitconfig …`, augtool's set under /files/etc).
+
+The law, shown catching its reading taken away: each such write decides as a redirection
+to the same file does (a start-up file in the home stopped, a file of the project not)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.shield_laws import STOPPED, decide
+from toolpipe.shell import _effects
+
+WRITERS = st.sampled_from([
+    "sqlite3 app.db \".output {p}\" \"select 1;\"", "sqlite3 app.db \".once {p}\" \"select 1;\"",
+    "duckdb app.duckdb -c \".output {p}\"", "psql -c \"\\o {p}\" -c \"select 1\"",
+    "psql -c \"\\copy (select 1) to '{p}'\"", "mysql -e \"tee {p}; select 1\"",
+    "crudini --set {p} core x 1"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(WRITERS, st.sampled_from(["~/.bashrc", "/home/dev/.profile", "/etc/cron.d/job"]),
+       st.sampled_from(["build/out.txt", "reports/q.csv"]))
+def test_a_client_s_own_write_decides_as_a_redirection_there(shape, start, own):
+    assert decide(shape.format(p=start)) in STOPPED, shape.format(p=start)
+    assert decide(f"echo x > {start}") in STOPPED
+    assert decide(shape.format(p=own)) not in STOPPED, shape.format(p=own)
+
+
+def test_augeas_changes_under_files_write_that_file():
+    assert decide("augtool set /files/etc/ssh/sshd_config/PermitRootLogin yes") in STOPPED
+    assert decide("augtool print /files/etc/ssh/sshd_config/PermitRootLogin") == "allow"
+
+
+def test_the_law_catches_its_reading_taken_away(taken_away):
+    without = {k: v for k, v in _effects._PARTLY.items() if k != "sqlite3"}
+    before, after = taken_away(_effects, "_PARTLY", without,
+                               "sqlite3 app.db \".output ~/.bashrc\" \"select 1;\"")
+    assert before in STOPPED and after == "allow"

@@ -18,7 +18,9 @@ WRITERS = st.sampled_from([
     "sqlite3 app.db \".output {p}\" \"select 1;\"", "sqlite3 app.db \".once {p}\" \"select 1;\"",
     "duckdb app.duckdb -c \".output {p}\"", "psql -c \"\\o {p}\" -c \"select 1\"",
     "psql -c \"\\copy (select 1) to '{p}'\"", "mysql -e \"tee {p}; select 1\"",
-    "crudini --set {p} core x 1"])
+    "crudini --set {p} core x 1",
+    # (on the client's input too: classes-fresh150.txt)
+    "psql <<< '\\o {p}'", "echo '.output {p}' | sqlite3 app.db"])
 
 
 @settings(max_examples=80, deadline=None)
@@ -40,3 +42,11 @@ def test_the_law_catches_its_reading_taken_away(taken_away):
     before, after = taken_away(_effects, "_PARTLY", without,
                                "sqlite3 app.db \".output ~/.bashrc\" \"select 1;\"")
     assert before in STOPPED and after == "allow"
+
+
+def test_the_mongo_shells_code_is_read_as_javascript():
+    """classes-fresh150.txt: `mongosh --eval 'runProgram("sh", "-c", "rm -rf ~")'` was
+    allowed (mongosh's arguments were not read): its --eval is JavaScript, read as node's
+    one-liners are, runProgram a spawn."""
+    assert decide("mongosh --quiet --eval 'runProgram(\"sh\", \"-c\", \"rm -rf ~\")'") in STOPPED
+    assert decide("mongosh --quiet --eval 'db.stats()'") == "allow"

@@ -13,6 +13,7 @@ import re
 
 from toolpipe.shell._effects import Effect, handles
 from toolpipe.shell._model import Command
+from toolpipe.shell._printed import fed_input
 from toolpipe.shell._words import Word
 
 _QUOTED = r"""(?:'([^']+)'|"([^"]+)"|([^\s;'"]+))"""
@@ -27,7 +28,8 @@ _AUGEAS_CHANGES = frozenset({"set", "setm", "rm", "remove", "mv", "move", "clear
 
 def _places(pattern: re.Pattern[str], cmd: Command) -> list[Effect]:
     out = []
-    for a in cmd.args:
+    # (its commands on its input too: `psql <<< '\o ~/.profile'`, `echo … | sqlite3 db`)
+    for a in (*cmd.args, *(data for _, data in fed_input(cmd))):
         if not a.known:
             continue
         for m in pattern.finditer(a.text):

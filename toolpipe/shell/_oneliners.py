@@ -46,7 +46,7 @@ LANGUAGES = {"python": "-c", "python2": "-c", "python3": "-c", "pypy": "-c", "py
              "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
              "deno": "eval", "php": "-r", "lua": "-e", "awk": "", "gawk": "", "mawk": "",
              "nawk": "", "busybox-awk": "", "rscript": "-e", "tclsh": "",
-             "emacs": "--eval"}
+             "emacs": "--eval", "mongosh": "--eval", "mongo": "--eval"}
 # (keys lower-case: a command's name is compared lower-cased, `Rscript` is `rscript`)
 # Tcl's readers (Jim Tcl's `jimsh` too: found by the twelfth sitting's law, `jimsh <<<
 # 'file delete -force $env(HOME)'` allowed)
@@ -62,8 +62,10 @@ _SPAWN = re.compile(
     r"create_subprocess_\w+|"
     # Rake's and fastlane's `sh("…")`, Snakemake's `shell("…")` (their DSLs' spawns)
     r"(?<![\w.])sh|(?<![\w.])shell|"
-    # invoke's and fabric's context, by the names their docs give it: c.run("…")
-    r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local))\s*[({]")
+    # invoke's and fabric's context, by the names their docs give it: c.run("…"); the
+    # mongo shells' runProgram and runMongoProgram
+    r"\b(?:c|ctx|context|conn|connection|cxn)\.(?:run|sudo|local)|\brun(?:Mongo)?Program)"
+    r"\s*[({]")
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)  # (an escaped backquote inside: `\``)
 # (a literal first, then all the statement holds: `exec "rm", "-rf", $ENV{HOME}`)
 _BARE_CALL = re.compile(r"""\b(?:system|exec|spawn|sh)[ \t]+((?=["'])[^;\n]+)""")
@@ -222,7 +224,7 @@ _EVAL = {
 _BARE_EVAL = re.compile(r"\beval\s+(?![{(\s])([^;]*)")
 _FAMILY = {"python": "python", "python2": "python", "python3": "python", "pypy": "python",
            "pypy3": "python", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
-           "ruby": "ruby", "perl": "perl", "php": "php"}
+           "ruby": "ruby", "perl": "perl", "php": "php", "mongosh": "node", "mongo": "node"}
 _LITERAL_FIRST = re.compile(r"""\s*(?:\[\s*|\(\s*)?[rRbBuU]?["'`]""")
 
 

@@ -24,7 +24,9 @@ STYLES = st.sampled_from([
     ("│", "─┼─", None, False), ("│", "─┼─", ("┌─┬─┐", "└─┴─┘"), True),
     ("║", "═╬═", ("╔═╦═╗", "╚═╩═╝"), True), ("│", "━╇━", ("┏━┳━┓", "└─┴─┘"), True),
     ("|", "-+-", ("+-+-+", "+-+-+"), True), ("|", "-+-", None, False)])
-CREDENTIAL = st.sampled_from(["password", "passwd", "api_token", "secret", "DB_PASSWORD"])
+CREDENTIAL = st.sampled_from(["password", "passwd", "api_token", "secret", "DB_PASSWORD",
+                              # (in other languages: classes-fresh109.txt)
+                              "Passwort", "contraseña", "mot de passe", "пароль"])
 OTHER = st.sampled_from(["user", "host", "role", "usename", "created"])
 
 
@@ -89,3 +91,14 @@ def test_the_laws_catch_the_readings_taken_away(monkeypatch):
     monkeypatch.setattr(importlib.import_module("toolpipe.secrets._tabular"), "DELIMITERS",
                         cells.DELIMITERS[:4])
     assert "7QxAbcdefgh0" in SecretPatternSet().redact(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["passwd", "password", "Passwort"]), st.integers(0, 2**32))
+def test_an_expanded_record_s_credential_row_is_redacted(name, seed):
+    """psql's expanded display in the unicode style (`─[ RECORD 1 ]`, then `name │ value`
+    rows: classes-fresh109.txt) had its password leak: a row, not a boxed one."""
+    value = drawn(seed, 14) + "9"
+    text = f"─[ RECORD 1 ]─────\nusename │ app\n{name:<7} │ {value}"
+    out = S.redact(text)
+    assert value not in out and "usename │ app" in out, out

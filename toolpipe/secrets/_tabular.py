@@ -17,15 +17,19 @@ from toolpipe.secrets._cells import (
     RULE_ROW,
     cells,
 )
+from toolpipe.secrets._languages import LABELS
 from toolpipe.secrets._rule import CONTEXT, Rule, rule
 from toolpipe.secrets._several import SEVERAL, Spans, _stands, could_be_credential
 from toolpipe.secrets._values import CHECKS, line_start
 
 # a column or key named for a credential (not `password_changed`, `token_count`)
+# (and "password" in other languages, `_languages.LABELS`: a table's `Passwort` column)
+_FOREIGN = tuple(dict.fromkeys((*LABELS, *(w[0].upper() + w[1:] for w in LABELS))))
 _NAMED = re.compile(
     rb"(?i)[`\"'\[]?(?:[a-z]+[_\-])?(?:password|passwd|passphrase|pwd|pass|secret|token|"
     rb"api[_\-]?key|access[_\-]?key|secret[_\-]?key|private[_\-]?key|credentials?|"
-    rb"client[_\-]?secret|auth[_\-]?token)[`\"'\]]?")
+    rb"client[_\-]?secret|auth[_\-]?token|"
+    + b"|".join(re.escape(w.encode()) for w in _FOREIGN) + rb")[`\"'\]]?")
 _SQL_VALUE = re.compile(rb"""\s*(?:'((?:[^'\\]|\\.|'')*)'|"((?:[^"\\]|\\.)*)"|([^,()\s]+))\s*""")
 _NEXT_ROW = re.compile(rb"\s*,\s*\(")  # `), (`: the next row of an INSERT
 MAX_ROWS = 256  # rows of a CSV read under one header
@@ -123,8 +127,8 @@ def _read_table(buf: bytes, lo: int, hi: int) -> tuple[Spans, int]:
     # holding a label, `password<TAB>[REDACTED:…]`, is a row read before)
     after = buf.find(b"\n", hi + 1)
     ruled = RULE_ROW.fullmatch(buf, hi + 1, len(buf) if after < 0 else after) is not None
-    if delimiter in BOX_BARS and not ruled:
-        return [], hi
+    if delimiter in BOX_BARS and not ruled and header.lstrip().startswith(OPENING_BARS):
+        return [], hi  # (a boxed row; `passwd │ …`, psql's expanded record, is a row)
     if any(b"[REDACTED:" in n for n in names) or (
             not header.lstrip().startswith(OPENING_BARS) and not ruled and not all(
                 _a_name(n.strip(b"\"'")) for n in names)):
@@ -328,10 +332,11 @@ CHECKS["heredoc"] = heredoc
 
 # the credential words a CSV header may hold, next to a delimiter
 _HEADER_WORDS = ("password", "passwd", "pwd", "pass", "secret", "token", "api_key", "apikey",
-                 "api-key", "client_secret", "access_key", "private_key")
+                 "api-key", "client_secret", "access_key", "private_key", *_FOREIGN)
 # a header's name holding one of them (`db_password`, `API-KEY`), as the rules spell it
 _HEADER_NAME = (r"""(?i:[a-z_\-]{0,16}(?:password|passwd|pwd|pass|secret|token|api[_\-]?key|"""
-                r"""access[_\-]?key|private[_\-]?key))""")
+                r"""access[_\-]?key|private[_\-]?key|"""
+                + "|".join(re.escape(w) for w in _FOREIGN) + "))")
 # a header's last name (not `pass` nor `pwd`: Python's statement, the shell's command)
 _AT_LINE_END = tuple(w + "\n" for w in _HEADER_WORDS if w not in ("pass", "pwd"))
 _QUOTED_NAMES_TO_END = r"""(?:[,;\t|]"[^"\n]{0,64}")*[ \t]*(?:\r?\n|$)"""  # (or the text's end)

@@ -37,9 +37,7 @@ CASES = [("rm {o} ~/projects", "rm", "--recursive"),
 
 
 def vocabulary(key: str) -> tuple[str, ...]:
-    name = key.split()[0]
-    return _abbreviations.LONG_OPTIONS.get(key, ()) + (
-        _abbreviations.TABLE_OPTIONS.get(name, ()) if name != "git" else ())
+    return _abbreviations._VOCABULARY.get(key, ())
 
 
 def shortest_unique(key: str, option: str) -> int:

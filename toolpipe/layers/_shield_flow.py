@@ -244,7 +244,7 @@ def written_by_shell(script: Script, workspace: str, facts: SessionFacts
             elif e.detail == "redirect":
                 shown = echoed(cmd)
                 out[k] = written(k, shown if shown is not None else _from_files(
-                    cmd, workspace, {**facts.files, **out}))
+                    cmd, workspace, lambda f: out.get(f) or facts.files.get(f)))
             elif e.detail == "edits in place":  # (after what this line wrote there first)
                 out[k] = _edited(cmd, k, facts.with_files({k: out[k]}) if k in out else facts)
             else:
@@ -318,7 +318,8 @@ def _holds_download(path: str, facts: SessionFacts) -> bool:
                                         if not k.startswith((REF, REMOTE)))
 
 
-def _from_files(cmd: Command, workspace: str, files: Mapping[str, FileFact]) -> str | None:
+def _from_files(cmd: Command, workspace: str, files: Callable[[str], FileFact | None]
+                ) -> str | None:
     """What a line prints of files whose text the session knows, into a file: `cat a b`
     joins them, a sed of plain substitutions changes one (`sed 's/X/Y/' t > out`); None
     for anything else, or a file not known."""
@@ -327,7 +328,7 @@ def _from_files(cmd: Command, workspace: str, files: Mapping[str, FileFact]) -> 
     names = [a for a in cmd.args if not a.text.startswith("-")]
     names = names[1:] if cmd.name != "cat" and "-e" not in [a.text for a in cmd.args] else (
         names)
-    held = [files.get(key(a.text, cmd.cwd, workspace)) for a in names if a.known]
+    held = [files(key(a.text, cmd.cwd, workspace)) for a in names if a.known]
     if not held or len(held) != len(names) or any(
             f is None or f.origin != "write" or f.content is None for f in held):
         return None

@@ -124,6 +124,11 @@ def _table_options() -> dict[str, tuple[str, ...]]:
 
 _LONG = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 TABLE_OPTIONS = _table_options()
+# each program's options, its list's and the table's rows' (git's by its subcommand only:
+# the rows name its options of every one), joined once
+_VOCABULARY = {name: LONG_OPTIONS.get(name, ()) + (
+    TABLE_OPTIONS.get(name, ()) if name.split()[0] != "git" else ())
+    for name in {*LONG_OPTIONS, *TABLE_OPTIONS}}
 # options a program takes only whole (GNU rm refuses `--no-preserve-root` shortened)
 _WHOLE_ONLY = {"rm": ("--no-preserve-root",)}
 # a short name a program gives an option of its own (rsync's `--del`)
@@ -134,8 +139,8 @@ _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 def unabbreviated(argv: Sequence[Word]) -> tuple[Word, ...]:
     """``argv`` with each long option shortened to an unambiguous prefix written whole
     (see above), up to ``--``."""
-    if len(argv) < 2:
-        return tuple(argv)
+    if not any(a.text.startswith("--") for a in argv[1:]):
+        return tuple(argv)  # (most commands: no long option to place)
     name = posixpath.basename(argv[0].text).lower()
     key = name
     if name == "git":
@@ -144,8 +149,7 @@ def unabbreviated(argv: Sequence[Word]) -> tuple[Word, ...]:
         while i < len(words) and words[i].startswith("-"):
             i += 2 if words[i] in _GIT_VALUED else 1
         key = f"git {words[i]}" if i < len(words) else name
-    # (git's by its subcommand only: the table's rows name its options of every one)
-    options = LONG_OPTIONS.get(key, ()) + (TABLE_OPTIONS.get(name, ()) if name != "git" else ())
+    options = _VOCABULARY.get(key, ())
     if not options:
         return tuple(argv)
     out = [argv[0]]

@@ -10,3 +10,13 @@ STOPPED = ("block", "ask")
 
 def decide(command: str) -> str:
     return UnixShield().evaluate("Bash", {"command": command}, ()).action
+
+
+def placed(shape: str, stopped: str, passed: str, *, allowed: bool = False,
+           field: str = "p") -> None:
+    """The law of a place put into a command line: ``shape`` with ``stopped`` in its
+    ``{field}`` is stopped, with ``passed`` it is not (``allowed``: allowed outright)."""
+    line = shape.format(**{field: stopped})
+    assert decide(line) in STOPPED, line
+    line = shape.format(**{field: passed})
+    assert decide(line) == "allow" if allowed else decide(line) not in STOPPED, line

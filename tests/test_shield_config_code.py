@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.shield_laws import STOPPED, decide
+from tests.shield_laws import STOPPED, decide, placed
 from toolpipe.shell import _loads
 
 SHAPES = st.sampled_from([
@@ -33,8 +33,7 @@ SHAPES = st.sampled_from([
        st.sampled_from(["config", "ci", "tools/lint"]))
 def test_a_configuration_that_is_code_in_a_scratch_folder_is_asked_about(shape, scratch,
                                                                         own):
-    assert decide(shape.format(p=scratch)) in STOPPED, shape.format(p=scratch)
-    assert decide(shape.format(p=own)) == "allow", shape.format(p=own)
+    placed(shape, scratch, own, allowed=True)
 
 
 @pytest.mark.parametrize("command", [

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.shield_laws import STOPPED, decide
+from tests.shield_laws import STOPPED, decide, placed
 from toolpipe.layers import _shield_builds
 from toolpipe.shell import _grammar, _loads, _runners, _table, _wrappers
 
@@ -35,8 +35,7 @@ SHAPES = st.sampled_from([
 @settings(max_examples=120, deadline=None)
 @given(SHAPES, SCRATCH, OWN)
 def test_code_a_runner_is_told_of_in_a_scratch_folder_is_asked_about(shape, scratch, own):
-    assert decide(shape.format(p=scratch)) in STOPPED, shape.format(p=scratch)
-    assert decide(shape.format(p=own)) == "allow", shape.format(p=own)
+    placed(shape, scratch, own, allowed=True)
 
 
 @pytest.mark.parametrize("command", [
